@@ -1,0 +1,15 @@
+/** One jest run over every package; tests use the TypeScript sources of the libraries directly. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/libs', '<rootDir>/services'],
+  testMatch: ['**/test/**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] },
+  moduleNameMapper: {
+    '^@bm/contracts$': '<rootDir>/libs/contracts/src/index.ts',
+    '^@bm/platform$': '<rootDir>/libs/platform/src/index.ts',
+    '^@bm/platform/testing$': '<rootDir>/libs/platform/src/testing/index.ts',
+  },
+  globalSetup: '<rootDir>/test/global-setup.js',
+  globalTeardown: '<rootDir>/test/global-teardown.js',
+  testTimeout: 30000,
+};

@@ -1,0 +1,63 @@
+/**
+ * Every error code the API answers with: those of the published API and those CONTRACT.md adds.
+ * The HTTP status belongs to the code, so a code can never travel with the wrong status.
+ */
+export const ERROR_CODES = {
+  INVALID_JSON: { status: 400, message: 'The request body is not valid JSON' },
+  INVALID_API_KEY: { status: 401, message: 'The API key is invalid' },
+  INVALID_SIGNATURE: { status: 401, message: 'The request signature is missing or invalid' },
+  TENANT_FORBIDDEN: { status: 403, message: 'The API key may not act for this tenant' },
+  VERIFICATION_FAILED: { status: 403, message: 'Webhook verification failed' },
+  NOT_FOUND: { status: 404, message: 'No such route' },
+  MESSAGE_NOT_FOUND: { status: 404, message: 'Message not found' },
+  CAMPAIGN_NOT_FOUND: { status: 404, message: 'Campaign not found' },
+  TENANT_NOT_FOUND: { status: 404, message: 'Tenant not found' },
+  API_KEY_NOT_FOUND: { status: 404, message: 'API key not found' },
+  CHANNEL_ACCOUNT_NOT_FOUND: { status: 404, message: 'Channel account not found' },
+  DELIVERY_NOT_FOUND: { status: 404, message: 'Webhook delivery not found' },
+  OPT_OUT_NOT_FOUND: { status: 404, message: 'Opt-out not found' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed on this path' },
+  CAMPAIGN_NOT_CANCELLABLE: { status: 409, message: 'The campaign can no longer be cancelled' },
+  CAMPAIGN_NOT_RETRYABLE: { status: 409, message: 'The campaign can only be retried once completed or failed' },
+  MESSAGE_NOT_CANCELLABLE: { status: 409, message: 'Only a scheduled message can be cancelled' },
+  IDEMPOTENCY_KEY_CONFLICT: {
+    status: 409,
+    message: 'The Idempotency-Key was used with a different request, or that request is still in flight',
+  },
+  CONFLICT: { status: 409, message: 'The resource already exists' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be application/json' },
+  VALIDATION_ERROR: { status: 422, message: 'The request is invalid' },
+  NO_ACTIVE_ACCOUNT: { status: 422, message: 'No active sending account found for the request' },
+  OUTSIDE_SERVICE_WINDOW: {
+    status: 422,
+    message: "The customer's last message is older than 24 hours; send a template instead",
+  },
+  TEMPLATE_NOT_FOUND: { status: 422, message: 'No template of that name and language for the account' },
+  TEMPLATE_NOT_APPROVED: { status: 422, message: 'The template is not approved' },
+  TEMPLATE_PAUSED: { status: 422, message: 'The template is paused by the upstream network' },
+  TEMPLATE_PARAMETER_MISMATCH: {
+    status: 422,
+    message: "The number of parameters differs from the template's placeholders",
+  },
+  TEMPLATE_HEADER_MEDIA_REQUIRED: {
+    status: 422,
+    message: 'The template has a media header; the send must include a header component with media',
+  },
+  RECIPIENT_OPTED_OUT: { status: 422, message: 'The recipient has opted out of marketing messages' },
+  RATE_LIMIT_EXCEEDED: { status: 429, message: 'The rate limit of your plan is exceeded' },
+  MESSAGING_TIER_LIMIT_EXCEEDED: {
+    status: 429,
+    message: "The recipient count exceeds the number's remaining daily capacity",
+  },
+  INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred' },
+  UPSTREAM_ERROR: { status: 502, message: 'The upstream network answered with an error' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'A dependency of this request is unavailable; try again' },
+  SERVICE_DEGRADED: { status: 503, message: 'At least one health check failed' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_CODES[code].status;
+}

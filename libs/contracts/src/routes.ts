@@ -1,0 +1,73 @@
+/**
+ * The public API's routes and the service that owns each: the gateway forwards by this table, answers 404/405
+ * from it, and the OpenAPI document lists it. Paths use Express syntax.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type InternalService = 'messaging' | 'campaign' | 'dispatcher';
+
+export interface PublicRoute {
+  method: HttpMethod;
+  path: string;
+  service: InternalService;
+  operationId: string;
+}
+
+export const PUBLIC_ROUTES: readonly PublicRoute[] = [
+  { method: 'POST', path: '/api/v1/messages/send', service: 'messaging', operationId: 'sendMessage' },
+  { method: 'GET', path: '/api/v1/messages', service: 'messaging', operationId: 'listMessages' },
+  { method: 'GET', path: '/api/v1/messages/:id', service: 'messaging', operationId: 'getMessage' },
+  { method: 'POST', path: '/api/v1/messages/:id/cancel', service: 'messaging', operationId: 'cancelMessage' },
+  { method: 'GET', path: '/api/v1/templates', service: 'messaging', operationId: 'listTemplates' },
+  { method: 'POST', path: '/api/v1/templates', service: 'messaging', operationId: 'submitTemplate' },
+  { method: 'POST', path: '/api/v1/campaigns', service: 'campaign', operationId: 'createCampaign' },
+  { method: 'GET', path: '/api/v1/campaigns/:id', service: 'campaign', operationId: 'getCampaign' },
+  {
+    method: 'GET',
+    path: '/api/v1/campaigns/:id/recipients',
+    service: 'campaign',
+    operationId: 'listCampaignRecipients',
+  },
+  { method: 'POST', path: '/api/v1/campaigns/:id/cancel', service: 'campaign', operationId: 'cancelCampaign' },
+  { method: 'POST', path: '/api/v1/campaigns/:id/retry', service: 'campaign', operationId: 'retryCampaign' },
+  { method: 'GET', path: '/api/v1/opt-outs', service: 'campaign', operationId: 'listOptOuts' },
+  { method: 'POST', path: '/api/v1/opt-outs', service: 'campaign', operationId: 'addOptOut' },
+  { method: 'DELETE', path: '/api/v1/opt-outs/:phone', service: 'campaign', operationId: 'removeOptOut' },
+  { method: 'GET', path: '/api/v1/webhooks/settings', service: 'dispatcher', operationId: 'getWebhookSettings' },
+  { method: 'PUT', path: '/api/v1/webhooks/settings', service: 'dispatcher', operationId: 'putWebhookSettings' },
+  {
+    method: 'POST',
+    path: '/api/v1/webhooks/settings/secret',
+    service: 'dispatcher',
+    operationId: 'rotateWebhookSecret',
+  },
+  { method: 'POST', path: '/api/v1/webhooks/test', service: 'dispatcher', operationId: 'sendWebhookTest' },
+  {
+    method: 'GET',
+    path: '/api/v1/webhooks/deliveries',
+    service: 'dispatcher',
+    operationId: 'listWebhookDeliveries',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/webhooks/deliveries/:id/redeliver',
+    service: 'dispatcher',
+    operationId: 'redeliverWebhook',
+  },
+];
+
+/** Operator endpoints the gateway forwards to the service that owns the data. */
+export const FORWARDED_ADMIN_ROUTES: readonly PublicRoute[] = [
+  {
+    method: 'POST',
+    path: '/admin/v1/tenants/:tenantId/channel-accounts',
+    service: 'messaging',
+    operationId: 'adminCreateChannelAccount',
+  },
+  {
+    method: 'POST',
+    path: '/admin/v1/channel-accounts/:channelAccountId/templates/sync',
+    service: 'messaging',
+    operationId: 'adminSyncTemplates',
+  },
+];

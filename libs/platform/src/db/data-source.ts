@@ -1,0 +1,74 @@
+import 'reflect-metadata';
+import { DataSource, type EntityManager, type MixedList } from 'typeorm';
+import type { Logger } from '../logger';
+
+export interface DataSourceOptions {
+  url: string;
+  /** The service's own schema; its migrations table lives in it too. */
+  schema: string;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: MixedList<Function | string>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations: MixedList<Function | string>;
+  poolSize?: number;
+  /** Per-statement limit so a stuck query cannot hold a request forever. */
+  statementTimeoutMs?: number;
+  applicationName?: string;
+}
+
+/** A TypeORM data source bound to one schema, file migrations only, never `synchronize`. */
+export function createDataSource(options: DataSourceOptions): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: options.url,
+    schema: options.schema,
+    entities: options.entities,
+    migrations: options.migrations,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+    applicationName: options.applicationName,
+    extra: {
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 3_000,
+      statement_timeout: options.statementTimeoutMs ?? 15_000,
+      idle_in_transaction_session_timeout: 60_000,
+    },
+  });
+}
+
+/** Creates the schema when missing and applies pending migrations; safe to run from several pods at once. */
+export async function runMigrations(dataSource: DataSource, logger?: Logger): Promise<string[]> {
+  const schema = (dataSource.options as { schema?: string }).schema;
+  if (!schema) throw new Error('data source has no schema');
+  if (!dataSource.isInitialized) await dataSource.initialize();
+  const runner = dataSource.createQueryRunner();
+  try {
+    await runner.connect();
+    // One migrator at a time per schema: concurrent Jobs or replicas wait instead of racing.
+    await runner.query('SELECT pg_advisory_lock(hashtext($1))', [`migrations:${schema}`]);
+    try {
+      await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      const applied = await dataSource.runMigrations({ transaction: 'each' });
+      const names = applied.map((m) => m.name);
+      if (names.length > 0) logger?.info('migrations applied', { schema, migrations: names });
+      return names;
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrations:${schema}`]);
+    }
+  } finally {
+    await runner.release();
+  }
+}
+
+/** Runs fn in one database transaction: the state change and its outbox event commit or roll back together. */
+export function withTransaction<T>(dataSource: DataSource, fn: (tx: EntityManager) => Promise<T>): Promise<T> {
+  return dataSource.transaction(fn);
+}
+
+/** A cheap liveness query for health checks. */
+export async function pingDatabase(dataSource: DataSource): Promise<void> {
+  await dataSource.query('SELECT 1');
+}

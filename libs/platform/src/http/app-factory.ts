@@ -1,0 +1,66 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import { AppError } from '../errors';
+import type { Logger } from '../logger';
+import { errorHandler } from './error-handler';
+import { requestContext } from './request-context';
+import { notFound } from './routes';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  /** Largest JSON body accepted, e.g. '1mb'; larger answers 413. */
+  bodyLimit?: string;
+  /** Parses JSON bodies (default true); off for apps that forward raw bodies or read them themselves. */
+  parseJson?: boolean;
+  /** Adds the app's routes between the common front and the common back. */
+  routes: (app: Express) => void;
+}
+
+declare module 'http' {
+  interface IncomingMessage {
+    /** The exact bytes of the body, kept for signature checks. */
+    rawBody?: Buffer;
+  }
+}
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** 415 for a body that is not JSON; bodiless requests pass whatever their content type. */
+export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
+  if (METHODS_WITH_BODY.has(req.method) && hasBody(req) && !req.is(['application/json', 'application/*+json'])) {
+    next(new AppError('UNSUPPORTED_MEDIA_TYPE'));
+    return;
+  }
+  next();
+}
+
+/** An Express 5 app with helmet, request ids, JSON parsing with raw-body capture, 404/405 and the error handler. */
+export function createHttpApp(options: HttpAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(requestContext);
+  app.use(helmet());
+  if (options.parseJson !== false) {
+    app.use(requireJsonBody);
+    app.use(
+      express.json({
+        limit: options.bodyLimit ?? '1mb',
+        type: ['application/json', 'application/*+json'],
+        verify: (req, _res, buf) => {
+          req.rawBody = buf;
+        },
+      }),
+    );
+  }
+  options.routes(app);
+  app.use(notFound);
+  app.use(errorHandler(options.logger));
+  return app;
+}

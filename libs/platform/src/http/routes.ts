@@ -1,0 +1,40 @@
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import type { HttpMethod } from '@bm/contracts';
+import { AppError } from '../errors';
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  path: string;
+  handlers: RequestHandler[];
+}
+
+/**
+ * Registers routes grouped by path and answers 405 METHOD_NOT_ALLOWED (with `Allow`) for a known path
+ * asked with another method, so only truly unknown paths fall through to 404.
+ */
+export function defineRoutes(router: Router, routes: RouteDefinition[]): void {
+  const byPath = new Map<string, RouteDefinition[]>();
+  for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
+  for (const [path, defs] of byPath) {
+    const route = router.route(path);
+    for (const def of defs) {
+      const method = def.method.toLowerCase() as Lowercase<HttpMethod>;
+      route[method](...def.handlers);
+    }
+    route.all(methodNotAllowed(defs.map((d) => d.method)));
+  }
+}
+
+/** A handler that answers 405 listing the allowed methods. */
+export function methodNotAllowed(methods: readonly string[]): RequestHandler {
+  const allow = [...new Set(methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])))].join(', ');
+  return (_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Allow', allow);
+    next(new AppError('METHOD_NOT_ALLOWED'));
+  };
+}
+
+/** The final fallback: 404 NOT_FOUND in the envelope. */
+export function notFound(_req: Request, _res: Response, next: NextFunction): void {
+  next(new AppError('NOT_FOUND'));
+}

@@ -1,0 +1,43 @@
+import type { Logger } from './logger';
+
+export interface Closer {
+  name: string;
+  close: () => Promise<void> | void;
+}
+
+/**
+ * On SIGTERM or SIGINT, closes each part in order (stop accepting first, then drain consumers, then the
+ * connections), each bounded by the timeout, and exits. Returns the function so tests can call it directly.
+ */
+export function handleShutdown(logger: Logger, closers: Closer[], timeoutMs: number): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  const shutdown = (): Promise<void> => {
+    closing ??= (async () => {
+      logger.info('shutting down');
+      for (const closer of closers) {
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          await Promise.race([
+            Promise.resolve(closer.close()),
+            new Promise((_, reject) => {
+              timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
+            }),
+          ]);
+        } catch (err) {
+          logger.warn('close failed', { part: closer.name, error: (err as Error).message });
+        } finally {
+          clearTimeout(timer);
+        }
+      }
+      logger.info('stopped');
+    })();
+    return closing;
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    logger.info('signal received', { signal });
+    void shutdown().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  return shutdown;
+}

@@ -1,0 +1,41 @@
+/**
+ * Helpers for component tests: the run's own database, queue and cache names, and polling with a deadline.
+ * Only test code imports this entry point.
+ */
+export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const runId = process.env.TEST_RUN_ID ?? 'local';
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_URL: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/business_messaging_test',
+    AMQP_PREFIX: `test.${runId}`,
+    AMQP_QUEUE_EXPIRES_MS: '600000',
+    REDIS_PREFIX: `test:${runId}:`,
+    INTERNAL_TOKEN: 'test-internal-token-0123456789',
+    ...overrides,
+  };
+}
+
+/** A unique suffix for names a test creates, so parallel tests never share data. */
+export function uniqueSuffix(): string {
+  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Polls until check returns a value other than undefined/false, or fails after the deadline. */
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  { timeoutMs = 10_000, intervalMs = 50, what = 'condition' } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (err) {
+      lastError = err;
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`timed out waiting for ${what}${lastError instanceof Error ? `: ${lastError.message}` : ''}`);
+}
