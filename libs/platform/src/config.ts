@@ -28,13 +28,13 @@ export const commonEnvSchema = {
  * Unknown variables are ignored; a bad value stops the process with every problem listed.
  */
 export function loadConfig<T>(schema: Joi.PartialSchemaMap, env: NodeJS.ProcessEnv = process.env): Readonly<T> {
-  const { value, error } = Joi.object<T>(schema)
+  const result: Joi.ValidationResult<T> = Joi.object<T>(schema)
     .options({ allowUnknown: true, stripUnknown: true, abortEarly: false, convert: true })
     .validate(env);
-  if (error) {
-    throw new Error(`Invalid configuration: ${error.details.map((d) => d.message).join('; ')}`);
+  if (result.error) {
+    throw new Error(`Invalid configuration: ${result.error.details.map((d) => d.message).join('; ')}`);
   }
-  return Object.freeze(value);
+  return Object.freeze(result.value);
 }
 
 export interface CommonConfig {
