@@ -1,4 +1,4 @@
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
@@ -39,6 +39,20 @@ export function requireJsonBody(req: Request, _res: Response, next: NextFunction
   next();
 }
 
+/** 415 for non-JSON bodies, then JSON parsing with the raw bytes kept on `req.rawBody`. */
+export function jsonBody(limit = '1mb'): RequestHandler[] {
+  return [
+    requireJsonBody,
+    express.json({
+      limit,
+      type: ['application/json', 'application/*+json'],
+      verify: (req, _res, buf) => {
+        req.rawBody = buf;
+      },
+    }),
+  ];
+}
+
 /** An Express 5 app with helmet, request ids, JSON parsing with raw-body capture, 404/405 and the error handler. */
 export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
@@ -47,18 +61,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.set('query parser', 'simple');
   app.use(requestContext);
   app.use(helmet());
-  if (options.parseJson !== false) {
-    app.use(requireJsonBody);
-    app.use(
-      express.json({
-        limit: options.bodyLimit ?? '1mb',
-        type: ['application/json', 'application/*+json'],
-        verify: (req, _res, buf) => {
-          req.rawBody = buf;
-        },
-      }),
-    );
-  }
+  if (options.parseJson !== false) app.use(jsonBody(options.bodyLimit));
   options.routes(app);
   app.use(notFound);
   app.use(errorHandler(options.logger));

@@ -39,3 +39,5 @@ export async function waitFor<T>(
   }
   throw new Error(`timed out waiting for ${what}${lastError instanceof Error ? `: ${lastError.message}` : ''}`);
 }
+
+export * from './tcp-proxy';

@@ -1,0 +1,46 @@
+import Joi from 'joi';
+import { commonEnvSchema, loadConfig, type CommonConfig } from '@bm/platform';
+
+export interface GatewayConfig extends CommonConfig {
+  GATEWAY_PORT: number;
+  ADMIN_TOKEN: string;
+  MESSAGING_URL: string;
+  CAMPAIGN_URL: string;
+  DISPATCHER_URL: string;
+  /** JSON object: plan name -> { limit, window_seconds }; a limit of null means unlimited. */
+  RATE_LIMIT_PLANS: string;
+  DEFAULT_PLAN: string;
+  HEALTH_TIMEOUT_MS: number;
+  FORWARD_TIMEOUT_MS: number;
+  AUTH_CACHE_TTL_MS: number;
+  ADMIN_BODY_LIMIT: string;
+}
+
+const DEFAULT_PLANS = JSON.stringify({
+  default: { limit: 200, window_seconds: 1 },
+  pro: { limit: 1000, window_seconds: 1 },
+  unlimited: { limit: null, window_seconds: 1 },
+});
+
+const internalUrl = Joi.string().uri({ scheme: ['http', 'https'] });
+
+/** The gateway's configuration, read from the environment once. */
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Readonly<GatewayConfig> {
+  return loadConfig<GatewayConfig>(
+    {
+      ...commonEnvSchema,
+      GATEWAY_PORT: Joi.number().port().default(3000),
+      ADMIN_TOKEN: Joi.string().min(16).default('dev-admin-token-change-me'),
+      MESSAGING_URL: internalUrl.default('http://127.0.0.1:3001'),
+      CAMPAIGN_URL: internalUrl.default('http://127.0.0.1:3003'),
+      DISPATCHER_URL: internalUrl.default('http://127.0.0.1:3004'),
+      RATE_LIMIT_PLANS: Joi.string().default(DEFAULT_PLANS),
+      DEFAULT_PLAN: Joi.string().default('default'),
+      HEALTH_TIMEOUT_MS: Joi.number().integer().min(50).max(10_000).default(1_000),
+      FORWARD_TIMEOUT_MS: Joi.number().integer().min(100).default(30_000),
+      AUTH_CACHE_TTL_MS: Joi.number().integer().min(0).max(300_000).default(30_000),
+      ADMIN_BODY_LIMIT: Joi.string().default('100kb'),
+    },
+    env,
+  );
+}

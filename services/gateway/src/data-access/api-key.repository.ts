@@ -1,0 +1,49 @@
+import { IsNull, type DataSource } from 'typeorm';
+import { ApiKeyEntity } from './api-key.entity';
+
+/** What authentication needs of a key: its hash, its tenant and the tenant's plan. */
+export interface KeyCredential {
+  keyId: string;
+  tenantId: number;
+  plan: string;
+  secretHash: Buffer;
+  revoked: boolean;
+}
+
+export class ApiKeyRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(keyId: string, tenantId: number, secretHash: Buffer): Promise<Date> {
+    const repo = this.dataSource.getRepository(ApiKeyEntity);
+    const saved = await repo.save(repo.create({ id: keyId, tenantId, secretHash, revokedAt: null }));
+    return saved.createdAt;
+  }
+
+  async findCredential(keyId: string): Promise<KeyCredential | undefined> {
+    const rows: Array<{ tenant_id: number; plan: string; secret_hash: Buffer; revoked_at: Date | null }> =
+      await this.dataSource.query(
+        `SELECT k.tenant_id, t.plan, k.secret_hash, k.revoked_at
+           FROM gateway.api_keys k JOIN gateway.tenants t ON t.id = k.tenant_id
+          WHERE k.id = $1`,
+        [keyId],
+      );
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      keyId,
+      tenantId: row.tenant_id,
+      plan: row.plan,
+      secretHash: row.secret_hash,
+      revoked: row.revoked_at !== null,
+    };
+  }
+
+  /** Marks the key revoked; false when no active key has that id. */
+  async revoke(keyId: string): Promise<Date | undefined> {
+    const now = new Date();
+    const result = await this.dataSource
+      .getRepository(ApiKeyEntity)
+      .update({ id: keyId, revokedAt: IsNull() }, { revokedAt: now });
+    return result.affected ? now : undefined;
+  }
+}

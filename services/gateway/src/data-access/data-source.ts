@@ -1,0 +1,20 @@
+import { createDataSource } from '@bm/platform';
+import type { DataSource } from 'typeorm';
+import type { GatewayConfig } from '../config';
+import { ApiKeyEntity } from './api-key.entity';
+import { TenantEntity } from './tenant.entity';
+import { CreateTenantsAndApiKeys1763800000000 } from './migrations/1763800000000-create-tenants-and-api-keys';
+
+export const GATEWAY_SCHEMA = 'gateway';
+
+/** The gateway's data source: schema `gateway`, its own migrations table. */
+export function createGatewayDataSource(config: GatewayConfig): DataSource {
+  return createDataSource({
+    url: config.DATABASE_URL,
+    schema: GATEWAY_SCHEMA,
+    entities: [TenantEntity, ApiKeyEntity],
+    migrations: [CreateTenantsAndApiKeys1763800000000],
+    poolSize: config.DATABASE_POOL_SIZE,
+    applicationName: 'gateway',
+  });
+}

@@ -1,0 +1,52 @@
+import type { NextFunction, Request, Response } from 'express';
+import { AppError, currentContext } from '@bm/platform';
+import type { ApiKeyAuthenticator } from '../../domain/authenticate-api-key.use-case';
+import type { Plan } from '../../domain/plans';
+import type { RateDecision, RateLimiter } from '../../domain/rate-limiter';
+
+export interface AuthDeps {
+  authenticator: ApiKeyAuthenticator;
+  rateLimiter: RateLimiter;
+  plans: Map<string, Plan>;
+  defaultPlan: string;
+}
+
+function setRateHeaders(res: Response, decision: RateDecision): void {
+  if (decision.limit === null) return;
+  res.setHeader('X-RateLimit-Limit', String(decision.limit));
+  res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
+  res.setHeader('X-RateLimit-Reset', String(decision.resetSeconds));
+}
+
+/**
+ * Authentication comes first under /api/v1 (401 whatever the path), then X-TENANT-ID (403), then the
+ * tenant's rate limit (429 with Retry-After). Rate headers go on every authenticated answer.
+ */
+export function authenticate(deps: AuthDeps) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const header = req.get('authorization');
+    let { credential, cachedEpoch } = await deps.authenticator.authenticate(header);
+    const plan = deps.plans.get(credential.plan) ?? deps.plans.get(deps.defaultPlan)!;
+    const decision = await deps.rateLimiter.hit(credential.tenantId, plan);
+    if (cachedEpoch !== undefined && decision.authEpoch !== cachedEpoch) {
+      // Something was revoked or re-planned since this key was cached, or Redis cannot vouch: re-read it.
+      ({ credential } = await deps.authenticator.authenticate(header, { bypassCache: true }));
+    }
+    res.locals.tenantId = credential.tenantId;
+    currentContext().tenantId = credential.tenantId;
+    setRateHeaders(res, decision);
+
+    const asked = req.get('x-tenant-id');
+    if (asked !== undefined && asked.trim() !== String(credential.tenantId)) {
+      throw new AppError('TENANT_FORBIDDEN');
+    }
+    if (!decision.allowed) {
+      res.setHeader('Retry-After', String(decision.resetSeconds));
+      throw new AppError('RATE_LIMIT_EXCEEDED', undefined, {
+        limit: decision.limit,
+        reset_seconds: decision.resetSeconds,
+      });
+    }
+    next();
+  };
+}

@@ -1,0 +1,32 @@
+import { Router } from 'express';
+import { fail, ok } from '@bm/contracts';
+import { defineRoutes, type RedisClient } from '@bm/platform';
+import type { DataSource } from 'typeorm';
+import { checkHealth } from '../../domain/check-health.use-case';
+
+/** GET /api/health exactly as published: 200 healthy, or 503 SERVICE_DEGRADED with the report in details. */
+export function healthRouter(dataSource: DataSource, redis: RedisClient, timeoutMs: number): Router {
+  const router = Router();
+  defineRoutes(router, [
+    {
+      method: 'GET',
+      path: '/api/health',
+      handlers: [
+        async (_req, res) => {
+          const report = await checkHealth(dataSource, redis, timeoutMs);
+          res.setHeader('Cache-Control', 'no-store');
+          if (report.status === 'healthy') {
+            res.json(ok(report));
+          } else {
+            const failed = Object.entries(report.checks).filter(([, passed]) => !passed).map(([name]) => name);
+            res
+              .status(503)
+              .json(fail('SERVICE_DEGRADED', `Health check failed: ${failed.join(', ')}`, { ...report }));
+          }
+        },
+      ],
+    },
+    { method: 'GET', path: '/livez', handlers: [(_req, res) => res.json(ok({ status: 'alive' }))] },
+  ]);
+  return router;
+}

@@ -1,0 +1,21 @@
+import { Router } from 'express';
+import { PUBLIC_ROUTES, type InternalService } from '@bm/contracts';
+import { defineRoutes, notFound } from '@bm/platform';
+import { authenticate, type AuthDeps } from './authenticate.middleware';
+import type { Forwarder } from './forward';
+
+/** /api/v1/**: authenticate and rate-limit, then forward by the route table of @bm/contracts (404/405 from it). */
+export function publicApiRouter(auth: AuthDeps, forward: Forwarder, targets: Record<InternalService, string>): Router {
+  const router = Router();
+  router.use('/api/v1', authenticate(auth));
+  defineRoutes(
+    router,
+    PUBLIC_ROUTES.map((route) => ({
+      method: route.method,
+      path: route.path,
+      handlers: [forward(targets[route.service], undefined)],
+    })),
+  );
+  router.use('/api/v1', notFound);
+  return router;
+}

@@ -1,0 +1,73 @@
+import type { Express } from 'express';
+import type { DataSource } from 'typeorm';
+import { createHttpApp, createLogger, createRedis, type Logger, type RedisClient } from '@bm/platform';
+import type { GatewayConfig } from './config';
+import { ApiKeyRepository } from './data-access/api-key.repository';
+import { createGatewayDataSource } from './data-access/data-source';
+import { TenantRepository } from './data-access/tenant.repository';
+import { ApiKeyAuthenticator } from './domain/authenticate-api-key.use-case';
+import { parsePlans } from './domain/plans';
+import { RateLimiter } from './domain/rate-limiter';
+import { adminRouter } from './entry-points/http/admin.routes';
+import { createForwarder, type Forwarder } from './entry-points/http/forward';
+import { healthRouter } from './entry-points/http/health.routes';
+import { publicApiRouter } from './entry-points/http/public-api.routes';
+
+export interface Gateway {
+  app: Express;
+  logger: Logger;
+  dataSource: DataSource;
+  redis: RedisClient;
+  /** Closes outgoing connections, the cache and the database (the HTTP server is closed by its owner first). */
+  close(): Promise<void>;
+}
+
+/** Wires the gateway: repositories, authenticator, rate limiter, forwarder and the three routers. */
+export async function createGateway(config: GatewayConfig): Promise<Gateway> {
+  const logger = createLogger('gateway', config.LOG_LEVEL);
+  const plans = parsePlans(config.RATE_LIMIT_PLANS, config.DEFAULT_PLAN);
+  const dataSource = createGatewayDataSource(config);
+  await dataSource.initialize();
+  const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger });
+  const tenants = new TenantRepository(dataSource);
+  const keys = new ApiKeyRepository(dataSource);
+  const rateLimiter = new RateLimiter(redis, logger);
+  const authenticator = new ApiKeyAuthenticator(keys, () => rateLimiter.readAuthEpoch(), config.AUTH_CACHE_TTL_MS);
+  const forward: Forwarder = createForwarder(config.INTERNAL_TOKEN, config.FORWARD_TIMEOUT_MS, logger);
+  const targets = { messaging: config.MESSAGING_URL, campaign: config.CAMPAIGN_URL, dispatcher: config.DISPATCHER_URL };
+
+  const app = createHttpApp({
+    logger,
+    parseJson: false,
+    routes: (a) => {
+      a.use(healthRouter(dataSource, redis, config.HEALTH_TIMEOUT_MS));
+      a.use(
+        '/admin/v1',
+        adminRouter({
+          adminToken: config.ADMIN_TOKEN,
+          tenants,
+          keys,
+          plans,
+          defaultPlan: config.DEFAULT_PLAN,
+          rateLimiter,
+          forward,
+          messagingUrl: config.MESSAGING_URL,
+          bodyLimit: config.ADMIN_BODY_LIMIT,
+        }),
+      );
+      a.use(publicApiRouter({ authenticator, rateLimiter, plans, defaultPlan: config.DEFAULT_PLAN }, forward, targets));
+    },
+  });
+
+  return {
+    app,
+    logger,
+    dataSource,
+    redis,
+    close: async () => {
+      forward.close();
+      redis.disconnect();
+      await dataSource.destroy();
+    },
+  };
+}

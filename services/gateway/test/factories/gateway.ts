@@ -1,0 +1,62 @@
+import request from 'supertest';
+import { runMigrations, startHttpServer, type RunningServer } from '@bm/platform';
+import { testEnv, uniqueSuffix } from '@bm/platform/testing';
+import { loadGatewayConfig } from '../../src/config';
+import { createGatewayDataSource } from '../../src/data-access/data-source';
+import { createGateway, type Gateway } from '../../src/gateway';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface TestGateway {
+  gateway: Gateway;
+  server: RunningServer;
+  url: string;
+  stop(): Promise<void>;
+}
+
+let migrated: Promise<unknown> | undefined;
+
+/** Applies the gateway's migrations once per run (they are idempotent and serialized anyway). */
+export function migrateOnce(env: NodeJS.ProcessEnv): Promise<unknown> {
+  migrated ??= (async () => {
+    const ds = createGatewayDataSource(loadGatewayConfig(env));
+    await runMigrations(ds);
+    await ds.destroy();
+  })();
+  return migrated;
+}
+
+/** Starts a gateway in this process on a free port against the run's own database and cache. */
+export async function startGateway(overrides: Record<string, string> = {}): Promise<TestGateway> {
+  const env = testEnv({ ADMIN_TOKEN, ...overrides });
+  await migrateOnce(testEnv());
+  const gateway = await createGateway(loadGatewayConfig(env));
+  const server = await startHttpServer(gateway.app, 0, '127.0.0.1');
+  return {
+    gateway,
+    server,
+    url: server.url,
+    stop: async () => {
+      await server.close();
+      await gateway.close();
+    },
+  };
+}
+
+/** A new tenant with one API key, made through the operator API. */
+export async function createTenantWithKey(
+  url: string,
+  plan?: string,
+): Promise<{ tenantId: number; apiKey: string; keyId: string }> {
+  const tenant = await request(url)
+    .post('/admin/v1/tenants')
+    .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+    .send({ name: `tenant-${uniqueSuffix()}`, ...(plan ? { plan } : {}) })
+    .expect(201);
+  const tenantId = tenant.body.data.tenant_id as number;
+  const key = await request(url)
+    .post(`/admin/v1/tenants/${tenantId}/api-keys`)
+    .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+    .expect(201);
+  return { tenantId, apiKey: key.body.data.api_key as string, keyId: key.body.data.key_id as string };
+}
