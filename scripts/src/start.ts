@@ -1,1 +1,137 @@
-export {};
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { AdminClient } from './admin-client';
+import { ensureDatabase, migrateAll } from './migrate-all';
+import { builtServices, ROOT, type ServiceSpec } from './services';
+
+const GATEWAY = `http://127.0.0.1:${process.env.GATEWAY_PORT ?? 3000}`;
+const DEMO_FILE = join(ROOT, '.local', 'demo.json');
+const DEMO_ACCOUNT = {
+  phone_number_id: '100000000000001',
+  waba_id: '200000000000001',
+  display_phone_number: '15550001111',
+  access_token: 'sandbox-access-token',
+  tier: 'TIER_1K',
+};
+
+interface Demo {
+  tenant_id: number;
+  api_key: string;
+  channel_account_id?: string;
+}
+
+const children = new Map<string, ChildProcess>();
+let stopping = false;
+
+function run(service: ServiceSpec): void {
+  const child = spawn(process.execPath, [join(ROOT, service.dir, 'dist', 'start.js')], {
+    env: { ...process.env, [service.portVar]: String(process.env[service.portVar] ?? service.port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.set(service.name, child);
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on('line', (line) => process.stdout.write(`[${service.name}] ${line}\n`));
+  }
+  child.on('exit', (code, signal) => {
+    children.delete(service.name);
+    if (!stopping) {
+      process.stderr.write(`${service.name} exited (${signal ?? code}); stopping everything\n`);
+      void stopAll(1);
+    }
+  });
+}
+
+async function waitReady(service: ServiceSpec, timeoutMs = 30_000): Promise<void> {
+  const url = `http://127.0.0.1:${process.env[service.portVar] ?? service.port}${service.readyPath}`;
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (stopping) return;
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${service.name} was not ready at ${url} within ${timeoutMs / 1000}s`);
+}
+
+async function stopAll(exitCode: number): Promise<void> {
+  stopping = true;
+  const exits = [...children.values()].map(
+    (child) =>
+      new Promise<void>((resolve) => {
+        const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.once('exit', () => {
+          clearTimeout(killer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  );
+  await Promise.all(exits);
+  process.exit(exitCode);
+}
+
+async function keyWorks(apiKey: string): Promise<boolean> {
+  const res = await fetch(`${GATEWAY}/api/v1/templates`, { headers: { authorization: `Bearer ${apiKey}` } });
+  return res.status !== 401;
+}
+
+/** On the first run (or when the saved key no longer works) creates the demo tenant, key and account. */
+async function seed(withMessaging: boolean): Promise<Demo> {
+  if (existsSync(DEMO_FILE)) {
+    const saved = JSON.parse(readFileSync(DEMO_FILE, 'utf8')) as Demo;
+    if ((await keyWorks(saved.api_key)) && (saved.channel_account_id !== undefined || !withMessaging)) return saved;
+  }
+  const admin = new AdminClient(GATEWAY, process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me');
+  const tenant = await admin.createTenant('Demo tenant');
+  const key = await admin.issueKey(tenant.tenant_id);
+  const demo: Demo = { tenant_id: tenant.tenant_id, api_key: key.api_key };
+  if (withMessaging) {
+    demo.channel_account_id = (await admin.connectAccount(tenant.tenant_id, DEMO_ACCOUNT)).channel_account_id;
+  }
+  mkdirSync(join(ROOT, '.local'), { recursive: true });
+  writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  return demo;
+}
+
+function printWelcome(demo: Demo): void {
+  const send = demo.channel_account_id
+    ? `curl -s ${GATEWAY}/api/v1/messages/send -H "Authorization: Bearer ${demo.api_key}" \\
+  -H "Content-Type: application/json" \\
+  -d '{"channel_account_id":"${demo.channel_account_id}","phone":"+14155550123","message_type":"template","data":{"name":"hello_world"}}'`
+    : `curl -s ${GATEWAY}/api/v1/templates -H "Authorization: Bearer ${demo.api_key}"`;
+  process.stdout.write(`
+Business messaging is running at ${GATEWAY}
+  demo tenant: ${demo.tenant_id}
+  API key:     ${demo.api_key}
+${demo.channel_account_id ? `  channel account (sandbox): ${demo.channel_account_id}\n` : ''}
+Try it:
+  curl -s ${GATEWAY}/api/health
+  ${send}
+
+Ctrl-C stops everything.
+`);
+}
+
+async function main(): Promise<void> {
+  process.once('SIGINT', () => void stopAll(0));
+  process.once('SIGTERM', () => void stopAll(0));
+  const services = builtServices();
+  await ensureDatabase();
+  migrateAll();
+  for (const service of services) {
+    run(service);
+    await waitReady(service);
+  }
+  const demo = await seed(services.some((s) => s.name === 'messaging'));
+  printWelcome(demo);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`start failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  void stopAll(1);
+});
