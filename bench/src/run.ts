@@ -1,1 +1,40 @@
-export {};
+import { cpus, totalmem } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { benchGateway } from './gateway.bench';
+import type { LoadResult } from './harness';
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
+
+const row = (r: LoadResult) =>
+  `| ${r.name} | ${Math.round(r.requestsPerSecond)} | ${r.p99Ms} | ${r.errors} | ${r.non2xx} |`;
+
+async function main(): Promise<void> {
+  const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  process.stdout.write(`machine: ${machine}\nconnections: ${CONNECTIONS}, ${DURATION}s per target\n\n`);
+  const gw = await benchGateway(CONNECTIONS, DURATION);
+  const report = `# Benchmarks
+
+Command: \`pnpm bench\` (environment: BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_DURATION_SECONDS=${DURATION}).
+Machine: ${machine}. Load generator (autocannon), servers, PostgreSQL and Redis share the machine.
+Run: ${new Date().toISOString()}.
+
+## Gateway path vs bare Express (target: gateway >= 0.5x)
+
+| target | req/s | p99 ms | errors | non-2xx |
+|---|---|---|---|---|
+${row(gw.baseline)}
+${row(gw.gateway)}
+
+Ratio gateway / baseline: **${gw.ratio.toFixed(2)}x**
+`;
+  process.stdout.write(`${report}\n`);
+  writeFileSync(join(__dirname, '..', '..', 'BENCHMARKS.md'), report);
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -65,7 +65,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     dataSource,
     redis,
     close: async () => {
-      forward.close();
+      await forward.close();
       redis.disconnect();
       await dataSource.destroy();
     },

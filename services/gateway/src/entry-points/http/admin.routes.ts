@@ -43,7 +43,7 @@ export function adminRouter(deps: AdminDeps): Router {
   // The tenant must exist before a channel account is connected to it; the messaging service owns the rest.
   const forwardForTenant = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const tenant = await requireTenant(deps.tenants, tenantIdOf(req));
-    deps.forward(deps.messagingUrl, tenant.tenant_id)(req, res, next);
+    await deps.forward(deps.messagingUrl, tenant.tenant_id)(req, res, next);
   };
   defineRoutes(router, [
     {

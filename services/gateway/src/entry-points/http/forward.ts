@@ -1,5 +1,6 @@
-import { Agent, request, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
+import { Pool, type Dispatcher } from 'undici';
 import { INTERNAL_HEADERS } from '@bm/contracts';
 import { AppError, type Logger } from '@bm/platform';
 
@@ -10,6 +11,7 @@ const HOP_BY_HOP = new Set([
   'proxy-authorization',
   'te',
   'trailer',
+  'transfer-encoding',
   'upgrade',
   'host',
   'authorization',
@@ -18,10 +20,12 @@ const HOP_BY_HOP = new Set([
 ]);
 
 // Headers the gateway owns on the way back: its own request id and rate headers win over the service's.
-const KEEP_OURS = new Set(['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
+const KEEP_OURS = new Set([...HOP_BY_HOP, 'x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
+// Answers up to this size are sent in one write; larger ones stream through.
+const BUFFER_LIMIT = 256 * 1024;
 
-function copyHeaders(from: IncomingHttpHeaders, skip: Set<string>): OutgoingHttpHeaders {
-  const out: OutgoingHttpHeaders = {};
+function copyHeaders(from: IncomingHttpHeaders, skip: Set<string>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(from)) {
     if (value !== undefined && !skip.has(name)) out[name] = value;
   }
@@ -29,37 +33,59 @@ function copyHeaders(from: IncomingHttpHeaders, skip: Set<string>): OutgoingHttp
 }
 
 export interface Forwarder {
-  (target: string, tenantId: number | undefined): (req: Request, res: Response, next: NextFunction) => void;
-  close(): void;
+  (target: string, tenantId: number | undefined): (req: Request, res: Response, next: NextFunction) => Promise<void>;
+  close(): Promise<void>;
 }
 
 /**
  * Streams a request to the owning internal service with the gateway's credential and the authenticated tenant,
- * and streams the answer back. Bodies are not parsed here: the service validates them.
+ * and sends the answer back. Bodies are not parsed here: the service validates them.
  */
 export function createForwarder(internalToken: string, timeoutMs: number, logger: Logger): Forwarder {
-  const agent = new Agent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 64 });
-  const forward = (target: string, fixedTenantId: number | undefined) => (req: Request, res: Response, next: NextFunction) => {
-    const url = new URL(req.originalUrl, target);
+  const pools = new Map<string, Pool>();
+  const poolFor = (origin: string): Pool => {
+    let pool = pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, { connections: 256, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 30_000 });
+      pools.set(origin, pool);
+    }
+    return pool;
+  };
+
+  const forward = (target: string, fixedTenantId: number | undefined) => async (req: Request, res: Response, next: NextFunction) => {
     const headers = copyHeaders(req.headers, HOP_BY_HOP);
     headers[INTERNAL_HEADERS.token] = internalToken;
-    headers['x-request-id'] = res.getHeader('x-request-id');
+    headers['x-request-id'] = String(res.getHeader('x-request-id'));
     const tenantId = fixedTenantId ?? (res.locals.tenantId as number | undefined);
     if (tenantId !== undefined) headers[INTERNAL_HEADERS.tenantId] = String(tenantId);
-
-    const upstream = request(url, { method: req.method, headers, agent, timeout: timeoutMs }, (answer) => {
-      const outHeaders = copyHeaders(answer.headers, new Set([...HOP_BY_HOP, ...KEEP_OURS]));
-      res.writeHead(answer.statusCode ?? 502, outHeaders);
-      answer.pipe(res);
-    });
-    upstream.on('timeout', () => upstream.destroy(new Error('internal call timed out')));
-    upstream.on('error', (err) => {
-      logger.warn('internal service unreachable', { target: url.origin, error: err.message });
-      if (res.headersSent) res.destroy();
-      else next(new AppError('SERVICE_UNAVAILABLE'));
-    });
-    req.on('aborted', () => upstream.destroy());
-    req.pipe(upstream);
+    const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await poolFor(new URL(target).origin).request({
+        path: req.originalUrl,
+        method: req.method as 'GET',
+        headers,
+        body: hasBody ? req : null,
+      });
+    } catch (err) {
+      logger.warn('internal service unreachable', { target, error: (err as Error).message });
+      next(new AppError('SERVICE_UNAVAILABLE'));
+      return;
+    }
+    const outHeaders = copyHeaders(answer.headers as IncomingHttpHeaders, KEEP_OURS);
+    const length = Number(answer.headers['content-length'] ?? Infinity);
+    if (length <= BUFFER_LIMIT) {
+      const body = Buffer.from(await answer.body.arrayBuffer());
+      res.writeHead(answer.statusCode, outHeaders).end(body);
+      return;
+    }
+    res.writeHead(answer.statusCode, outHeaders);
+    answer.body.on('error', () => res.destroy());
+    answer.body.pipe(res);
   };
-  return Object.assign(forward, { close: () => agent.destroy() });
+  return Object.assign(forward, {
+    close: async () => {
+      await Promise.all([...pools.values()].map((p) => p.close()));
+    },
+  });
 }

@@ -1,0 +1,85 @@
+import { createServer } from 'node:net';
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { forkServer, load, stop, type LoadResult } from './harness';
+
+const ROOT = join(__dirname, '..', '..');
+const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+const INTERNAL_TOKEN = 'bench-internal-token-0123456789';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitHealthy(url: string): Promise<void> {
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // starting
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never became healthy`);
+}
+
+export interface GatewayBenchResult {
+  baseline: LoadResult;
+  gateway: LoadResult;
+  ratio: number;
+}
+
+/** An authenticated GET through the gateway to an internal service, beside a bare Express hello-world. */
+export async function benchGateway(connections: number, durationSeconds: number): Promise<GatewayBenchResult> {
+  const env = {
+    DATABASE_URL: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/business_messaging_bench',
+    REDIS_PREFIX: 'bench:',
+    AMQP_PREFIX: 'bench',
+    ADMIN_TOKEN,
+    INTERNAL_TOKEN,
+    LOG_LEVEL: 'error',
+  };
+  const migrate = spawnSync(process.execPath, [join(ROOT, 'scripts/dist/migrate-all.js')], {
+    env: { ...process.env, ...env },
+    stdio: 'inherit',
+  });
+  if (migrate.status !== 0) throw new Error('migrations failed');
+
+  const hello = await forkServer(join(__dirname, 'hello-world.js'), {});
+  const echo = await forkServer(join(__dirname, 'echo-service.js'), { INTERNAL_TOKEN });
+  const gatewayPort = await freePort();
+  const gateway = spawn(process.execPath, [join(ROOT, 'services/gateway/dist/start.js')], {
+    env: { ...process.env, ...env, GATEWAY_PORT: String(gatewayPort), MESSAGING_URL: `http://127.0.0.1:${echo.port}` },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  try {
+    await waitHealthy(`${gatewayUrl}/api/health`);
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+    const tenant = (await (
+      await fetch(`${gatewayUrl}/admin/v1/tenants`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'bench', plan: 'unlimited' }) })
+    ).json()) as { data: { tenant_id: number } };
+    const key = (await (
+      await fetch(`${gatewayUrl}/admin/v1/tenants/${tenant.data.tenant_id}/api-keys`, { method: 'POST', headers: admin })
+    ).json()) as { data: { api_key: string } };
+    const headers = { authorization: `Bearer ${key.data.api_key}` };
+
+    await load('warm-up', `http://127.0.0.1:${hello.port}/hello`, { connections, durationSeconds: 2 });
+    const baseline = await load('bare Express 5 hello-world', `http://127.0.0.1:${hello.port}/hello`, { connections, durationSeconds });
+    await load('warm-up', `${gatewayUrl}/api/v1/templates`, { connections, durationSeconds: 2, headers });
+    const through = await load('gateway -> internal service (authenticated, rate-limited)', `${gatewayUrl}/api/v1/templates`, {
+      connections,
+      durationSeconds,
+      headers,
+    });
+    return { baseline, gateway: through, ratio: through.requestsPerSecond / baseline.requestsPerSecond };
+  } finally {
+    gateway.kill('SIGTERM');
+    await Promise.all([stop(hello.child), stop(echo.child)]);
+  }
+}
