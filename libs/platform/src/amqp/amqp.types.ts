@@ -1,0 +1,52 @@
+import type { Logger } from '../logger';
+
+/** Options of the one RabbitMQ client every service uses. */
+export interface AmqpClientOptions {
+  url: string;
+  /** Names the exchange `${prefix}.events` and every queue `${prefix}.${queue}`, so runs and stacks never meet. */
+  prefix: string;
+  logger: Logger;
+  /** Unacknowledged deliveries per consumer (default 20). */
+  prefetch?: number;
+  /** Handler failures before a message moves to the dead-letter queue (default 5). */
+  maxDeliveries?: number;
+  /** Wait between a handler failure and the next attempt (default 1000 ms). */
+  retryDelayMs?: number;
+  /** When set, queues get x-expires and the exchange auto-deletes, so leftover test topology vanishes. */
+  queueExpiresMs?: number;
+  /** Longest wait for a broker confirm before publish rejects (default 10 s). */
+  publishTimeoutMs?: number;
+  /** Upper bound of the reconnect backoff (default 5 s). */
+  maxReconnectDelayMs?: number;
+}
+
+/** What `publish` needs besides the payload; `messageId` lets consumers drop duplicates. */
+export interface PublishOptions {
+  messageId: string;
+  headers?: Record<string, unknown>;
+}
+
+/** One delivery as a handler sees it; `attempt` starts at 1. */
+export interface ConsumedMessage {
+  payload: unknown;
+  messageId: string;
+  routingKey: string;
+  headers: Record<string, unknown>;
+  attempt: number;
+}
+
+/** Resolving acknowledges the message; rejecting schedules a retry or, after the last attempt, dead-letters it. */
+export type MessageHandler = (message: ConsumedMessage) => Promise<void>;
+
+/** Per-consumer overrides of the client's defaults. */
+export interface ConsumeOptions {
+  prefetch?: number;
+  maxDeliveries?: number;
+  retryDelayMs?: number;
+}
+
+/** The part of the client the outbox relay needs. */
+export type EventPublisher = {
+  publish(routingKey: string, payload: object, options: PublishOptions): Promise<void>;
+  isConnected(): boolean;
+};

@@ -1,0 +1,148 @@
+import type { DataSource } from 'typeorm';
+import type { Logger } from '../logger';
+import type { EventPublisher } from './amqp.types';
+import { quoteSchema } from './outbox.migration';
+
+export interface OutboxRelayOptions {
+  dataSource: DataSource;
+  /** The service's schema, which holds its `outbox` table. */
+  schema: string;
+  amqp: EventPublisher;
+  logger: Logger;
+  /** Pause between passes that found less than a full batch (default 200 ms). */
+  intervalMs?: number;
+  /** Rows taken per pass (default 100). */
+  batchSize?: number;
+  /** Published rows older than this are deleted (default 24 h). */
+  retentionHours?: number;
+  /** How often the cleanup runs (default 10 min). */
+  cleanupIntervalMs?: number;
+}
+
+interface OutboxRow {
+  id: string;
+  message_id: string;
+  routing_key: string;
+  payload: object;
+  headers: Record<string, unknown>;
+}
+
+/**
+ * Publishes committed outbox rows to RabbitMQ at least once, in id order per pass. Safe with several replicas:
+ * rows are locked with SKIP LOCKED until their publish is confirmed and they are marked published.
+ */
+export class OutboxRelay {
+  private readonly table: string;
+  private timer?: NodeJS.Timeout;
+  private pass?: Promise<void>;
+  private running = false;
+  private lastCleanup = 0;
+
+  constructor(private readonly o: OutboxRelayOptions) {
+    this.table = `${quoteSchema(o.schema)}.outbox`;
+  }
+
+  /** Starts polling; a full batch is followed at once by the next pass. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.lastCleanup = Date.now();
+    this.schedule(0);
+  }
+
+  /** Stops polling and waits for the pass in progress to commit. */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.pass;
+  }
+
+  /** One pass: publishes up to a batch of unpublished rows and marks them; returns how many were published. */
+  async relayOnce(): Promise<number> {
+    // While the broker is away every publish would fail; skip the transaction and its row locks.
+    if (!this.o.amqp.isConnected()) return 0;
+    return this.o.dataSource.transaction(async (tx) => {
+      const rows: OutboxRow[] = await tx.query(
+        `SELECT id, message_id, routing_key, payload, headers FROM ${this.table}
+         WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [this.o.batchSize ?? 100],
+      );
+      if (rows.length === 0) return 0;
+      // Issued back to back and confirmed together: one broker round trip per batch, not per row.
+      const results = await Promise.allSettled(
+        rows.map((r) =>
+          this.o.amqp.publish(r.routing_key, r.payload, { messageId: r.message_id, headers: r.headers }),
+        ),
+      );
+      const published = rows.filter((_, i) => results[i].status === 'fulfilled').map((r) => r.id);
+      const failed = rows.filter((_, i) => results[i].status === 'rejected').map((r) => r.id);
+      if (published.length > 0) {
+        await tx.query(
+          `UPDATE ${this.table} SET published_at = now(), attempts = attempts + 1 WHERE id = ANY($1::bigint[])`,
+          [published],
+        );
+      }
+      if (failed.length > 0) {
+        const reason = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+          ?.reason as unknown;
+        const error = reason instanceof Error ? reason.message : String(reason);
+        // Left unpublished for the next pass; attempts and last_error show a stuck row.
+        await tx.query(
+          `UPDATE ${this.table} SET attempts = attempts + 1, last_error = $2 WHERE id = ANY($1::bigint[])`,
+          [failed, error],
+        );
+        this.o.logger.warn('outbox publish failed, will retry', {
+          schema: this.o.schema,
+          rows: failed.length,
+          error,
+        });
+      }
+      return published.length;
+    });
+  }
+
+  /** Number of committed events not yet published; for metrics and health. */
+  async backlog(): Promise<number> {
+    const [row] = await this.o.dataSource.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM ${this.table} WHERE published_at IS NULL`,
+    );
+    return row.n;
+  }
+
+  /** Deletes rows published more than `retentionHours` ago; returns how many. */
+  async cleanup(): Promise<number> {
+    const [row] = await this.o.dataSource.query<{ n: number }[]>(
+      `WITH gone AS (
+         DELETE FROM ${this.table} WHERE id IN (
+           SELECT id FROM ${this.table}
+           WHERE published_at < now() - $1::double precision * interval '1 hour' LIMIT 10000)
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [this.o.retentionHours ?? 24],
+    );
+    return row.n;
+  }
+
+  private schedule(delayMs: number): void {
+    this.timer = setTimeout(() => {
+      this.pass = this.tick().finally(() => (this.pass = undefined));
+    }, delayMs);
+  }
+
+  private async tick(): Promise<void> {
+    let published = 0;
+    try {
+      published = await this.relayOnce();
+      if (Date.now() - this.lastCleanup >= (this.o.cleanupIntervalMs ?? 600_000)) {
+        this.lastCleanup = Date.now();
+        await this.cleanup();
+      }
+    } catch (err) {
+      this.o.logger.warn('outbox relay pass failed', {
+        schema: this.o.schema,
+        error: (err as Error).message,
+      });
+    }
+    if (this.running) this.schedule(published >= (this.o.batchSize ?? 100) ? 0 : (this.o.intervalMs ?? 200));
+  }
+}

@@ -1,0 +1,163 @@
+import type { Channel, ChannelModel, ConsumeMessage, Options } from 'amqplib';
+import type { Logger } from '../logger';
+import type { MessageHandler } from './amqp.types';
+import { HEADER, declareConsumerQueues, toHandlerMessage, type QueueNames } from './topology';
+
+export interface QueueConsumerSettings {
+  names: QueueNames;
+  exchange: string;
+  bindingKeys: string[];
+  handler: MessageHandler;
+  prefetch: number;
+  maxDeliveries: number;
+  retryDelayMs: number;
+  queueExpiresMs?: number;
+  logger: Logger;
+  /** Publishes to a queue through the client's confirm channel; resolves once the broker confirmed. */
+  sendToQueue: (queue: string, content: Buffer, options: Options.Publish) => Promise<void>;
+  /** Called when the channel dies on its own, so the client rebuilds the connection and this consumer. */
+  onChannelLost: () => void;
+}
+
+/** One registered consumer: its own channel (own prefetch), ack after the handler, retry queue, then DLQ. */
+export class QueueConsumer {
+  private channel?: Channel;
+  private consumerTag?: string;
+  private stopping = false;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly s: QueueConsumerSettings) {}
+
+  /** Declares the queues on a fresh channel of the connection and starts consuming. */
+  async attach(connection: ChannelModel): Promise<void> {
+    const ch = await connection.createChannel();
+    ch.on('error', (err: Error) =>
+      this.s.logger.warn('amqp consumer channel error', { queue: this.s.names.main, error: err.message }),
+    );
+    await ch.prefetch(this.s.prefetch);
+    await declareConsumerQueues(ch, this.s.exchange, this.s.names, this.s.bindingKeys, this.s.queueExpiresMs);
+    const { consumerTag } = await ch.consume(this.s.names.main, (msg) => this.onDelivery(ch, msg), {
+      noAck: false,
+    });
+    this.channel = ch;
+    this.consumerTag = consumerTag;
+    ch.on('close', () => {
+      if (this.channel !== ch) return;
+      this.channel = undefined;
+      if (!this.stopping) this.s.onChannelLost();
+    });
+  }
+
+  /** Forgets the channel after the connection dropped; unacked messages come back on the next connection. */
+  detach(): void {
+    this.channel = undefined;
+  }
+
+  /** Stops taking deliveries, waits for running handlers to finish (and ack), then closes the channel. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const ch = this.channel;
+    if (ch && this.consumerTag) await ch.cancel(this.consumerTag).catch(() => undefined);
+    await Promise.allSettled([...this.inFlight]);
+    this.channel = undefined;
+    // Closing requeues deliveries that arrived after the cancel and were never started.
+    if (ch) await ch.close().catch(() => undefined);
+  }
+
+  private onDelivery(ch: Channel, msg: ConsumeMessage | null): void {
+    if (msg === null) {
+      // The broker cancelled us (queue deleted): rebuild so the queue is declared again.
+      this.s.logger.warn('amqp consumer cancelled by broker', { queue: this.s.names.main });
+      if (this.channel === ch) this.s.onChannelLost();
+      return;
+    }
+    if (this.stopping) return;
+    const work = this.process(ch, msg)
+      .catch((err: Error) => {
+        this.s.logger.error('amqp delivery failed', { queue: this.s.names.main, error: err.message });
+      })
+      .finally(() => this.inFlight.delete(work));
+    this.inFlight.add(work);
+  }
+
+  private async process(ch: Channel, msg: ConsumeMessage): Promise<void> {
+    const message = toHandlerMessage(msg);
+    if (message === undefined) {
+      // Not JSON: no retry can help, so straight to the dead-letter queue.
+      await this.settleFailure(
+        ch,
+        msg,
+        this.s.maxDeliveries,
+        msg.fields.routingKey,
+        new Error('content is not JSON'),
+      );
+      return;
+    }
+    try {
+      await this.s.handler(message);
+    } catch (err) {
+      await this.settleFailure(ch, msg, message.attempt, message.routingKey, err);
+      return;
+    }
+    this.ack(ch, msg);
+  }
+
+  private async settleFailure(
+    ch: Channel,
+    msg: ConsumeMessage,
+    attempt: number,
+    routingKey: string,
+    err: unknown,
+  ) {
+    const error = err instanceof Error ? err.message : String(err);
+    const final = attempt >= this.s.maxDeliveries;
+    const { names, logger } = this.s;
+    const log = {
+      queue: names.main,
+      messageId: msg.properties.messageId as unknown,
+      routingKey,
+      attempt,
+      error,
+    };
+    if (final) logger.error('amqp handler failed for the last time, dead-lettering', log);
+    else logger.warn('amqp handler failed, will retry', { ...log, retryInMs: this.s.retryDelayMs });
+    const p = msg.properties;
+    const options: Options.Publish = {
+      persistent: true,
+      messageId: p.messageId as string | undefined,
+      contentType: p.contentType as string | undefined,
+      timestamp: p.timestamp as number | undefined,
+      headers: {
+        ...(p.headers ?? {}),
+        [HEADER.attempt]: final ? attempt : attempt + 1,
+        [HEADER.routingKey]: routingKey,
+        [HEADER.error]: error.slice(0, 1000),
+      },
+      // The retry queue dead-letters the copy back to the main queue once this expires: a delay without a timer.
+      expiration: final ? undefined : String(this.s.retryDelayMs),
+    };
+    try {
+      await this.s.sendToQueue(final ? names.dlq : names.retry, msg.content, options);
+    } catch (sendErr) {
+      // Could not park the copy: keep the original, put it back after the delay (the attempt is not counted).
+      logger.warn('amqp could not schedule retry', { queue: names.main, error: (sendErr as Error).message });
+      await new Promise((r) => setTimeout(r, this.s.retryDelayMs));
+      this.settle(() => ch.nack(msg, false, true));
+      return;
+    }
+    this.ack(ch, msg);
+  }
+
+  private ack(ch: Channel, msg: ConsumeMessage): void {
+    this.settle(() => ch.ack(msg));
+  }
+
+  private settle(fn: () => void): void {
+    try {
+      fn();
+    } catch {
+      // The channel closed under us; the broker redelivers the message, and consumers are idempotent.
+      this.s.logger.debug('amqp ack on a closed channel skipped', { queue: this.s.names.main });
+    }
+  }
+}
