@@ -1,5 +1,12 @@
 import { ok } from '@bm/contracts';
-import { createHttpApp, createLogger, defineRoutes, requireInternalCaller, startHttpServer, tenantOf } from '@bm/platform';
+import {
+  createHttpApp,
+  createLogger,
+  defineRoutes,
+  requireInternalCaller,
+  startHttpServer,
+  tenantOf,
+} from '@bm/platform';
 
 // An internal service built like every real one (platform app factory, internal credential, tenant context),
 // answering without I/O so the benchmark measures the gateway path itself.
@@ -9,7 +16,11 @@ const app = createHttpApp({
   routes: (a) => {
     a.use(requireInternalCaller(process.env.INTERNAL_TOKEN ?? 'dev-internal-token-change-me'));
     defineRoutes(a.router, [
-      { method: 'GET', path: '/api/v1/templates', handlers: [(_req, res) => res.json(ok({ templates: [], tenant_id: tenantOf(res) }))] },
+      {
+        method: 'GET',
+        path: '/api/v1/templates',
+        handlers: [(_req, res) => res.json(ok({ templates: [], tenant_id: tenantOf(res) }))],
+      },
     ]);
   },
 });

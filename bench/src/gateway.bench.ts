@@ -35,9 +35,13 @@ export interface GatewayBenchResult {
 }
 
 /** An authenticated GET through the gateway to an internal service, beside a bare Express hello-world. */
-export async function benchGateway(connections: number, durationSeconds: number): Promise<GatewayBenchResult> {
+export async function benchGateway(
+  connections: number,
+  durationSeconds: number,
+): Promise<GatewayBenchResult> {
   const env = {
-    DATABASE_URL: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/business_messaging_bench',
+    DATABASE_URL:
+      process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/business_messaging_bench',
     REDIS_PREFIX: 'bench:',
     AMQP_PREFIX: 'bench',
     ADMIN_TOKEN,
@@ -54,7 +58,12 @@ export async function benchGateway(connections: number, durationSeconds: number)
   const echo = await forkServer(join(__dirname, 'echo-service.js'), { INTERNAL_TOKEN });
   const gatewayPort = await freePort();
   const gateway = spawn(process.execPath, [join(ROOT, 'services/gateway/dist/start.js')], {
-    env: { ...process.env, ...env, GATEWAY_PORT: String(gatewayPort), MESSAGING_URL: `http://127.0.0.1:${echo.port}` },
+    env: {
+      ...process.env,
+      ...env,
+      GATEWAY_PORT: String(gatewayPort),
+      MESSAGING_URL: `http://127.0.0.1:${echo.port}`,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -62,21 +71,35 @@ export async function benchGateway(connections: number, durationSeconds: number)
     await waitHealthy(`${gatewayUrl}/api/health`);
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
     const tenant = (await (
-      await fetch(`${gatewayUrl}/admin/v1/tenants`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'bench', plan: 'unlimited' }) })
+      await fetch(`${gatewayUrl}/admin/v1/tenants`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ name: 'bench', plan: 'unlimited' }),
+      })
     ).json()) as { data: { tenant_id: number } };
     const key = (await (
-      await fetch(`${gatewayUrl}/admin/v1/tenants/${tenant.data.tenant_id}/api-keys`, { method: 'POST', headers: admin })
+      await fetch(`${gatewayUrl}/admin/v1/tenants/${tenant.data.tenant_id}/api-keys`, {
+        method: 'POST',
+        headers: admin,
+      })
     ).json()) as { data: { api_key: string } };
     const headers = { authorization: `Bearer ${key.data.api_key}` };
 
     await load('warm-up', `http://127.0.0.1:${hello.port}/hello`, { connections, durationSeconds: 2 });
-    const baseline = await load('bare Express 5 hello-world', `http://127.0.0.1:${hello.port}/hello`, { connections, durationSeconds });
-    await load('warm-up', `${gatewayUrl}/api/v1/templates`, { connections, durationSeconds: 2, headers });
-    const through = await load('gateway -> internal service (authenticated, rate-limited)', `${gatewayUrl}/api/v1/templates`, {
+    const baseline = await load('bare Express 5 hello-world', `http://127.0.0.1:${hello.port}/hello`, {
       connections,
       durationSeconds,
-      headers,
     });
+    await load('warm-up', `${gatewayUrl}/api/v1/templates`, { connections, durationSeconds: 2, headers });
+    const through = await load(
+      'gateway -> internal service (authenticated, rate-limited)',
+      `${gatewayUrl}/api/v1/templates`,
+      {
+        connections,
+        durationSeconds,
+        headers,
+      },
+    );
     return { baseline, gateway: through, ratio: through.requestsPerSecond / baseline.requestsPerSecond };
   } finally {
     gateway.kill('SIGTERM');

@@ -10,9 +10,15 @@ export interface LoadResult {
 }
 
 /** Forks a script that reports its port over IPC once listening. */
-export function forkServer(script: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number }> {
+export function forkServer(
+  script: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
-    const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(script, [], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     child.once('message', (m: { port: number }) => resolve({ child, port: m.port }));
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
@@ -22,7 +28,13 @@ export function forkServer(script: string, env: NodeJS.ProcessEnv): Promise<{ ch
 export async function load(
   name: string,
   url: string,
-  options: { connections: number; durationSeconds: number; headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string },
+  options: {
+    connections: number;
+    durationSeconds: number;
+    headers?: Record<string, string>;
+    method?: 'GET' | 'POST';
+    body?: string;
+  },
 ): Promise<LoadResult> {
   const result = await autocannon({
     url,

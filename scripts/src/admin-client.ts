@@ -8,16 +8,27 @@ export class AdminClient {
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(new URL(path, this.baseUrl), {
       method,
-      headers: { authorization: `Bearer ${this.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
-    const json = (await res.json()) as { success: boolean; data?: T; error?: { code: string; message: string } };
-    if (!json.success) throw new Error(`${method} ${path}: ${res.status} ${json.error?.code}: ${json.error?.message}`);
+    const json = (await res.json()) as {
+      success: boolean;
+      data?: T;
+      error?: { code: string; message: string };
+    };
+    if (!json.success)
+      throw new Error(`${method} ${path}: ${res.status} ${json.error?.code}: ${json.error?.message}`);
     return json.data as T;
   }
 
   createTenant(name: string, plan?: string) {
-    return this.call<{ tenant_id: number; name: string; plan: string }>('POST', '/admin/v1/tenants', { name, plan });
+    return this.call<{ tenant_id: number; name: string; plan: string }>('POST', '/admin/v1/tenants', {
+      name,
+      plan,
+    });
   }
 
   setPlan(tenantId: number, plan: string) {
@@ -33,7 +44,11 @@ export class AdminClient {
   }
 
   connectAccount(tenantId: number, account: Record<string, unknown>) {
-    return this.call<{ channel_account_id: string }>('POST', `/admin/v1/tenants/${tenantId}/channel-accounts`, account);
+    return this.call<{ channel_account_id: string }>(
+      'POST',
+      `/admin/v1/tenants/${tenantId}/channel-accounts`,
+      account,
+    );
   }
 
   syncTemplates(channelAccountId: string) {

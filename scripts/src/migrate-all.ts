@@ -6,7 +6,9 @@ import { builtServices, ROOT } from './services';
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/business_messaging';
 
 /** Creates the database named by DATABASE_URL when it does not exist yet (local runs only need a server). */
-export async function ensureDatabase(databaseUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL): Promise<void> {
+export async function ensureDatabase(
+  databaseUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+): Promise<void> {
   const url = new URL(databaseUrl);
   const name = decodeURIComponent(url.pathname.slice(1));
   url.pathname = '/postgres';
@@ -23,7 +25,10 @@ export async function ensureDatabase(databaseUrl = process.env.DATABASE_URL ?? D
 /** Runs every built service's migrations, one service after another. */
 export function migrateAll(env: NodeJS.ProcessEnv = process.env): void {
   for (const service of builtServices().filter((s) => s.migrates)) {
-    const result = spawnSync(process.execPath, [join(ROOT, service.dir, 'dist', 'migrate.js')], { env, stdio: 'inherit' });
+    const result = spawnSync(process.execPath, [join(ROOT, service.dir, 'dist', 'migrate.js')], {
+      env,
+      stdio: 'inherit',
+    });
     if (result.status !== 0) throw new Error(`migrations of ${service.name} failed`);
   }
 }

@@ -32,7 +32,9 @@ function run(service: ServiceSpec): void {
   });
   children.set(service.name, child);
   for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => process.stdout.write(`[${service.name}] ${line}\n`));
+    createInterface({ input: stream }).on('line', (line) =>
+      process.stdout.write(`[${service.name}] ${line}\n`),
+    );
   }
   child.on('exit', (code, signal) => {
     children.delete(service.name);
@@ -84,7 +86,8 @@ async function keyWorks(apiKey: string): Promise<boolean> {
 async function seed(withMessaging: boolean): Promise<Demo> {
   if (existsSync(DEMO_FILE)) {
     const saved = JSON.parse(readFileSync(DEMO_FILE, 'utf8')) as Demo;
-    if ((await keyWorks(saved.api_key)) && (saved.channel_account_id !== undefined || !withMessaging)) return saved;
+    if ((await keyWorks(saved.api_key)) && (saved.channel_account_id !== undefined || !withMessaging))
+      return saved;
   }
   const admin = new AdminClient(GATEWAY, process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me');
   const tenant = await admin.createTenant('Demo tenant');

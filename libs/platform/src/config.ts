@@ -21,13 +21,17 @@ export const commonEnvSchema = {
   REDIS_PREFIX: Joi.string().allow('').default('bm:'),
   INTERNAL_TOKEN: Joi.string().min(16).default('dev-internal-token-change-me'),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
+  AMQP_QUEUE_EXPIRES_MS: Joi.number().integer().min(1000).optional(),
 };
 
 /**
  * Validates the environment against a joi schema once at start-up and returns a frozen, typed object.
  * Unknown variables are ignored; a bad value stops the process with every problem listed.
  */
-export function loadConfig<T>(schema: Joi.PartialSchemaMap, env: NodeJS.ProcessEnv = process.env): Readonly<T> {
+export function loadConfig<T>(
+  schema: Joi.PartialSchemaMap,
+  env: NodeJS.ProcessEnv = process.env,
+): Readonly<T> {
   const result: Joi.ValidationResult<T> = Joi.object<T>(schema)
     .options({ allowUnknown: true, stripUnknown: true, abortEarly: false, convert: true })
     .validate(env);
@@ -48,4 +52,6 @@ export interface CommonConfig {
   REDIS_PREFIX: string;
   INTERNAL_TOKEN: string;
   SHUTDOWN_TIMEOUT_MS: number;
+  /** Tests only: unused queues expire, so a run leaves nothing behind. */
+  AMQP_QUEUE_EXPIRES_MS?: number;
 }

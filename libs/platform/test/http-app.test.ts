@@ -1,5 +1,12 @@
 import request from 'supertest';
-import { AppError, createHttpApp, createLogger, defineRoutes, startHttpServer, type RunningServer } from '@bm/platform';
+import {
+  AppError,
+  createHttpApp,
+  createLogger,
+  defineRoutes,
+  startHttpServer,
+  type RunningServer,
+} from '@bm/platform';
 
 describe('createHttpApp: every failure in the envelope', () => {
   let server: RunningServer;
@@ -10,7 +17,11 @@ describe('createHttpApp: every failure in the envelope', () => {
       bodyLimit: '1kb',
       routes: (a) =>
         defineRoutes(a.router, [
-          { method: 'POST', path: '/echo', handlers: [(req, res) => res.json({ success: true, data: req.body })] },
+          {
+            method: 'POST',
+            path: '/echo',
+            handlers: [(req, res) => res.json({ success: true, data: req.body })],
+          },
           {
             method: 'GET',
             path: '/boom',
@@ -45,11 +56,17 @@ describe('createHttpApp: every failure in the envelope', () => {
   };
 
   it('when the JSON is malformed, then 400 INVALID_JSON', async () => {
-    expectEnvelope(await request(server.url).post('/echo').set('Content-Type', 'application/json').send('{"a":'), 400, 'INVALID_JSON');
+    expectEnvelope(
+      await request(server.url).post('/echo').set('Content-Type', 'application/json').send('{"a":'),
+      400,
+      'INVALID_JSON',
+    );
   });
 
   it('when the body is too large, then 413 PAYLOAD_TOO_LARGE', async () => {
-    const res = await request(server.url).post('/echo').send({ big: 'x'.repeat(2048) });
+    const res = await request(server.url)
+      .post('/echo')
+      .send({ big: 'x'.repeat(2048) });
     expectEnvelope(res, 413, 'PAYLOAD_TOO_LARGE');
   });
 

@@ -32,9 +32,17 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   const tenants = new TenantRepository(dataSource);
   const keys = new ApiKeyRepository(dataSource);
   const rateLimiter = new RateLimiter(redis, logger);
-  const authenticator = new ApiKeyAuthenticator(keys, () => rateLimiter.readAuthEpoch(), config.AUTH_CACHE_TTL_MS);
+  const authenticator = new ApiKeyAuthenticator(
+    keys,
+    () => rateLimiter.readAuthEpoch(),
+    config.AUTH_CACHE_TTL_MS,
+  );
   const forward: Forwarder = createForwarder(config.INTERNAL_TOKEN, config.FORWARD_TIMEOUT_MS, logger);
-  const targets = { messaging: config.MESSAGING_URL, campaign: config.CAMPAIGN_URL, dispatcher: config.DISPATCHER_URL };
+  const targets = {
+    messaging: config.MESSAGING_URL,
+    campaign: config.CAMPAIGN_URL,
+    dispatcher: config.DISPATCHER_URL,
+  };
 
   const app = createHttpApp({
     logger,
@@ -55,7 +63,13 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
           bodyLimit: config.ADMIN_BODY_LIMIT,
         }),
       );
-      a.use(publicApiRouter({ authenticator, rateLimiter, plans, defaultPlan: config.DEFAULT_PLAN }, forward, targets));
+      a.use(
+        publicApiRouter(
+          { authenticator, rateLimiter, plans, defaultPlan: config.DEFAULT_PLAN },
+          forward,
+          targets,
+        ),
+      );
     },
   });
 

@@ -11,7 +11,10 @@ describe('operator API /admin/v1', () => {
   beforeAll(async () => {
     messaging = await startFakeService((call) => ({
       status: 201,
-      body: { success: true, data: { channel_account_id: '01JB0000000000000000000000', tenant: call.headers['x-bm-tenant-id'] } },
+      body: {
+        success: true,
+        data: { channel_account_id: '01JB0000000000000000000000', tenant: call.headers['x-bm-tenant-id'] },
+      },
     }));
     gw = await startGateway({ MESSAGING_URL: messaging.url });
   });
@@ -42,14 +45,20 @@ describe('operator API /admin/v1', () => {
   it('when the body is bad or names an unknown plan, then 422 VALIDATION_ERROR listing the fields', async () => {
     const res = await admin(request(gw.url).post('/admin/v1/tenants')).send({ plan: 'gold' }).expect(422);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
-    expect(res.body.error.details.errors.map((e: { field: string }) => e.field)).toEqual(['name']);
-    const plan = await admin(request(gw.url).post('/admin/v1/tenants')).send({ name: 'x', plan: 'gold' }).expect(422);
+    expect((res.body.error.details.errors as Array<{ field: string }>).map((e) => e.field)).toEqual(['name']);
+    const plan = await admin(request(gw.url).post('/admin/v1/tenants'))
+      .send({ name: 'x', plan: 'gold' })
+      .expect(422);
     expect(plan.body.error.details.errors[0].field).toBe('plan');
   });
 
   it('when a key is issued, then it is shown once and only its hash is stored', async () => {
-    const tenant = await admin(request(gw.url).post('/admin/v1/tenants')).send({ name: 'Hash Co' }).expect(201);
-    const key = await admin(request(gw.url).post(`/admin/v1/tenants/${tenant.body.data.tenant_id}/api-keys`)).expect(201);
+    const tenant = await admin(request(gw.url).post('/admin/v1/tenants'))
+      .send({ name: 'Hash Co' })
+      .expect(201);
+    const key = await admin(
+      request(gw.url).post(`/admin/v1/tenants/${tenant.body.data.tenant_id}/api-keys`),
+    ).expect(201);
     const { key_id: keyId, api_key: apiKey } = key.body.data as { key_id: string; api_key: string };
     expect(apiKey.startsWith(`bm_live_${keyId}`)).toBe(true);
     const db = new Client({ connectionString: process.env.TEST_DATABASE_URL });
@@ -69,15 +78,27 @@ describe('operator API /admin/v1', () => {
     expect(tenant.body.error.code).toBe('TENANT_NOT_FOUND');
     const bogus = await admin(request(gw.url).post('/admin/v1/tenants/abc/api-keys')).expect(404);
     expect(bogus.body.error.code).toBe('TENANT_NOT_FOUND');
-    const key = await admin(request(gw.url).delete('/admin/v1/api-keys/01JB0000000000000000000000')).expect(404);
+    const key = await admin(request(gw.url).delete('/admin/v1/api-keys/01JB0000000000000000000000')).expect(
+      404,
+    );
     expect(key.body.error.code).toBe('API_KEY_NOT_FOUND');
   });
 
   it('when a channel account is connected, then the call goes to the messaging service with the tenant', async () => {
-    const tenant = await admin(request(gw.url).post('/admin/v1/tenants')).send({ name: 'Channel Co' }).expect(201);
+    const tenant = await admin(request(gw.url).post('/admin/v1/tenants'))
+      .send({ name: 'Channel Co' })
+      .expect(201);
     const tenantId = tenant.body.data.tenant_id as number;
-    const body = { phone_number_id: '1065', waba_id: '2001', display_phone_number: '15550001', access_token: 'tok', tier: 'TIER_1K' };
-    const res = await admin(request(gw.url).post(`/admin/v1/tenants/${tenantId}/channel-accounts`)).send(body).expect(201);
+    const body = {
+      phone_number_id: '1065',
+      waba_id: '2001',
+      display_phone_number: '15550001',
+      access_token: 'tok',
+      tier: 'TIER_1K',
+    };
+    const res = await admin(request(gw.url).post(`/admin/v1/tenants/${tenantId}/channel-accounts`))
+      .send(body)
+      .expect(201);
     expect(res.body.data.tenant).toBe(String(tenantId));
     const call = messaging.calls.at(-1)!;
     expect(call.url).toBe(`/admin/v1/tenants/${tenantId}/channel-accounts`);
@@ -89,9 +110,14 @@ describe('operator API /admin/v1', () => {
   it('when the messaging service is down, then 503 SERVICE_UNAVAILABLE in the envelope', async () => {
     const down = await startGateway({ MESSAGING_URL: 'http://127.0.0.1:1' });
     try {
-      const res = await admin(request(down.url).post('/admin/v1/channel-accounts/01JB0000000000000000000000/templates/sync'));
+      const res = await admin(
+        request(down.url).post('/admin/v1/channel-accounts/01JB0000000000000000000000/templates/sync'),
+      );
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String) } });
+      expect(res.body).toEqual({
+        success: false,
+        error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String) },
+      });
     } finally {
       await down.stop();
     }

@@ -20,7 +20,10 @@ describe('gateway authentication and tenant context', () => {
 
   const expectInvalidKey = (res: request.Response) => {
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ success: false, error: { code: 'INVALID_API_KEY', message: expect.any(String) } });
+    expect(res.body).toEqual({
+      success: false,
+      error: { code: 'INVALID_API_KEY', message: expect.any(String) },
+    });
   };
 
   it.each([
@@ -42,14 +45,21 @@ describe('gateway authentication and tenant context', () => {
   it('when a key is revoked, then it stops working at once', async () => {
     const { apiKey, keyId } = await createTenantWithKey(gw.url);
     await request(gw.url).get('/api/v1/messages/1').set('Authorization', `Bearer ${apiKey}`).expect(200);
-    await request(gw.url).delete(`/admin/v1/api-keys/${keyId}`).set('Authorization', `Bearer ${ADMIN_TOKEN}`).expect(200);
-    expectInvalidKey(await request(gw.url).get('/api/v1/messages/1').set('Authorization', `Bearer ${apiKey}`));
+    await request(gw.url)
+      .delete(`/admin/v1/api-keys/${keyId}`)
+      .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+      .expect(200);
+    expectInvalidKey(
+      await request(gw.url).get('/api/v1/messages/1').set('Authorization', `Bearer ${apiKey}`),
+    );
   });
 
   it('when a key right of shape has a wrong secret, then 401', async () => {
     const { apiKey } = await createTenantWithKey(gw.url);
     const tampered = apiKey.slice(0, -1) + (apiKey.endsWith('A') ? 'B' : 'A');
-    expectInvalidKey(await request(gw.url).get('/api/v1/messages/1').set('Authorization', `Bearer ${tampered}`));
+    expectInvalidKey(
+      await request(gw.url).get('/api/v1/messages/1').set('Authorization', `Bearer ${tampered}`),
+    );
   });
 
   it('when a client forges the internal tenant header, then the service sees only the key tenant', async () => {
@@ -90,7 +100,9 @@ describe('gateway authentication and tenant context', () => {
     const notFound = await request(gw.url).get('/api/v1/nope').set('Authorization', `Bearer ${apiKey}`);
     expect(notFound.status).toBe(404);
     expect(notFound.body.error.code).toBe('NOT_FOUND');
-    const wrongMethod = await request(gw.url).get('/api/v1/messages/send').set('Authorization', `Bearer ${apiKey}`);
+    const wrongMethod = await request(gw.url)
+      .get('/api/v1/messages/send')
+      .set('Authorization', `Bearer ${apiKey}`);
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.body.error.code).toBe('METHOD_NOT_ALLOWED');
     expect(wrongMethod.headers.allow).toBe('POST');

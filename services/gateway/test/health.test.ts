@@ -9,7 +9,11 @@ describe('GET /api/health', () => {
       const res = await request(gw.url).get('/api/health').expect(200);
       expect(res.body).toEqual({
         success: true,
-        data: { status: 'healthy', checks: { app: true, database: true, cache: true }, timestamp: expect.any(String) },
+        data: {
+          status: 'healthy',
+          checks: { app: true, database: true, cache: true },
+          timestamp: expect.any(String),
+        },
       });
       expect(new Date(res.body.data.timestamp as string).toISOString()).toBe(res.body.data.timestamp);
     } finally {
@@ -42,7 +46,11 @@ describe('GET /api/health', () => {
         error: {
           code: 'SERVICE_DEGRADED',
           message: expect.any(String),
-          details: { status: 'degraded', checks: { app: true, database: false, cache: true }, timestamp: expect.any(String) },
+          details: {
+            status: 'degraded',
+            checks: { app: true, database: false, cache: true },
+            timestamp: expect.any(String),
+          },
         },
       });
       proxy.restore();

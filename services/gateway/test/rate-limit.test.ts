@@ -25,7 +25,10 @@ describe('gateway rate limits', () => {
 
   it('when a tenant calls, then every answer carries X-RateLimit-Limit, Remaining and Reset', async () => {
     const { apiKey } = await createTenantWithKey(a.url, 'tiny');
-    const res = await request(a.url).get('/api/v1/messages/1').set('Authorization', `Bearer ${apiKey}`).expect(200);
+    const res = await request(a.url)
+      .get('/api/v1/messages/1')
+      .set('Authorization', `Bearer ${apiKey}`)
+      .expect(200);
     expect(res.headers['x-ratelimit-limit']).toBe('5');
     expect(res.headers['x-ratelimit-remaining']).toBe('4');
     expect(Number(res.headers['x-ratelimit-reset'])).toBeGreaterThanOrEqual(1);
@@ -36,7 +39,9 @@ describe('gateway rate limits', () => {
     const { apiKey } = await createTenantWithKey(a.url, 'tiny');
     const statuses: number[] = [];
     for (const gw of [a, b, a, b, a]) {
-      statuses.push((await request(gw.url).get('/api/v1/messages/1').set('Authorization', `Bearer ${apiKey}`)).status);
+      statuses.push(
+        (await request(gw.url).get('/api/v1/messages/1').set('Authorization', `Bearer ${apiKey}`)).status,
+      );
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200]);
     const limited = await request(b.url).get('/api/v1/messages/1').set('Authorization', `Bearer ${apiKey}`);

@@ -64,7 +64,10 @@ export async function runMigrations(dataSource: DataSource, logger?: Logger): Pr
 }
 
 /** Runs fn in one database transaction: the state change and its outbox event commit or roll back together. */
-export function withTransaction<T>(dataSource: DataSource, fn: (tx: EntityManager) => Promise<T>): Promise<T> {
+export function withTransaction<T>(
+  dataSource: DataSource,
+  fn: (tx: EntityManager) => Promise<T>,
+): Promise<T> {
   return dataSource.transaction(fn);
 }
 

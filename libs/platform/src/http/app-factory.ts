@@ -1,4 +1,10 @@
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, {
+  type Express,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import helmet from 'helmet';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
@@ -12,6 +18,11 @@ export interface HttpAppOptions {
   bodyLimit?: string;
   /** Parses JSON bodies (default true); off for apps that forward raw bodies or read them themselves. */
   parseJson?: boolean;
+  /**
+   * Security headers (helmet); on by default. Internal services behind the gateway may turn them off: the
+   * gateway sets them on every public answer, and they would only be sent twice.
+   */
+  securityHeaders?: boolean;
   /** Adds the app's routes between the common front and the common back. */
   routes: (app: Express) => void;
 }
@@ -32,7 +43,11 @@ function hasBody(req: Request): boolean {
 
 /** 415 for a body that is not JSON; bodiless requests pass whatever their content type. */
 export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
-  if (METHODS_WITH_BODY.has(req.method) && hasBody(req) && !req.is(['application/json', 'application/*+json'])) {
+  if (
+    METHODS_WITH_BODY.has(req.method) &&
+    hasBody(req) &&
+    !req.is(['application/json', 'application/*+json'])
+  ) {
     next(new AppError('UNSUPPORTED_MEDIA_TYPE'));
     return;
   }
@@ -60,7 +75,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestContext);
-  app.use(helmet());
+  if (options.securityHeaders !== false) app.use(helmet());
   if (options.parseJson !== false) app.use(jsonBody(options.bodyLimit));
   options.routes(app);
   app.use(notFound);

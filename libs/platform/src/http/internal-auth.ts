@@ -16,9 +16,10 @@ export function safeEqual(a: string, b: string): boolean {
  * authenticated arrives in a header and is put on `res.locals.tenantId` and the log context.
  */
 export function requireInternalCaller(token: string) {
+  const expected = createHash('sha256').update(token).digest();
   return (req: Request, res: Response, next: NextFunction): void => {
     const given = req.get(INTERNAL_HEADERS.token);
-    if (given === undefined || !safeEqual(given, token)) {
+    if (given === undefined || !timingSafeEqual(createHash('sha256').update(given).digest(), expected)) {
       next(new AppError('INVALID_API_KEY'));
       return;
     }

@@ -7,7 +7,8 @@ export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessE
   return {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATABASE_URL: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/business_messaging_test',
+    DATABASE_URL:
+      process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/business_messaging_test',
     AMQP_PREFIX: `test.${runId}`,
     AMQP_QUEUE_EXPIRES_MS: '600000',
     REDIS_PREFIX: `test:${runId}:`,
@@ -37,7 +38,9 @@ export async function waitFor<T>(
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }
-  throw new Error(`timed out waiting for ${what}${lastError instanceof Error ? `: ${lastError.message}` : ''}`);
+  throw new Error(
+    `timed out waiting for ${what}${lastError instanceof Error ? `: ${lastError.message}` : ''}`,
+  );
 }
 
 export * from './tcp-proxy';

@@ -8,7 +8,12 @@ export interface Tenant {
   createdAt: Date;
 }
 
-const toTenant = (e: TenantEntity): Tenant => ({ id: e.id, name: e.name, plan: e.plan, createdAt: e.createdAt });
+const toTenant = (e: TenantEntity): Tenant => ({
+  id: e.id,
+  name: e.name,
+  plan: e.plan,
+  createdAt: e.createdAt,
+});
 
 /** Tenants: created by operators, each on one plan. */
 export class TenantRepository {

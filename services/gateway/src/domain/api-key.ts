@@ -33,4 +33,3 @@ export function secretMatches(secret: string, storedHash: Buffer): boolean {
   const given = hashSecret(secret);
   return storedHash.length === given.length && timingSafeEqual(given, storedHash);
 }
-

@@ -38,7 +38,11 @@ export class ApiKeyAuthenticator {
     const parsed = presented === undefined ? undefined : parseApiKey(presented);
     if (!parsed) throw new AppError('INVALID_API_KEY');
     const cached = bypassCache ? undefined : this.cache.get(parsed.keyId);
-    if (cached && cached.expiresAt > Date.now() && secretMatches(parsed.secret, cached.credential.secretHash)) {
+    if (
+      cached &&
+      cached.expiresAt > Date.now() &&
+      secretMatches(parsed.secret, cached.credential.secretHash)
+    ) {
       return { credential: cached.credential, cachedEpoch: cached.epoch };
     }
     this.cache.delete(parsed.keyId);

@@ -72,13 +72,21 @@ export class RateLimiter {
   private async evaluate(keys: string[], windowMs: number): Promise<[number, number, string]> {
     if (this.scriptSha) {
       try {
-        return (await this.redis.evalsha(this.scriptSha, keys.length, ...keys, windowMs)) as [number, number, string];
+        return (await this.redis.evalsha(this.scriptSha, keys.length, ...keys, windowMs)) as [
+          number,
+          number,
+          string,
+        ];
       } catch (err) {
         if (!(err as Error).message.includes('NOSCRIPT')) throw err;
       }
     }
     this.scriptSha = (await this.redis.script('LOAD', SCRIPT)) as string;
-    return (await this.redis.evalsha(this.scriptSha, keys.length, ...keys, windowMs)) as [number, number, string];
+    return (await this.redis.evalsha(this.scriptSha, keys.length, ...keys, windowMs)) as [
+      number,
+      number,
+      string,
+    ];
   }
 
   // A Redis outage must not take the whole API down: requests pass unmetered and health reports cache:false.

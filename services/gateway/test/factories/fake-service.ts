@@ -20,7 +20,12 @@ export async function startFakeService(
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const call = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() };
+      const call = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      };
       calls.push(call);
       const { status, body } = answer(call);
       res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'from-service' });

@@ -1,5 +1,12 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { createTenantSchema, FORWARDED_ADMIN_ROUTES, integerIdSchema, ulidSchema, updateTenantSchema, ok } from '@bm/contracts';
+import {
+  createTenantSchema,
+  FORWARDED_ADMIN_ROUTES,
+  integerIdSchema,
+  ulidSchema,
+  updateTenantSchema,
+  ok,
+} from '@bm/contracts';
 import { AppError, defineRoutes, jsonBody, safeEqual, validate } from '@bm/platform';
 import type { ApiKeyRepository } from '../../data-access/api-key.repository';
 import type { TenantRepository } from '../../data-access/tenant.repository';
@@ -77,7 +84,10 @@ export function adminRouter(deps: AdminDeps): Router {
     {
       method: 'POST',
       path: '/tenants/:tenantId/api-keys',
-      handlers: [async (req, res) => res.status(201).json(ok(await issueApiKey(deps.tenants, deps.keys, tenantIdOf(req))))],
+      handlers: [
+        async (req, res) =>
+          res.status(201).json(ok(await issueApiKey(deps.tenants, deps.keys, tenantIdOf(req)))),
+      ],
     },
     {
       method: 'DELETE',

@@ -25,10 +25,11 @@ function setRateHeaders(res: Response, decision: RateDecision): void {
 export function authenticate(deps: AuthDeps) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const header = req.get('authorization');
-    let { credential, cachedEpoch } = await deps.authenticator.authenticate(header);
+    const first = await deps.authenticator.authenticate(header);
+    let credential = first.credential;
     const plan = deps.plans.get(credential.plan) ?? deps.plans.get(deps.defaultPlan)!;
     const decision = await deps.rateLimiter.hit(credential.tenantId, plan);
-    if (cachedEpoch !== undefined && decision.authEpoch !== cachedEpoch) {
+    if (first.cachedEpoch !== undefined && decision.authEpoch !== first.cachedEpoch) {
       // Something was revoked or re-planned since this key was cached, or Redis cannot vouch: re-read it.
       ({ credential } = await deps.authenticator.authenticate(header, { bypassCache: true }));
     }

@@ -20,7 +20,13 @@ const HOP_BY_HOP = new Set([
 ]);
 
 // Headers the gateway owns on the way back: its own request id and rate headers win over the service's.
-const KEEP_OURS = new Set([...HOP_BY_HOP, 'x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
+const KEEP_OURS = new Set([
+  ...HOP_BY_HOP,
+  'x-request-id',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+]);
 // Answers up to this size are sent in one write; larger ones stream through.
 const BUFFER_LIMIT = 256 * 1024;
 
@@ -33,7 +39,10 @@ function copyHeaders(from: IncomingHttpHeaders, skip: Set<string>): Record<strin
 }
 
 export interface Forwarder {
-  (target: string, tenantId: number | undefined): (req: Request, res: Response, next: NextFunction) => Promise<void>;
+  (
+    target: string,
+    tenantId: number | undefined,
+  ): (req: Request, res: Response, next: NextFunction) => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -46,43 +55,51 @@ export function createForwarder(internalToken: string, timeoutMs: number, logger
   const poolFor = (origin: string): Pool => {
     let pool = pools.get(origin);
     if (!pool) {
-      pool = new Pool(origin, { connections: 256, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 30_000 });
+      pool = new Pool(origin, {
+        connections: 256,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        keepAliveTimeout: 30_000,
+      });
       pools.set(origin, pool);
     }
     return pool;
   };
 
-  const forward = (target: string, fixedTenantId: number | undefined) => async (req: Request, res: Response, next: NextFunction) => {
-    const headers = copyHeaders(req.headers, HOP_BY_HOP);
-    headers[INTERNAL_HEADERS.token] = internalToken;
-    headers['x-request-id'] = String(res.getHeader('x-request-id'));
-    const tenantId = fixedTenantId ?? (res.locals.tenantId as number | undefined);
-    if (tenantId !== undefined) headers[INTERNAL_HEADERS.tenantId] = String(tenantId);
-    const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
-    let answer: Dispatcher.ResponseData;
-    try {
-      answer = await poolFor(new URL(target).origin).request({
-        path: req.originalUrl,
-        method: req.method as 'GET',
-        headers,
-        body: hasBody ? req : null,
-      });
-    } catch (err) {
-      logger.warn('internal service unreachable', { target, error: (err as Error).message });
-      next(new AppError('SERVICE_UNAVAILABLE'));
-      return;
-    }
-    const outHeaders = copyHeaders(answer.headers as IncomingHttpHeaders, KEEP_OURS);
-    const length = Number(answer.headers['content-length'] ?? Infinity);
-    if (length <= BUFFER_LIMIT) {
-      const body = Buffer.from(await answer.body.arrayBuffer());
-      res.writeHead(answer.statusCode, outHeaders).end(body);
-      return;
-    }
-    res.writeHead(answer.statusCode, outHeaders);
-    answer.body.on('error', () => res.destroy());
-    answer.body.pipe(res);
-  };
+  const forward =
+    (target: string, fixedTenantId: number | undefined) =>
+    async (req: Request, res: Response, next: NextFunction) => {
+      const headers = copyHeaders(req.headers, HOP_BY_HOP);
+      headers[INTERNAL_HEADERS.token] = internalToken;
+      headers['x-request-id'] = String(res.getHeader('x-request-id'));
+      const tenantId = fixedTenantId ?? (res.locals.tenantId as number | undefined);
+      if (tenantId !== undefined) headers[INTERNAL_HEADERS.tenantId] = String(tenantId);
+      const hasBody =
+        req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+      let answer: Dispatcher.ResponseData;
+      try {
+        answer = await poolFor(new URL(target).origin).request({
+          path: req.originalUrl,
+          method: req.method as 'GET',
+          headers,
+          body: hasBody ? req : null,
+        });
+      } catch (err) {
+        logger.warn('internal service unreachable', { target, error: (err as Error).message });
+        next(new AppError('SERVICE_UNAVAILABLE'));
+        return;
+      }
+      const outHeaders = copyHeaders(answer.headers as IncomingHttpHeaders, KEEP_OURS);
+      const length = Number(answer.headers['content-length'] ?? Infinity);
+      if (length <= BUFFER_LIMIT) {
+        const body = Buffer.from(await answer.body.arrayBuffer());
+        res.writeHead(answer.statusCode, outHeaders).end(body);
+        return;
+      }
+      res.writeHead(answer.statusCode, outHeaders);
+      answer.body.on('error', () => res.destroy());
+      answer.body.pipe(res);
+    };
   return Object.assign(forward, {
     close: async () => {
       await Promise.all([...pools.values()].map((p) => p.close()));

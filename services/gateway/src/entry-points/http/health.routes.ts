@@ -18,7 +18,9 @@ export function healthRouter(dataSource: DataSource, redis: RedisClient, timeout
           if (report.status === 'healthy') {
             res.json(ok(report));
           } else {
-            const failed = Object.entries(report.checks).filter(([, passed]) => !passed).map(([name]) => name);
+            const failed = Object.entries(report.checks)
+              .filter(([, passed]) => !passed)
+              .map(([name]) => name);
             res
               .status(503)
               .json(fail('SERVICE_DEGRADED', `Health check failed: ${failed.join(', ')}`, { ...report }));

@@ -5,7 +5,11 @@ import { authenticate, type AuthDeps } from './authenticate.middleware';
 import type { Forwarder } from './forward';
 
 /** /api/v1/**: authenticate and rate-limit, then forward by the route table of @bm/contracts (404/405 from it). */
-export function publicApiRouter(auth: AuthDeps, forward: Forwarder, targets: Record<InternalService, string>): Router {
+export function publicApiRouter(
+  auth: AuthDeps,
+  forward: Forwarder,
+  targets: Record<InternalService, string>,
+): Router {
   const router = Router();
   router.use('/api/v1', authenticate(auth));
   defineRoutes(
