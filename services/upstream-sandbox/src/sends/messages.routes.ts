@@ -1,0 +1,23 @@
+import type { Router } from 'express';
+import type { SandboxDeps } from '../deps';
+import { accessToken, requireToken } from '../graph-auth';
+import { newNumericId } from '../ids';
+import { sendMessage } from './send-message';
+
+/** `POST /{version}/{phone_number_id}/messages` and the media upload beside it. */
+export function messagesRoutes(router: Router, deps: SandboxDeps): void {
+  router.post('/:phoneNumberId/messages', async (req, res) => {
+    const answer = await sendMessage(deps, {
+      phoneNumberId: req.params.phoneNumberId,
+      token: accessToken(req),
+      body: req.body as unknown,
+    });
+    res.status(answer.httpStatus).json(answer.body);
+  });
+
+  // The body (multipart) is not kept: the sandbox only hands out an id a send may refer to.
+  router.post('/:phoneNumberId/media', (req, res) => {
+    requireToken(req);
+    res.json({ id: newNumericId() });
+  });
+}

@@ -1,0 +1,72 @@
+import axios, { type AxiosInstance } from 'axios';
+import type { Logger } from '@bm/platform';
+import { appendBounded, nextSeq, type SandboxState, type WebhookRecord } from '../state';
+import { signBody } from './signature';
+import type { Timers } from './timers';
+
+export interface WebhookTarget {
+  url: string;
+  secret: string;
+}
+
+interface SenderOptions {
+  state: SandboxState;
+  timers: Timers;
+  logger: Logger;
+  maxAttempts: number;
+  retryBaseMs: number;
+}
+
+/** Posts signed webhooks like the upstream: retried with backoff on a non-2xx or a network error, never thrown. */
+export class WebhookSender {
+  private readonly http: AxiosInstance;
+
+  constructor(private readonly options: SenderOptions) {
+    this.http = axios.create({
+      timeout: 5_000,
+      maxRedirects: 0,
+      validateStatus: () => true,
+      transformResponse: (data: unknown) => data,
+    });
+  }
+
+  /** Resolves true once a 2xx answered, false after the last attempt or when the sandbox resets. */
+  async deliver(kind: string, target: WebhookTarget, payload: unknown): Promise<boolean> {
+    const { state, timers, logger, maxAttempts, retryBaseMs } = this.options;
+    const raw = Buffer.from(JSON.stringify(payload));
+    const signature = signBody(raw, target.secret);
+    const record: WebhookRecord = {
+      seq: nextSeq(state),
+      kind,
+      url: target.url,
+      body: payload,
+      attempts: [],
+      delivered: false,
+    };
+    appendBounded(state, state.webhooks, record);
+    const epoch = timers.epoch;
+    for (let attempt = 1; attempt <= maxAttempts && timers.epoch === epoch; attempt += 1) {
+      const at = new Date().toISOString();
+      try {
+        const res = await this.http.post(target.url, raw, {
+          headers: {
+            'Content-Type': 'application/json',
+            'X-Hub-Signature-256': signature,
+            'User-Agent': 'facebookexternalua',
+          },
+          signal: timers.signal,
+        });
+        record.attempts.push({ at, http_status: res.status });
+        if (res.status >= 200 && res.status < 300) {
+          record.delivered = true;
+          return true;
+        }
+      } catch (err) {
+        record.attempts.push({ at, error: (err as Error).message });
+      }
+      if (attempt < maxAttempts && !(await timers.sleep(retryBaseMs * 2 ** (attempt - 1)))) break;
+    }
+    logger.warn('webhook not delivered', { kind, url: target.url, attempts: record.attempts.length });
+    return false;
+  }
+}
