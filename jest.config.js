@@ -1,7 +1,7 @@
 /** One jest run over every package; tests use the TypeScript sources of the libraries directly. */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/libs', '<rootDir>/services'],
+  roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/test'],
   testMatch: ['**/test/**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] },
   moduleNameMapper: {

@@ -1,0 +1,37 @@
+import Joi from 'joi';
+import { paginationQuerySchema, type Pagination } from './common';
+
+export const RECIPIENT_STATUSES = ['pending', 'sent', 'failed'] as const;
+export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+
+/** `error_message` of a recipient whose phone is invalid (CONTRACT.md). */
+export const INVALID_PHONE_RECIPIENT_ERROR = 'invalid phone number';
+
+export interface CampaignRecipientDto {
+  /** Normalized digits, or the phone as submitted when it was invalid. */
+  phone: string;
+  name: string | null;
+  status: RecipientStatus;
+  /** The message log id's digits, as a string, or null when not sent (CONTRACT.md). */
+  message_log_id: string | null;
+  error_message: string | null;
+  sent_at: string | null;
+}
+
+export interface CampaignRecipientsQuery {
+  page: number;
+  per_page: number;
+  status?: RecipientStatus;
+}
+
+/** GET /api/v1/campaigns/{id}/recipients query: page default 1, per_page default 50, max 100. */
+export const campaignRecipientsQuerySchema = Joi.object<CampaignRecipientsQuery>({
+  ...paginationQuerySchema,
+  status: Joi.string().valid(...RECIPIENT_STATUSES),
+});
+
+export interface CampaignRecipientListDto {
+  campaign_id: string;
+  recipients: CampaignRecipientDto[];
+  pagination: Pagination;
+}

@@ -1,0 +1,175 @@
+import Joi from 'joi';
+import { ulidSchema } from './common';
+import { languageCodeSchema } from './messages';
+import { phoneStructureSchema } from './phone';
+import { scheduledAtSchema, timezoneSchema } from './scheduling';
+import { MEDIA_TYPES, type MediaType } from './send-components';
+
+export const MAX_CAMPAIGN_RECIPIENTS = 50_000;
+export const CAMPAIGN_NAME_MAX_LENGTH = 120;
+
+export const CAMPAIGN_STATUSES = [
+  'preparing',
+  'pending',
+  'scheduled',
+  'processing',
+  'throttled',
+  'completed',
+  'cancelled',
+  'failed',
+] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+/** Statuses in which nothing has been sent, so cancel is allowed (CONTRACT.md). */
+export const CANCELLABLE_CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['pending', 'scheduled'];
+/** Statuses from which failed recipients may be retried (CONTRACT.md). */
+export const RETRYABLE_CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['completed', 'failed'];
+
+export interface CampaignRecipientInput {
+  /** As sent; the campaign service normalizes it and fails the recipient when invalid. */
+  phone: string;
+  name?: string | null;
+  /** Per-recipient values keyed by placeholder position: "1", "2", … */
+  variables?: Record<string, string>;
+}
+
+export interface HeaderMediaInput {
+  type: MediaType;
+  link?: string;
+  id?: string;
+}
+
+export interface CreateCampaignRequest {
+  channel_account_id: string;
+  message_type: 'template';
+  template_name: string;
+  template_language?: string;
+  template_params?: string[];
+  recipients: CampaignRecipientInput[];
+  campaign_name?: string | null;
+  scheduled_at?: string;
+  timezone?: string;
+  split_across_days: boolean;
+  header_media?: HeaderMediaInput;
+}
+
+const placeholderValueSchema = Joi.string().max(1024);
+
+/*
+ * Plain joi for the items: measured at about 0.25 s for 50,000 recipients (0.4 s when every one is wrong), fast
+ * enough, and the OpenAPI document can read it. Unknown recipient keys are refused like everywhere else.
+ */
+export const campaignRecipientSchema = Joi.object<CampaignRecipientInput>({
+  phone: phoneStructureSchema.required(),
+  name: Joi.string().max(256).allow(null, '').description('Display name'),
+  variables: Joi.object()
+    .pattern(/^[1-9]\d{0,2}$/, placeholderValueSchema)
+    .description('Per-recipient template values keyed by placeholder position ("1", "2", …)'),
+});
+
+export const headerMediaSchema = Joi.object<HeaderMediaInput>({
+  type: Joi.string()
+    .valid(...MEDIA_TYPES)
+    .required(),
+  link: Joi.string()
+    .uri({ scheme: ['https', 'http'] })
+    .max(2048),
+  id: Joi.string().max(256),
+})
+  .xor('link', 'id')
+  .description("Header media for every recipient; default the template's header_sample_media_url");
+
+/** POST /api/v1/campaigns. */
+export const createCampaignSchema = Joi.object<CreateCampaignRequest>({
+  channel_account_id: ulidSchema.required().description('Sender account ULID'),
+  message_type: Joi.string().valid('template').required(),
+  template_name: Joi.string().max(512).required(),
+  template_language: languageCodeSchema.description('Default: the first template of that name'),
+  template_params: Joi.array()
+    .items(placeholderValueSchema)
+    .max(100)
+    .description('Values for the placeholders in component order: header text, body, buttons'),
+  recipients: Joi.array()
+    .items(campaignRecipientSchema)
+    .min(1)
+    .max(MAX_CAMPAIGN_RECIPIENTS)
+    .required()
+    .description(`Up to ${MAX_CAMPAIGN_RECIPIENTS} recipients; an invalid phone becomes a failed recipient`),
+  campaign_name: Joi.string().max(CAMPAIGN_NAME_MAX_LENGTH).allow(null),
+  scheduled_at: scheduledAtSchema,
+  timezone: timezoneSchema,
+  split_across_days: Joi.boolean()
+    .default(false)
+    .description("Divide the list into daily parts when it exceeds the number's remaining daily capacity"),
+  header_media: headerMediaSchema,
+}).description('Create a bulk template campaign');
+
+/** One part of a split campaign in the create answer. */
+export interface CampaignPartDto {
+  campaign_id: string;
+  name: string | null;
+  part_number: number;
+  status: CampaignStatus;
+  requested_count: number;
+  scheduled_at: string | null;
+}
+
+/** 202 answer of POST /api/v1/campaigns; a split answer's top-level fields are the first part's. */
+export interface CampaignCreatedDto {
+  campaign_id: string;
+  name: string | null;
+  status: CampaignStatus;
+  message_type: 'template';
+  requested_count: number;
+  total_count: number;
+  scheduled_at: string | null;
+  created_at: string;
+  campaign_group_id?: string;
+  parts_total?: number;
+  parts?: CampaignPartDto[];
+}
+
+/**
+ * GET /api/v1/campaigns/{id}: the published fields, then fields the published API does not show, which a
+ * client of a split campaign needs to find its group and the numbers the create answer gave.
+ */
+export interface CampaignDto {
+  campaign_id: string;
+  name: string | null;
+  status: CampaignStatus;
+  message_type: 'template';
+  total_count: number;
+  sent_count: number;
+  failed_count: number;
+  scheduled_at: string | null;
+  created_at: string;
+  /** Why a `failed` campaign failed; null otherwise. */
+  failure_reason: string | null;
+  requested_count: number;
+  channel_account_id: string;
+  template_name: string;
+  template_language: string | null;
+  campaign_group_id: string | null;
+  part_number: number | null;
+  parts_total: number | null;
+}
+
+/** POST /api/v1/campaigns/{id}/cancel answer: the published `success`, plus the campaign it concerns. */
+export interface CampaignCancelledDto {
+  success: true;
+  campaign_id: string;
+  status: 'cancelled';
+}
+
+/** POST /api/v1/campaigns/{id}/retry answer: the campaign, and how many failed recipients were queued again. */
+export interface CampaignRetryDto extends CampaignDto {
+  retried_count: number;
+}
+
+/** `error.details` of 429 MESSAGING_TIER_LIMIT_EXCEEDED; `requested` is the number of recipients submitted. */
+export interface MessagingTierLimitDetails {
+  daily_limit: number;
+  used_today: number;
+  remaining: number;
+  requested: number;
+}

@@ -1,0 +1,194 @@
+import Joi from 'joi';
+import type {
+  AccountQualityEventFields,
+  CampaignEventFields,
+  FlowSessionFields,
+  InboundMedia,
+  MessageReceivedFields,
+} from '../events';
+import { CAMPAIGN_STATUSES } from './campaigns';
+import { ulidSchema } from './common';
+import { MESSAGE_STATUSES, type MessageStatus } from './message-logs';
+import { sendComponentsSchema, type SendComponent } from './send-components';
+import {
+  TEMPLATE_CATEGORIES,
+  TEMPLATE_STATUSES,
+  type TemplateCategory,
+  type TemplateStatus,
+} from './templates';
+
+/*
+ * Payloads of the events and commands between services. Consumers validate them with these schemas, which
+ * accept unknown keys on purpose: a producer may add a field before every consumer knows it (tolerant reader).
+ */
+
+/** Fields of every domain event. */
+export interface DomainEventBase {
+  /** ULID; also the AMQP messageId, so a redelivered event is recognized and the webhook event id derives from it. */
+  event_id: string;
+  tenant_id: number;
+  /** When it happened, ISO 8601 UTC. */
+  occurred_at: string;
+}
+
+export const isoInstantSchema = Joi.string().isoDate().description('ISO 8601 instant');
+export const tenantIdSchema = Joi.number().integer().min(1);
+
+export const domainEventBaseKeys = {
+  event_id: ulidSchema.required(),
+  tenant_id: tenantIdSchema.required(),
+  occurred_at: isoInstantSchema.required(),
+};
+
+const nullableString = Joi.string().allow(null).required();
+const count = Joi.number().integer().min(0).required();
+
+/** Builds a consumer schema: the base fields, the given ones, unknown keys allowed. */
+export function domainEventSchema<T>(
+  keys: Joi.PartialSchemaMap<T>,
+  base = domainEventBaseKeys,
+): Joi.ObjectSchema<T> {
+  return Joi.object<T>({ ...base, ...keys }).unknown(true);
+}
+
+export interface MessageStatusUpdatedEvent extends DomainEventBase {
+  message_log_id: number;
+  channel_account_id: string;
+  status: MessageStatus;
+  previous_status: MessageStatus | null;
+  to_phone: string;
+  provider_message_id: string | null;
+  /** Upstream error code of a failure (e.g. 131049), null otherwise. */
+  error_code: number | null;
+  error_message: string | null;
+  campaign_id: string | null;
+  /** Set when the send came from `messaging.send_requested`, so the campaign finds its recipient row. */
+  campaign_recipient_id: string | null;
+}
+export const messageStatusUpdatedSchema = domainEventSchema<MessageStatusUpdatedEvent>({
+  message_log_id: Joi.number().integer().min(1).required(),
+  channel_account_id: Joi.string().required(),
+  status: Joi.string()
+    .valid(...MESSAGE_STATUSES)
+    .required(),
+  previous_status: Joi.string()
+    .valid(...MESSAGE_STATUSES)
+    .allow(null)
+    .required(),
+  to_phone: Joi.string().required(),
+  provider_message_id: nullableString,
+  error_code: Joi.number().integer().allow(null).required(),
+  error_message: nullableString,
+  campaign_id: nullableString,
+  campaign_recipient_id: nullableString,
+});
+
+export const inboundMediaSchema = Joi.object<InboundMedia>({
+  id: Joi.string().required(),
+  mime_type: Joi.string().required(),
+  sha256: Joi.string(),
+  caption: Joi.string().allow(''),
+  filename: Joi.string(),
+}).unknown(true);
+
+export type MessageReceivedEvent = DomainEventBase & MessageReceivedFields;
+export const messageReceivedSchema = domainEventSchema<MessageReceivedEvent>({
+  channel_account_id: Joi.string().required(),
+  from: Joi.string().required(),
+  name: nullableString,
+  message_id: Joi.string().required(),
+  type: Joi.string().required(),
+  text: nullableString.allow(''),
+  media: inboundMediaSchema.allow(null).required(),
+});
+
+export interface CampaignEvent extends DomainEventBase, CampaignEventFields {
+  campaign_group_id: string | null;
+}
+export const campaignEventSchema = domainEventSchema<CampaignEvent>({
+  campaign_id: Joi.string().required(),
+  name: nullableString,
+  status: Joi.string()
+    .valid(...CAMPAIGN_STATUSES)
+    .required(),
+  total_count: count,
+  sent_count: count,
+  failed_count: count,
+  campaign_group_id: nullableString,
+});
+
+export interface TemplateEvent extends DomainEventBase {
+  channel_account_id: string;
+  template_id: string;
+  name: string;
+  language: string;
+  status: TemplateStatus;
+  category: TemplateCategory | null;
+  reason: string | null;
+}
+export const templateEventSchema = domainEventSchema<TemplateEvent>({
+  channel_account_id: Joi.string().required(),
+  template_id: Joi.string().required(),
+  name: Joi.string().required(),
+  language: Joi.string().required(),
+  status: Joi.string()
+    .valid(...TEMPLATE_STATUSES)
+    .required(),
+  category: Joi.string()
+    .valid(...TEMPLATE_CATEGORIES)
+    .allow(null)
+    .required(),
+  reason: nullableString,
+});
+
+export type AccountQualityEvent = DomainEventBase & AccountQualityEventFields;
+export const accountQualityEventSchema = domainEventSchema<AccountQualityEvent>({
+  channel_account_id: Joi.string().required(),
+  kind: Joi.string().required(),
+  details: Joi.object().unknown(true).required(),
+});
+
+export type FlowSessionEvent = DomainEventBase & FlowSessionFields;
+export const flowSessionEventSchema = domainEventSchema<FlowSessionEvent>({
+  flow_id: Joi.string().required(),
+  session_id: Joi.string().required(),
+  phone: Joi.string().required(),
+  variables: Joi.object().unknown(true).required(),
+});
+
+/** A phone added to or removed from a tenant's opt-outs; messaging keeps a copy for single MARKETING sends. */
+export interface OptOutChangedEvent extends DomainEventBase {
+  phone: string;
+  opted_out: boolean;
+  source: string;
+}
+export const optOutChangedSchema = domainEventSchema<OptOutChangedEvent>({
+  phone: Joi.string()
+    .pattern(/^\d{1,15}$/)
+    .required(),
+  opted_out: Joi.boolean().required(),
+  source: Joi.string().required(),
+});
+
+/** Command from the campaign service: send one recipient's template message. */
+export interface SendRequestedCommand extends DomainEventBase {
+  campaign_id: string;
+  campaign_recipient_id: string;
+  channel_account_id: string;
+  /** Normalized digits. */
+  phone: string;
+  template_name: string;
+  template_language: string;
+  components: SendComponent[];
+}
+export const sendRequestedSchema = domainEventSchema<SendRequestedCommand>({
+  campaign_id: Joi.string().required(),
+  campaign_recipient_id: Joi.string().required(),
+  channel_account_id: Joi.string().required(),
+  phone: Joi.string()
+    .pattern(/^\d{1,15}$/)
+    .required(),
+  template_name: Joi.string().required(),
+  template_language: Joi.string().required(),
+  components: sendComponentsSchema.required(),
+});

@@ -1,0 +1,76 @@
+import type Joi from 'joi';
+import type { DomainEventKey } from '../events';
+import {
+  accountQualityEventSchema,
+  campaignEventSchema,
+  flowSessionEventSchema,
+  messageReceivedSchema,
+  messageStatusUpdatedSchema,
+  optOutChangedSchema,
+  sendRequestedSchema,
+  templateEventSchema,
+  type AccountQualityEvent,
+  type CampaignEvent,
+  type FlowSessionEvent,
+  type MessageReceivedEvent,
+  type MessageStatusUpdatedEvent,
+  type OptOutChangedEvent,
+  type SendRequestedCommand,
+  type TemplateEvent,
+} from './domain-events';
+import {
+  inboundAccountUpdateSchema,
+  inboundMessageSchema,
+  inboundPhoneQualitySchema,
+  inboundStatusSchema,
+  inboundTemplateStatusSchema,
+  type InboundAccountUpdateItem,
+  type InboundMessageItem,
+  type InboundPhoneQualityItem,
+  type InboundStatusItem,
+  type InboundTemplateStatusItem,
+} from './inbound-events';
+
+/** The payload type of each routing key. */
+export interface DomainEventPayloads {
+  'message.status_updated': MessageStatusUpdatedEvent;
+  'message.received': MessageReceivedEvent;
+  'campaign.created': CampaignEvent;
+  'campaign.started': CampaignEvent;
+  'campaign.completed': CampaignEvent;
+  'template.submitted': TemplateEvent;
+  'template.status_changed': TemplateEvent;
+  'account.quality_event': AccountQualityEvent;
+  'flow.session_started': FlowSessionEvent;
+  'flow.session_completed': FlowSessionEvent;
+  'flow.session_cancelled': FlowSessionEvent;
+  'opt_out.changed': OptOutChangedEvent;
+  'inbound.status': InboundStatusItem;
+  'inbound.message': InboundMessageItem;
+  'inbound.template_status': InboundTemplateStatusItem;
+  'inbound.phone_quality': InboundPhoneQualityItem;
+  'inbound.account_update': InboundAccountUpdateItem;
+  'messaging.send_requested': SendRequestedCommand;
+}
+
+/** The consumer schema of each routing key: `validate(DOMAIN_EVENT_SCHEMAS[key], payload)`. */
+export const DOMAIN_EVENT_SCHEMAS: { [K in DomainEventKey]: Joi.ObjectSchema<DomainEventPayloads[K]> } = {
+  'message.status_updated': messageStatusUpdatedSchema,
+  'message.received': messageReceivedSchema,
+  'campaign.created': campaignEventSchema,
+  'campaign.started': campaignEventSchema,
+  'campaign.completed': campaignEventSchema,
+  'template.submitted': templateEventSchema,
+  'template.status_changed': templateEventSchema,
+  'account.quality_event': accountQualityEventSchema,
+  'flow.session_started': flowSessionEventSchema,
+  'flow.session_completed': flowSessionEventSchema,
+  'flow.session_cancelled': flowSessionEventSchema,
+  'opt_out.changed': optOutChangedSchema,
+  'inbound.status': inboundStatusSchema,
+  'inbound.message': inboundMessageSchema,
+  'inbound.template_status': inboundTemplateStatusSchema,
+  'inbound.phone_quality': inboundPhoneQualitySchema,
+  'inbound.account_update': inboundAccountUpdateSchema,
+  'messaging.send_requested': sendRequestedSchema,
+};

@@ -1,0 +1,139 @@
+import Joi from 'joi';
+import type { InboundMedia } from '../events';
+import { ulidSchema } from './common';
+import { domainEventSchema, inboundMediaSchema, isoInstantSchema, tenantIdSchema } from './domain-events';
+
+/*
+ * Items webhook-ingress publishes, one per upstream status, message or account change, after checking the
+ * signature and storing the raw POST. They name the upstream account (waba_id, phone_number_id); tenant_id is
+ * null when ingress cannot tell the tenant, and the consumer that owns the channel accounts resolves it.
+ */
+
+export interface InboundItemBase {
+  event_id: string;
+  tenant_id: number | null;
+  /** The upstream's timestamp of the item (Unix seconds converted to ISO 8601 UTC). */
+  occurred_at: string;
+  waba_id: string;
+  /** Absent on account-level changes, which carry no metadata. */
+  phone_number_id: string | null;
+}
+
+const inboundBaseKeys = {
+  event_id: ulidSchema.required(),
+  tenant_id: tenantIdSchema.allow(null).required(),
+  occurred_at: isoInstantSchema.required(),
+  waba_id: Joi.string().required(),
+  phone_number_id: Joi.string().allow(null).required(),
+};
+
+const nullableString = Joi.string().allow(null).required();
+const inboundSchema = <T>(keys: Joi.PartialSchemaMap<T>): Joi.ObjectSchema<T> =>
+  domainEventSchema<T>(keys, inboundBaseKeys);
+
+export interface UpstreamError {
+  code: number;
+  title: string;
+  message?: string;
+  details?: string;
+}
+
+/** A delivery receipt: deduplicate on (provider_message_id, status); order is not guaranteed. */
+export interface InboundStatusItem extends InboundItemBase {
+  provider_message_id: string;
+  status: 'sent' | 'delivered' | 'read' | 'failed' | 'played';
+  recipient_id: string;
+  errors: UpstreamError[];
+  pricing_category: string | null;
+  conversation_id: string | null;
+}
+export const inboundStatusSchema = inboundSchema<InboundStatusItem>({
+  provider_message_id: Joi.string().required(),
+  status: Joi.string().valid('sent', 'delivered', 'read', 'failed', 'played').required(),
+  recipient_id: Joi.string().required(),
+  errors: Joi.array()
+    .items(
+      Joi.object<UpstreamError>({
+        code: Joi.number().integer().required(),
+        title: Joi.string().allow('').required(),
+        message: Joi.string().allow(''),
+        details: Joi.string().allow(''),
+      }).unknown(true),
+    )
+    .required(),
+  pricing_category: nullableString,
+  conversation_id: nullableString,
+});
+
+/** A customer message: deduplicate on message_id. */
+export interface InboundMessageItem extends InboundItemBase {
+  message_id: string;
+  from: string;
+  name: string | null;
+  type: string;
+  text: string | null;
+  media: InboundMedia | null;
+  /** Payload of a template quick-reply button or an interactive reply id. */
+  button_payload: string | null;
+  /** The upstream message this one replies to. */
+  context_message_id: string | null;
+  /** The upstream message object as received, for flows and forwarding. */
+  raw: Record<string, unknown>;
+}
+export const inboundMessageSchema = inboundSchema<InboundMessageItem>({
+  message_id: Joi.string().required(),
+  from: Joi.string().required(),
+  name: nullableString,
+  type: Joi.string().required(),
+  text: nullableString.allow(''),
+  media: inboundMediaSchema.allow(null).required(),
+  button_payload: nullableString,
+  context_message_id: nullableString,
+  raw: Joi.object().unknown(true).required(),
+});
+
+/** A `message_template_status_update`. */
+export interface InboundTemplateStatusItem extends InboundItemBase {
+  /** Upstream template id, as a string: the numbers exceed what JSON consumers can hold exactly. */
+  template_id: string;
+  name: string;
+  language: string;
+  /** Upstream event: APPROVED, REJECTED, PENDING, PAUSED, DISABLED, REINSTATED, … */
+  event: string;
+  reason: string | null;
+  category: string | null;
+}
+export const inboundTemplateStatusSchema = inboundSchema<InboundTemplateStatusItem>({
+  template_id: Joi.string().required(),
+  name: Joi.string().required(),
+  language: Joi.string().required(),
+  event: Joi.string().required(),
+  reason: nullableString,
+  category: nullableString,
+});
+
+/** A `phone_number_quality_update`: the number's messaging tier may have changed. */
+export interface InboundPhoneQualityItem extends InboundItemBase {
+  display_phone_number: string;
+  event: string;
+  /** Upstream tier, e.g. TIER_10K; null when the update carries none. */
+  current_limit: string | null;
+}
+export const inboundPhoneQualitySchema = inboundSchema<InboundPhoneQualityItem>({
+  display_phone_number: Joi.string().required(),
+  event: Joi.string().required(),
+  current_limit: nullableString,
+});
+
+/** Any other account-level change (`account_update`, `account_alerts`, template quality…), passed on as given. */
+export interface InboundAccountUpdateItem extends InboundItemBase {
+  /** The upstream change field. */
+  field: string;
+  event: string | null;
+  details: Record<string, unknown>;
+}
+export const inboundAccountUpdateSchema = inboundSchema<InboundAccountUpdateItem>({
+  field: Joi.string().required(),
+  event: nullableString,
+  details: Joi.object().unknown(true).required(),
+});

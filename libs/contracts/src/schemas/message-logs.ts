@@ -1,0 +1,65 @@
+import Joi from 'joi';
+import { paginationQuerySchema, ulidSchema, type Pagination } from './common';
+import type { MessageType } from './messages';
+import { phoneSchema } from './phone';
+
+/** Published statuses plus `cancelled` for a cancelled scheduled message (CONTRACT.md). */
+export const MESSAGE_STATUSES = [
+  'queued',
+  'scheduled',
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'cancelled',
+] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** GET /api/v1/messages/{id}: the published message log plus the retry links of CONTRACT.md. */
+export interface MessageLogDto {
+  message_log_id: number;
+  status: MessageStatus;
+  to_phone: string;
+  message_type: MessageType;
+  provider_message_id: string | null;
+  sent_at: string | null;
+  scheduled_at: string | null;
+  cost_amount: number;
+  cost_currency: string;
+  error_message: string | null;
+  created_at: string;
+  /** 0, or 1 for the automatic frequency-cap retry. */
+  retry_count: number;
+  /** The message this one retries, or null. */
+  retry_of_message_log_id: number | null;
+  /** The retry created for this message, or null until one exists. */
+  retried_by_message_log_id: number | null;
+  /** Not in the published table; lets a client tie a message to its campaign and sending account. */
+  campaign_id: string | null;
+  channel_account_id: string;
+}
+
+export interface ListMessagesQuery {
+  status?: MessageStatus;
+  to_phone?: string;
+  campaign_id?: string;
+  page: number;
+  per_page: number;
+}
+
+/** GET /api/v1/messages query; `to_phone` is normalized so `+966 50…` finds `96650…`. */
+export const listMessagesQuerySchema = Joi.object<ListMessagesQuery>({
+  status: Joi.string().valid(...MESSAGE_STATUSES),
+  to_phone: phoneSchema,
+  campaign_id: ulidSchema,
+  ...paginationQuerySchema,
+});
+
+/** GET /api/v1/messages answer: newest first. */
+export interface MessageListDto {
+  messages: MessageLogDto[];
+  pagination: Pagination;
+}
+
+/** POST /api/v1/messages/{id}/cancel answers the message log, now `cancelled`, as Stripe answers the object. */
+export type CancelMessageDto = MessageLogDto;

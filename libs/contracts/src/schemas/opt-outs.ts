@@ -1,0 +1,59 @@
+import Joi from 'joi';
+import { paginationQuerySchema, type Pagination } from './common';
+import { phoneSchema } from './phone';
+
+/** How a phone came onto the list: by the API, or by the customer's STOP-style message. */
+export const OPT_OUT_SOURCES = ['api', 'keyword'] as const;
+export type OptOutSource = (typeof OPT_OUT_SOURCES)[number];
+
+export interface AddOptOutRequest {
+  /** Normalized digits after validation. */
+  phone: string;
+}
+
+/** POST /api/v1/opt-outs. */
+export const addOptOutSchema = Joi.object<AddOptOutRequest>({ phone: phoneSchema.required() });
+
+/** DELETE /api/v1/opt-outs/{phone}: the path phone, normalized like the body's. */
+export const optOutPhoneParamSchema = phoneSchema.required();
+
+export interface OptOutDto {
+  phone: string;
+  source: OptOutSource;
+  created_at: string;
+}
+
+export interface ListOptOutsQuery {
+  page: number;
+  per_page: number;
+}
+
+/** GET /api/v1/opt-outs query: paginated like every other list, so a long list stays one cheap page. */
+export const listOptOutsQuerySchema = Joi.object<ListOptOutsQuery>({ ...paginationQuerySchema });
+
+/** GET /api/v1/opt-outs answer, newest first. */
+export interface OptOutListDto {
+  opt_outs: OptOutDto[];
+  pagination: Pagination;
+}
+
+/** DELETE /api/v1/opt-outs/{phone} answer, as Stripe answers a deletion. */
+export interface OptOutDeletedDto {
+  phone: string;
+  deleted: true;
+}
+
+const OPT_OUT_WORDS = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'OPT OUT']);
+const OPT_IN_WORDS = new Set(['START', 'SUBSCRIBE']);
+
+/**
+ * What an inbound text asks for: the whole text, trimmed and in any case, must be one keyword, so a sentence
+ * that merely contains "stop" changes nothing. Runs of spaces inside "OPT OUT" count as one.
+ */
+export function optOutIntent(text: string | null | undefined): 'opt_out' | 'opt_in' | null {
+  if (!text) return null;
+  const word = text.trim().replace(/\s+/g, ' ').toUpperCase();
+  if (OPT_OUT_WORDS.has(word)) return 'opt_out';
+  if (OPT_IN_WORDS.has(word)) return 'opt_in';
+  return null;
+}

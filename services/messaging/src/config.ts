@@ -1,0 +1,53 @@
+import Joi from 'joi';
+import { commonEnvSchema, loadConfig, type CommonConfig } from '@bm/platform';
+
+export interface MessagingConfig extends CommonConfig {
+  MESSAGING_PORT: number;
+  /** The upstream network; the sandbox by default. */
+  UPSTREAM_BASE_URL: string;
+  UPSTREAM_API_VERSION: string;
+  UPSTREAM_TIMEOUT_MS: number;
+  /** Key that seals upstream access tokens at rest. */
+  ENCRYPTION_KEY: string;
+  DEFAULT_THROUGHPUT_PER_SECOND: number;
+  SEND_CONCURRENCY: number;
+  SEND_MAX_ATTEMPTS: number;
+  SEND_RETRY_BASE_MS: number;
+  SCHEDULER_INTERVAL_MS: number;
+  FREQUENCY_CAP_RETRY_DELAY_MS: number;
+  CAPACITY_RESERVATION_TTL_MS: number;
+  BODY_LIMIT: string;
+}
+
+/** The messaging service's configuration, read from the environment once. */
+export function loadMessagingConfig(env: NodeJS.ProcessEnv = process.env): Readonly<MessagingConfig> {
+  return loadConfig<MessagingConfig>(
+    {
+      ...commonEnvSchema,
+      MESSAGING_PORT: Joi.number().port().default(3001),
+      UPSTREAM_BASE_URL: Joi.string()
+        .uri({ scheme: ['http', 'https'] })
+        .default('http://127.0.0.1:4010'),
+      UPSTREAM_API_VERSION: Joi.string()
+        .pattern(/^v\d+\.\d+$/)
+        .default('v21.0'),
+      UPSTREAM_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
+      ENCRYPTION_KEY: Joi.string().min(16).default('dev-encryption-key-change-me'),
+      DEFAULT_THROUGHPUT_PER_SECOND: Joi.number().integer().min(1).max(1000).default(80),
+      SEND_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(64),
+      SEND_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(5),
+      SEND_RETRY_BASE_MS: Joi.number().integer().min(10).default(2_000),
+      SCHEDULER_INTERVAL_MS: Joi.number().integer().min(20).default(250),
+      FREQUENCY_CAP_RETRY_DELAY_MS: Joi.number()
+        .integer()
+        .min(0)
+        .default(26 * 3600 * 1000),
+      CAPACITY_RESERVATION_TTL_MS: Joi.number()
+        .integer()
+        .min(1000)
+        .default(24 * 3600 * 1000),
+      BODY_LIMIT: Joi.string().default('1mb'),
+    },
+    env,
+  );
+}

@@ -1,0 +1,38 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+@Entity({ name: 'channel_accounts' })
+export class ChannelAccountEntity {
+  @PrimaryColumn({ type: 'text' })
+  id!: string;
+
+  @Column({ name: 'tenant_id', type: 'integer' })
+  tenantId!: number;
+
+  @Column({ name: 'phone_number_id', type: 'text' })
+  phoneNumberId!: string;
+
+  @Column({ name: 'waba_id', type: 'text' })
+  wabaId!: string;
+
+  @Column({ name: 'display_phone_number', type: 'text' })
+  displayPhoneNumber!: string;
+
+  /** The upstream access token, sealed with ENCRYPTION_KEY; never returned. */
+  @Column({ name: 'access_token_sealed', type: 'text' })
+  accessTokenSealed!: string;
+
+  @Column({ type: 'text' })
+  tier!: string;
+
+  @Column({ name: 'throughput_per_second', type: 'integer' })
+  throughputPerSecond!: number;
+
+  @Column({ type: 'boolean' })
+  active!: boolean;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,66 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { ChannelAccountEntity } from './channel-account.entity';
+
+/** A sending number as the domain sees it; the token stays sealed until the adapter needs it. */
+export interface ChannelAccount {
+  id: string;
+  tenantId: number;
+  phoneNumberId: string;
+  wabaId: string;
+  displayPhoneNumber: string;
+  accessTokenSealed: string;
+  tier: string;
+  throughputPerSecond: number;
+  active: boolean;
+  createdAt: Date;
+}
+
+const toAccount = (e: ChannelAccountEntity): ChannelAccount => ({
+  id: e.id,
+  tenantId: e.tenantId,
+  phoneNumberId: e.phoneNumberId,
+  wabaId: e.wabaId,
+  displayPhoneNumber: e.displayPhoneNumber,
+  accessTokenSealed: e.accessTokenSealed,
+  tier: e.tier,
+  throughputPerSecond: e.throughputPerSecond,
+  active: e.active,
+  createdAt: e.createdAt,
+});
+
+export class ChannelAccountRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(tx: EntityManager, account: Omit<ChannelAccount, 'createdAt' | 'active'>): Promise<ChannelAccount> {
+    const repo = tx.getRepository(ChannelAccountEntity);
+    return toAccount(await repo.save(repo.create({ ...account, active: true })));
+  }
+
+  async findById(id: string): Promise<ChannelAccount | undefined> {
+    const found = await this.dataSource.getRepository(ChannelAccountEntity).findOneBy({ id });
+    return found ? toAccount(found) : undefined;
+  }
+
+  /** The tenant's active account with that id; another tenant's is as good as absent. */
+  async findActiveForTenant(id: string, tenantId: number): Promise<ChannelAccount | undefined> {
+    const found = await this.dataSource.getRepository(ChannelAccountEntity).findOneBy({ id, tenantId, active: true });
+    return found ? toAccount(found) : undefined;
+  }
+
+  async findByPhoneNumberId(phoneNumberId: string): Promise<ChannelAccount | undefined> {
+    const found = await this.dataSource.getRepository(ChannelAccountEntity).findOneBy({ phoneNumberId });
+    return found ? toAccount(found) : undefined;
+  }
+
+  async listByWaba(wabaId: string): Promise<ChannelAccount[]> {
+    return (await this.dataSource.getRepository(ChannelAccountEntity).findBy({ wabaId })).map(toAccount);
+  }
+
+  async listForTenant(tenantId: number): Promise<ChannelAccount[]> {
+    return (await this.dataSource.getRepository(ChannelAccountEntity).findBy({ tenantId })).map(toAccount);
+  }
+
+  async updateTier(tx: EntityManager, id: string, tier: string): Promise<void> {
+    await tx.getRepository(ChannelAccountEntity).update({ id }, { tier });
+  }
+}

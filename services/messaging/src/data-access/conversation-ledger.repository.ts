@@ -1,0 +1,98 @@
+import { ulid } from 'ulidx';
+import type { DataSource, EntityManager } from 'typeorm';
+
+export interface Capacity {
+  daily_limit: number | null;
+  used_today: number;
+  remaining: number | null;
+}
+
+type Db = DataSource | EntityManager;
+
+/**
+ * Business-initiated conversations per sending number in a rolling 24 h window, and capacity held for
+ * campaigns. A reservation holds `count` slots minus the conversations its campaign has opened since.
+ */
+export class ConversationLedger {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Opens a conversation unless the customer already has one opened in the last 24 h; true when opened. */
+  async openIfNew(tx: EntityManager, channelAccountId: string, phone: string, messageLogId: number, reference: string | null): Promise<boolean> {
+    const rows: unknown[] = await tx.query(
+      `INSERT INTO messaging.conversations (channel_account_id, customer_phone, message_log_id, reference)
+       SELECT $1, $2, $3, $4
+        WHERE NOT EXISTS (
+          SELECT 1 FROM messaging.conversations
+           WHERE channel_account_id = $1 AND customer_phone = $2 AND opened_at > now() - interval '24 hours')
+       RETURNING 1`,
+      [channelAccountId, phone, messageLogId, reference],
+    );
+    return rows.length > 0;
+  }
+
+  /** Used = conversations of the last 24 h plus what live reservations still hold. */
+  async used(db: Db, channelAccountId: string): Promise<number> {
+    const rows: Array<{ used: string }> = await db.query(
+      `SELECT
+         (SELECT count(*) FROM messaging.conversations
+           WHERE channel_account_id = $1 AND opened_at > now() - interval '24 hours')
+       + COALESCE((SELECT sum(GREATEST(r.count - (
+             SELECT count(*) FROM messaging.conversations c
+              WHERE c.channel_account_id = r.channel_account_id AND c.reference = r.reference
+                AND c.opened_at >= r.created_at), 0))
+           FROM messaging.capacity_reservations r
+          WHERE r.channel_account_id = $1 AND r.expires_at > now()), 0) AS used`,
+      [channelAccountId],
+    );
+    return Number(rows[0].used);
+  }
+
+  capacityOf(dailyLimit: number | null, used: number): Capacity {
+    return {
+      daily_limit: dailyLimit,
+      used_today: used,
+      remaining: dailyLimit === null ? null : Math.max(0, dailyLimit - used),
+    };
+  }
+
+  /**
+   * Reserves up to `count` slots for a reference (a campaign) atomically: concurrent reservations on one number
+   * are serialized by an advisory lock, so two of them cannot both take the last slot. Grants what fits when
+   * `partial`, else all or nothing. Re-reserving the same reference replaces its hold.
+   */
+  async reserve(
+    channelAccountId: string,
+    dailyLimit: number | null,
+    reference: string,
+    count: number,
+    ttlMs: number,
+    partial: boolean,
+  ): Promise<{ granted: number; capacity: Capacity }> {
+    return this.dataSource.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`capacity:${channelAccountId}`]);
+      await tx.query('DELETE FROM messaging.capacity_reservations WHERE channel_account_id = $1 AND reference = $2', [
+        channelAccountId,
+        reference,
+      ]);
+      const used = await this.used(tx, channelAccountId);
+      const before = this.capacityOf(dailyLimit, used);
+      const available = before.remaining === null ? count : before.remaining;
+      const granted = count <= available ? count : partial ? available : 0;
+      if (granted > 0) {
+        await tx.query(
+          `INSERT INTO messaging.capacity_reservations (id, channel_account_id, reference, count, expires_at)
+           VALUES ($1, $2, $3, $4, now() + $5 * interval '1 millisecond')`,
+          [ulid(), channelAccountId, reference, granted, ttlMs],
+        );
+      }
+      return { granted, capacity: this.capacityOf(dailyLimit, used + granted) };
+    });
+  }
+
+  async release(channelAccountId: string, reference: string): Promise<void> {
+    await this.dataSource.query('DELETE FROM messaging.capacity_reservations WHERE channel_account_id = $1 AND reference = $2', [
+      channelAccountId,
+      reference,
+    ]);
+  }
+}

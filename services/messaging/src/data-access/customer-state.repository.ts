@@ -1,0 +1,58 @@
+import type { DataSource, EntityManager } from 'typeorm';
+
+type Db = DataSource | EntityManager;
+const WINDOW = "interval '24 hours'";
+
+/** Service windows (24 h after a customer's last message) and the opt-out copy kept for single sends. */
+export class CustomerStateRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async isWindowOpen(db: Db, channelAccountId: string, phone: string): Promise<boolean> {
+    const rows: unknown[] = await db.query(
+      `SELECT 1 FROM messaging.service_windows
+        WHERE channel_account_id = $1 AND customer_phone = $2 AND last_inbound_at > now() - ${WINDOW}`,
+      [channelAccountId, phone],
+    );
+    return rows.length > 0;
+  }
+
+  /** Opens or extends the window; an older message (out of order) never shortens it. */
+  async touchWindow(tx: EntityManager, channelAccountId: string, phone: string, at: Date): Promise<void> {
+    await tx.query(
+      `INSERT INTO messaging.service_windows (channel_account_id, customer_phone, last_inbound_at)
+       VALUES ($1, $2, $3)
+       ON CONFLICT (channel_account_id, customer_phone)
+       DO UPDATE SET last_inbound_at = GREATEST(service_windows.last_inbound_at, EXCLUDED.last_inbound_at)`,
+      [channelAccountId, phone, at],
+    );
+  }
+
+  async isOptedOut(tenantId: number, phone: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      'SELECT 1 FROM messaging.opt_outs WHERE tenant_id = $1 AND phone = $2',
+      [tenantId, phone],
+    );
+    return rows.length > 0;
+  }
+
+  async setOptOut(tx: EntityManager, tenantId: number, phone: string, optedOut: boolean): Promise<void> {
+    if (optedOut) {
+      await tx.query(
+        `INSERT INTO messaging.opt_outs (tenant_id, phone) VALUES ($1, $2)
+         ON CONFLICT (tenant_id, phone) DO UPDATE SET updated_at = now()`,
+        [tenantId, phone],
+      );
+    } else {
+      await tx.query('DELETE FROM messaging.opt_outs WHERE tenant_id = $1 AND phone = $2', [tenantId, phone]);
+    }
+  }
+
+  /** Records that a consumer handled an event; false when it already had (a redelivery). */
+  async markProcessed(tx: EntityManager, eventId: string): Promise<boolean> {
+    const rows: unknown[] = await tx.query(
+      'INSERT INTO messaging.processed_events (message_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING 1',
+      [eventId],
+    );
+    return rows.length > 0;
+  }
+}

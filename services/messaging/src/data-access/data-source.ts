@@ -1,0 +1,20 @@
+import { createDataSource, OutboxEventEntity } from '@bm/platform';
+import type { DataSource } from 'typeorm';
+import type { MessagingConfig } from '../config';
+import { ChannelAccountEntity } from './channel-account.entity';
+import { TemplateEntity } from './template.entity';
+import { CreateMessaging1763900000000 } from './migrations/1763900000000-create-messaging';
+
+export const MESSAGING_SCHEMA = 'messaging';
+
+/** The messaging service's data source: schema `messaging`, its own migrations table. */
+export function createMessagingDataSource(config: MessagingConfig): DataSource {
+  return createDataSource({
+    url: config.DATABASE_URL,
+    schema: MESSAGING_SCHEMA,
+    entities: [ChannelAccountEntity, TemplateEntity, OutboxEventEntity],
+    migrations: [CreateMessaging1763900000000],
+    poolSize: config.DATABASE_POOL_SIZE,
+    applicationName: 'messaging',
+  });
+}

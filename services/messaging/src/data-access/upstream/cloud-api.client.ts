@@ -1,0 +1,100 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import axios, { type AxiosInstance, isAxiosError } from 'axios';
+import { classifyFailure, type UpstreamFailure } from './upstream-errors';
+
+export interface UpstreamTemplate {
+  id: string;
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  components: Array<Record<string, unknown>>;
+  quality_score?: { score?: string };
+}
+
+export type SendResult = { ok: true; providerMessageId: string } | UpstreamFailure;
+
+interface GraphError {
+  error?: { code?: number; message?: string; error_data?: { details?: string } };
+}
+
+/**
+ * The upstream network's Cloud API over HTTP (axios with keep-alive and timeouts). Answers are classified by
+ * `error.code`; nothing here throws for an upstream refusal.
+ */
+export class CloudApiClient {
+  private readonly http: AxiosInstance;
+
+  constructor(baseUrl: string, version: string, timeoutMs: number) {
+    this.http = axios.create({
+      baseURL: `${baseUrl.replace(/\/$/, '')}/${version}`,
+      timeout: timeoutMs,
+      httpAgent: new HttpAgent({ keepAlive: true, maxSockets: 256 }),
+      httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: 256 }),
+      validateStatus: () => true,
+      maxRedirects: 0,
+    });
+  }
+
+  async sendMessage(phoneNumberId: string, accessToken: string, body: Record<string, unknown>): Promise<SendResult> {
+    try {
+      const res = await this.http.post<{ messages?: Array<{ id?: string }> } & GraphError>(
+        `/${encodeURIComponent(phoneNumberId)}/messages`,
+        body,
+        { headers: { authorization: `Bearer ${accessToken}` } },
+      );
+      const id = res.data?.messages?.[0]?.id;
+      if (res.status >= 200 && res.status < 300 && typeof id === 'string') return { ok: true, providerMessageId: id };
+      return this.failureOf(res.status, res.data);
+    } catch (err) {
+      return classifyFailure(null, null, isAxiosError(err) ? `upstream unreachable: ${err.code ?? err.message}` : String(err));
+    }
+  }
+
+  /** Every template of the WABA, following `paging.next` to the end. */
+  async listTemplates(wabaId: string, accessToken: string): Promise<UpstreamTemplate[]> {
+    const templates: UpstreamTemplate[] = [];
+    let url: string | undefined = `/${encodeURIComponent(wabaId)}/message_templates?limit=100`;
+    for (let page = 0; url !== undefined && page < 1000; page += 1) {
+      const res: { status: number; data: { data?: UpstreamTemplate[]; paging?: { next?: string } } & GraphError } =
+        await this.http.get(url, {
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+      if (res.status !== 200) throw new Error(this.failureOf(res.status, res.data).message);
+      templates.push(...(res.data.data ?? []));
+      url = res.data.paging?.next;
+    }
+    return templates;
+  }
+
+  async createTemplate(
+    wabaId: string,
+    accessToken: string,
+    body: Record<string, unknown>,
+  ): Promise<{ ok: true; id: string; status: string; category: string } | UpstreamFailure> {
+    const res = await this.http.post<{ id?: string; status?: string; category?: string } & GraphError>(
+      `/${encodeURIComponent(wabaId)}/message_templates`,
+      body,
+      { headers: { authorization: `Bearer ${accessToken}` } },
+    );
+    if (res.status === 200 && res.data.id) {
+      return { ok: true, id: res.data.id, status: res.data.status ?? 'PENDING', category: res.data.category ?? String(body.category) };
+    }
+    return this.failureOf(res.status, res.data);
+  }
+
+  /** Subscribes our app to the WABA's webhooks, so the inbound endpoint receives its events. */
+  async subscribeApp(wabaId: string, accessToken: string): Promise<void> {
+    const res = await this.http.post<GraphError>(`/${encodeURIComponent(wabaId)}/subscribed_apps`, undefined, {
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    if (res.status !== 200) throw new Error(this.failureOf(res.status, res.data).message);
+  }
+
+  private failureOf(status: number, data: GraphError | undefined): UpstreamFailure {
+    const error = data?.error;
+    const message = error?.error_data?.details ?? error?.message ?? `HTTP ${status}`;
+    return classifyFailure(typeof error?.code === 'number' ? error.code : null, status, message);
+  }
+}

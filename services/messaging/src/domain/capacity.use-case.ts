@@ -1,0 +1,32 @@
+import { TIER_DAILY_LIMIT, type MessagingTier } from '@bm/contracts';
+import { AppError } from '@bm/platform';
+import type { Capacity } from '../data-access/conversation-ledger.repository';
+import type { MessagingDeps } from './messaging-deps';
+
+async function accountOf(deps: MessagingDeps, channelAccountId: string, tenantId: number) {
+  const account = await deps.accounts.findActiveForTenant(channelAccountId, tenantId);
+  if (!account) throw new AppError('NO_ACTIVE_ACCOUNT');
+  return { account, dailyLimit: TIER_DAILY_LIMIT[account.tier as MessagingTier] ?? null };
+}
+
+/** `{daily_limit, used_today, remaining}` of a sending number (remaining null when unlimited). */
+export async function getCapacity(deps: MessagingDeps, tenantId: number, channelAccountId: string): Promise<Capacity> {
+  const { account, dailyLimit } = await accountOf(deps, channelAccountId, tenantId);
+  return deps.ledger.capacityOf(dailyLimit, await deps.ledger.used(deps.dataSource, account.id));
+}
+
+/** Holds capacity for a campaign; two concurrent reservations cannot both take the last slot. */
+export async function reserveCapacity(
+  deps: MessagingDeps,
+  tenantId: number,
+  channelAccountId: string,
+  input: { reference: string; count: number; partial: boolean },
+): Promise<{ granted: number; capacity: Capacity }> {
+  const { account, dailyLimit } = await accountOf(deps, channelAccountId, tenantId);
+  return deps.ledger.reserve(account.id, dailyLimit, input.reference, input.count, deps.config.CAPACITY_RESERVATION_TTL_MS, input.partial);
+}
+
+export async function releaseCapacity(deps: MessagingDeps, tenantId: number, channelAccountId: string, reference: string): Promise<void> {
+  const { account } = await accountOf(deps, channelAccountId, tenantId);
+  await deps.ledger.release(account.id, reference);
+}

@@ -1,0 +1,89 @@
+import { ulid } from 'ulidx';
+import type { CreateChannelAccountRequest } from '@bm/contracts';
+import { AppError } from '@bm/platform';
+import type { ChannelAccount } from '../data-access/channel-account.repository';
+import type { Template, TemplateInput } from '../data-access/template.repository';
+import type { UpstreamTemplate } from '../data-access/upstream/cloud-api.client';
+import type { MessagingDeps } from './messaging-deps';
+
+/** The account as operators see it; the access token never leaves the service. */
+export function toAccountDto(a: ChannelAccount, templates?: Template[]) {
+  return {
+    channel_account_id: a.id,
+    tenant_id: a.tenantId,
+    phone_number_id: a.phoneNumberId,
+    waba_id: a.wabaId,
+    display_phone_number: a.displayPhoneNumber,
+    tier: a.tier,
+    throughput_per_second: a.throughputPerSecond,
+    active: a.active,
+    created_at: a.createdAt.toISOString(),
+    ...(templates ? { templates_synced: templates.length } : {}),
+  };
+}
+
+/** Upstream template → what we store: header format and sample media come from the HEADER component. */
+export function toTemplateInput(t: UpstreamTemplate): TemplateInput {
+  const header = t.components.find((c) => String(c.type).toUpperCase() === 'HEADER');
+  const example = header?.example as { header_handle?: string[] } | undefined;
+  return {
+    upstreamId: String(t.id),
+    name: t.name,
+    language: t.language,
+    status: t.status.toUpperCase(),
+    category: t.category.toUpperCase(),
+    headerFormat: header?.format ? String(header.format).toUpperCase() : null,
+    headerSampleMediaUrl: example?.header_handle?.[0] ?? null,
+    components: t.components,
+  };
+}
+
+async function fetchTemplates(deps: MessagingDeps, wabaId: string, token: string): Promise<TemplateInput[]> {
+  try {
+    return (await deps.upstream.listTemplates(wabaId, token)).map(toTemplateInput);
+  } catch (err) {
+    throw new AppError('UPSTREAM_ERROR', `The upstream network refused the template listing: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Connects a sending number: fetches its templates (following paging) and subscribes the app to the WABA's
+ * webhooks before anything is stored, so a wrong token or WABA leaves nothing behind.
+ */
+export async function connectChannelAccount(
+  deps: MessagingDeps,
+  tenantId: number,
+  input: CreateChannelAccountRequest,
+): Promise<ReturnType<typeof toAccountDto>> {
+  if (await deps.accounts.findByPhoneNumberId(input.phone_number_id)) {
+    throw new AppError('CONFLICT', 'A channel account with this phone_number_id is already connected');
+  }
+  const templates = await fetchTemplates(deps, input.waba_id, input.access_token);
+  try {
+    await deps.upstream.subscribeApp(input.waba_id, input.access_token);
+  } catch (err) {
+    throw new AppError('UPSTREAM_ERROR', `The upstream network refused the webhook subscription: ${(err as Error).message}`);
+  }
+  return deps.dataSource.transaction(async (tx) => {
+    const account = await deps.accounts.insert(tx, {
+      id: ulid(),
+      tenantId,
+      phoneNumberId: input.phone_number_id,
+      wabaId: input.waba_id,
+      displayPhoneNumber: input.display_phone_number.replace(/\D/g, ''),
+      accessTokenSealed: deps.secrets.seal(input.access_token),
+      tier: input.tier,
+      throughputPerSecond: input.throughput_per_second ?? deps.config.DEFAULT_THROUGHPUT_PER_SECOND,
+    });
+    const stored = await deps.templates.upsertMany(tx, account.id, templates);
+    return toAccountDto(account, stored);
+  });
+}
+
+/** Fetches the account's templates again and stores what the upstream says now. */
+export async function syncTemplates(deps: MessagingDeps, channelAccountId: string): Promise<Template[]> {
+  const account = await deps.accounts.findById(channelAccountId);
+  if (!account) throw new AppError('CHANNEL_ACCOUNT_NOT_FOUND');
+  const templates = await fetchTemplates(deps, account.wabaId, deps.secrets.open(account.accessTokenSealed));
+  return deps.dataSource.transaction((tx) => deps.templates.upsertMany(tx, account.id, templates));
+}

@@ -1,0 +1,25 @@
+import type { DataSource } from 'typeorm';
+import type { IdempotencyStore, Logger, RedisClient, SecretBox } from '@bm/platform';
+import type { MessagingConfig } from '../config';
+import type { ChannelAccountRepository } from '../data-access/channel-account.repository';
+import type { ConversationLedger } from '../data-access/conversation-ledger.repository';
+import type { CustomerStateRepository } from '../data-access/customer-state.repository';
+import type { MessageLogRepository } from '../data-access/message-log.repository';
+import type { TemplateRepository } from '../data-access/template.repository';
+import type { CloudApiClient } from '../data-access/upstream/cloud-api.client';
+
+/** What the messaging use cases need; built once in messaging.ts. */
+export interface MessagingDeps {
+  config: MessagingConfig;
+  logger: Logger;
+  dataSource: DataSource;
+  redis: RedisClient;
+  secrets: SecretBox;
+  upstream: CloudApiClient;
+  accounts: ChannelAccountRepository;
+  templates: TemplateRepository;
+  messages: MessageLogRepository;
+  customers: CustomerStateRepository;
+  ledger: ConversationLedger;
+  idempotency: IdempotencyStore;
+}

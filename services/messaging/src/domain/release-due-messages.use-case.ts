@@ -1,0 +1,72 @@
+import type { MessageLog } from '../data-access/message-log.repository';
+import { toMessageLog } from '../data-access/message-log.repository';
+import { applyOrphanedReports } from './apply-status-report.use-case';
+import { changeStatus } from './change-status';
+import { enqueueDelivery } from './emit-event';
+import type { MessagingDeps } from './messaging-deps';
+
+const BATCH = 500;
+
+/**
+ * One pass of the scheduler, safe with several replicas (rows are taken with SKIP LOCKED):
+ * scheduled messages whose time has come become queued (a text whose window has closed fails instead),
+ * retries whose backoff is over go back to a worker, and attempts whose worker died are settled.
+ */
+export async function releaseDueMessages(deps: MessagingDeps): Promise<number> {
+  let released = 0;
+  released += await deps.dataSource.transaction(async (tx) => {
+    const rows: Parameters<typeof toMessageLog>[0][] = await tx.query(
+      `SELECT * FROM messaging.message_logs WHERE status = 'scheduled' AND scheduled_at <= now()
+        ORDER BY scheduled_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+    );
+    for (const message of rows.map(toMessageLog)) {
+      if (message.messageType === 'text' && !(await deps.customers.isWindowOpen(tx, message.channelAccountId, message.toPhone))) {
+        await changeStatus(deps, tx, message, {
+          status: 'failed',
+          errorMessage: "OUTSIDE_SERVICE_WINDOW: the customer's last message is older than 24 hours at the scheduled time",
+        });
+        continue;
+      }
+      await deps.messages.transition(tx, message.id, ['scheduled'], { status: 'queued' });
+      await enqueueDelivery(tx, message.id);
+    }
+    return rows.length;
+  });
+  released += await deps.dataSource.transaction(async (tx) => {
+    const rows: Array<{ id: string }> = await tx.query(
+      `UPDATE messaging.message_logs SET next_attempt_at = NULL, updated_at = now()
+        WHERE id IN (SELECT id FROM messaging.message_logs
+                      WHERE status = 'queued' AND attempt_started_at IS NULL AND next_attempt_at <= now()
+                      LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+    );
+    for (const row of rows) await enqueueDelivery(tx, Number(row.id));
+    return rows.length;
+  });
+  await settleAbandonedAttempts(deps);
+  await applyOrphanedReports(deps);
+  return released;
+}
+
+/**
+ * An attempt recorded but never finished means its worker died during the upstream call. Whether the upstream
+ * took the message cannot be known, and sending again could reach the customer twice, so it fails with a
+ * message that says so.
+ */
+async function settleAbandonedAttempts(deps: MessagingDeps): Promise<void> {
+  const graceMs = deps.config.UPSTREAM_TIMEOUT_MS + 30_000;
+  await deps.dataSource.transaction(async (tx) => {
+    const rows: Parameters<typeof toMessageLog>[0][] = await tx.query(
+      `SELECT * FROM messaging.message_logs
+        WHERE status = 'queued' AND attempt_started_at < now() - $1 * interval '1 millisecond'
+        LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+      [graceMs],
+    );
+    for (const message of rows.map(toMessageLog) as MessageLog[]) {
+      await changeStatus(deps, tx, message, {
+        status: 'failed',
+        errorMessage: 'send outcome unknown: the worker stopped during the upstream call; not resent to avoid a duplicate',
+      });
+    }
+  });
+}

@@ -1,0 +1,92 @@
+import {
+  ok,
+  resolveScheduledAt,
+  SCHEDULED_AT_PAST_MESSAGE,
+  type SendAcknowledgement,
+  type SendMessageRequest,
+  type SuccessEnvelope,
+} from '@bm/contracts';
+import { AppError, type IdempotentAnswer } from '@bm/platform';
+import type { MessageContent } from '../data-access/message-log.repository';
+import { enqueueDelivery } from './emit-event';
+import type { MessagingDeps } from './messaging-deps';
+import { assertTemplateSendable } from './template-rules';
+
+type Ack = SuccessEnvelope<SendAcknowledgement>;
+
+/** The UTC instant of a deferred send, or null when immediate; 422 when it is not in the future. */
+function scheduledInstant(request: SendMessageRequest): Date | null {
+  if (request.scheduled_at === undefined) return null;
+  const at = resolveScheduledAt(request.scheduled_at, request.timezone ?? 'UTC');
+  if (at === null || at.getTime() <= Date.now()) {
+    throw new AppError('VALIDATION_ERROR', 'The request is invalid', {
+      errors: [{ field: 'scheduled_at', message: SCHEDULED_AT_PAST_MESSAGE }],
+    });
+  }
+  return at;
+}
+
+/**
+ * POST /api/v1/messages/send: checks the account, the window or the template, then writes the message log and
+ * its delivery command in one transaction and answers 202. A replayed Idempotency-Key answers the first 202.
+ */
+export async function sendMessage(
+  deps: MessagingDeps,
+  tenantId: number,
+  request: SendMessageRequest,
+  rawBody: unknown,
+  idempotencyKey: string | undefined,
+): Promise<IdempotentAnswer<Ack>> {
+  return deps.idempotency.run<Ack>(tenantId, idempotencyKey, rawBody, async (record) => {
+    const account = await deps.accounts.findActiveForTenant(request.channel_account_id, tenantId);
+    if (!account) throw new AppError('NO_ACTIVE_ACCOUNT');
+    const scheduledAt = scheduledInstant(request);
+
+    let content: MessageContent;
+    let category: string;
+    let templateCategory: string | null = null;
+    if (request.message_type === 'text') {
+      if (scheduledAt === null && !(await deps.customers.isWindowOpen(deps.dataSource, account.id, request.phone))) {
+        throw new AppError('OUTSIDE_SERVICE_WINDOW');
+      }
+      content = { text: request.data.text };
+      category = 'SERVICE';
+    } else {
+      const template = assertTemplateSendable(
+        await deps.templates.find(account.id, request.data.name, request.data.language_code),
+        request.data.components,
+      );
+      if (template.category === 'MARKETING' && (await deps.customers.isOptedOut(tenantId, request.phone))) {
+        throw new AppError('RECIPIENT_OPTED_OUT');
+      }
+      content = { name: template.name, language: template.language, components: (request.data.components ?? []) as unknown as Array<Record<string, unknown>> };
+      category = template.category;
+      templateCategory = template.category;
+    }
+
+    return deps.dataSource.transaction(async (tx) => {
+      const message = await deps.messages.insert(tx, {
+        tenantId,
+        channelAccountId: account.id,
+        toPhone: request.phone,
+        messageType: request.message_type,
+        content,
+        templateCategory,
+        conversationCategory: category,
+        status: scheduledAt ? 'scheduled' : 'queued',
+        scheduledAt,
+        autoRetryOnFrequencyCap: request.message_type === 'template' && request.auto_retry_on_frequency_cap,
+      });
+      if (!scheduledAt) await enqueueDelivery(tx, message.id);
+      const body = ok<SendAcknowledgement>({
+        status: scheduledAt ? 'scheduled' : 'queued',
+        message_log_id: message.id,
+        conversation_category: category as SendAcknowledgement['conversation_category'],
+        cost: 0.0,
+        scheduled_at: scheduledAt ? scheduledAt.toISOString() : null,
+      });
+      await record(tx, 202, body);
+      return { status: 202, body };
+    });
+  });
+}

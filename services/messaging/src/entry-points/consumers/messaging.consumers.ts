@@ -1,0 +1,62 @@
+import Joi from 'joi';
+import { DOMAIN_EVENT_SCHEMAS, type DomainEventKey, type DomainEventPayloads } from '@bm/contracts';
+import { validate, type AmqpClient, type ConsumedMessage } from '@bm/platform';
+import {
+  applyAccountUpdate,
+  applyOptOutChange,
+  applyPhoneQuality,
+  applyTemplateStatus,
+} from '../../domain/account-updates.use-case';
+import { applyStatusReport } from '../../domain/apply-status-report.use-case';
+import { deliverMessage } from '../../domain/deliver-message.use-case';
+import { DELIVER_COMMAND } from '../../domain/emit-event';
+import type { MessagingDeps } from '../../domain/messaging-deps';
+import { recordInboundMessage } from '../../domain/record-inbound-message.use-case';
+import { requestCampaignSend } from '../../domain/request-campaign-send.use-case';
+import type { ThroughputLimiter } from '../../domain/throughput-limiter';
+
+const deliverSchema = Joi.object<{ message_log_id: number }>({ message_log_id: Joi.number().integer().min(1).required() });
+
+type Handlers = { [K in DomainEventKey]?: (payload: DomainEventPayloads[K]) => Promise<unknown> };
+
+/** Validates a consumed event with its contract schema and calls the use case for its routing key. */
+function dispatch(handlers: Handlers) {
+  return async (message: ConsumedMessage): Promise<void> => {
+    const key = message.routingKey as DomainEventKey;
+    const handler = handlers[key] as ((payload: unknown) => Promise<unknown>) | undefined;
+    if (!handler) return;
+    await handler(validate(DOMAIN_EVENT_SCHEMAS[key] as Joi.Schema, message.payload));
+  };
+}
+
+/** Registers the messaging service's queues: deliveries, inbound items, campaign sends and opt-outs. */
+export async function registerConsumers(amqp: AmqpClient, deps: MessagingDeps, limiter: ThroughputLimiter): Promise<void> {
+  await amqp.consume(
+    'messaging.deliver',
+    [DELIVER_COMMAND],
+    async (message) => {
+      const { message_log_id: id } = validate(deliverSchema, message.payload);
+      await deliverMessage(deps, limiter, id);
+    },
+    { prefetch: deps.config.SEND_CONCURRENCY },
+  );
+  const inbound: Handlers = {
+    'inbound.status': (item) => applyStatusReport(deps, item),
+    'inbound.message': (item) => recordInboundMessage(deps, item),
+    'inbound.template_status': (item) => applyTemplateStatus(deps, item),
+    'inbound.phone_quality': (item) => applyPhoneQuality(deps, item),
+    'inbound.account_update': (item) => applyAccountUpdate(deps, item),
+  };
+  await amqp.consume('messaging.inbound', Object.keys(inbound), dispatch(inbound), { prefetch: 32 });
+  await amqp.consume(
+    'messaging.send-requests',
+    ['messaging.send_requested'],
+    dispatch({ 'messaging.send_requested': (command) => requestCampaignSend(deps, command) }),
+    { prefetch: 32 },
+  );
+  await amqp.consume(
+    'messaging.opt-outs',
+    ['opt_out.changed'],
+    dispatch({ 'opt_out.changed': (event) => applyOptOutChange(deps, event) }),
+  );
+}

@@ -1,0 +1,54 @@
+import type { Router } from 'express';
+import { listMessagesQuerySchema, ok, sendMessageSchema } from '@bm/contracts';
+import { AppError, defineRoutes, tenantOf, validate } from '@bm/platform';
+import type { MessagingDeps } from '../../domain/messaging-deps';
+import { cancelMessage, getMessage, listMessages } from '../../domain/messages.use-case';
+import { sendMessage } from '../../domain/send-message.use-case';
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** Single messages: send, read one, list, cancel. */
+export function messageRoutes(router: Router, deps: MessagingDeps): void {
+  defineRoutes(router, [
+    {
+      method: 'POST',
+      path: '/api/v1/messages/send',
+      handlers: [
+        async (req, res) => {
+          const tenantId = tenantOf(res);
+          const key = req.get('idempotency-key');
+          if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+            throw new AppError('VALIDATION_ERROR', 'The request is invalid', {
+              errors: [{ field: 'Idempotency-Key', message: 'Idempotency-Key must be 1-255 printable ASCII characters' }],
+            });
+          }
+          const body: unknown = req.body ?? {};
+          const request = validate(sendMessageSchema, body);
+          const answer = await sendMessage(deps, tenantId, request, body, key);
+          if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+          res.status(answer.status).json(answer.body);
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/messages',
+      handlers: [
+        async (req, res) => {
+          const query = validate(listMessagesQuerySchema, req.query);
+          res.json(ok(await listMessages(deps, tenantOf(res), query)));
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/messages/:id',
+      handlers: [async (req, res) => res.json(ok(await getMessage(deps, tenantOf(res), String(req.params.id))))],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/messages/:id/cancel',
+      handlers: [async (req, res) => res.json(ok(await cancelMessage(deps, tenantOf(res), String(req.params.id))))],
+    },
+  ]);
+}

@@ -1,0 +1,54 @@
+import type { Router } from 'express';
+import { createChannelAccountSchema, listTemplatesQuerySchema, ok, submitTemplateSchema, ulidSchema } from '@bm/contracts';
+import { AppError, defineRoutes, tenantOf, validate } from '@bm/platform';
+import { connectChannelAccount, syncTemplates } from '../../domain/connect-channel-account.use-case';
+import type { MessagingDeps } from '../../domain/messaging-deps';
+import { listTemplates, submitTemplate, toTemplateDto } from '../../domain/templates.use-case';
+
+/** Templates for tenants, and the operator's channel-account endpoints the gateway forwards. */
+export function templateRoutes(router: Router, deps: MessagingDeps): void {
+  defineRoutes(router, [
+    {
+      method: 'GET',
+      path: '/api/v1/templates',
+      handlers: [
+        async (req, res) => {
+          const query = validate(listTemplatesQuerySchema, req.query);
+          res.json(ok({ templates: await listTemplates(deps, tenantOf(res), query) }));
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/templates',
+      handlers: [
+        async (req, res) => {
+          const input = validate(submitTemplateSchema, req.body ?? {});
+          res.status(201).json(ok(await submitTemplate(deps, tenantOf(res), input)));
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: '/admin/v1/tenants/:tenantId/channel-accounts',
+      handlers: [
+        async (req, res) => {
+          const input = validate(createChannelAccountSchema, req.body ?? {});
+          res.status(201).json(ok(await connectChannelAccount(deps, tenantOf(res), input)));
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: '/admin/v1/channel-accounts/:id/templates/sync',
+      handlers: [
+        async (req, res) => {
+          const id = String(req.params.id);
+          if (ulidSchema.validate(id).error) throw new AppError('CHANNEL_ACCOUNT_NOT_FOUND');
+          const templates = await syncTemplates(deps, id);
+          res.json(ok({ channel_account_id: id, templates: templates.map(toTemplateDto) }));
+        },
+      ],
+    },
+  ]);
+}

@@ -1,0 +1,108 @@
+import type { Express } from 'express';
+import {
+  AmqpClient,
+  createHttpApp,
+  createLogger,
+  createRedis,
+  IdempotencyStore,
+  OutboxRelay,
+  PeriodicTask,
+  pingDatabase,
+  requireInternalCaller,
+  SecretBox,
+  serviceHealthRoutes,
+  type Logger,
+} from '@bm/platform';
+import type { MessagingConfig } from './config';
+import { ChannelAccountRepository } from './data-access/channel-account.repository';
+import { ConversationLedger } from './data-access/conversation-ledger.repository';
+import { CustomerStateRepository } from './data-access/customer-state.repository';
+import { createMessagingDataSource, MESSAGING_SCHEMA } from './data-access/data-source';
+import { MessageLogRepository } from './data-access/message-log.repository';
+import { TemplateRepository } from './data-access/template.repository';
+import { CloudApiClient } from './data-access/upstream/cloud-api.client';
+import type { MessagingDeps } from './domain/messaging-deps';
+import { releaseDueMessages } from './domain/release-due-messages.use-case';
+import { ThroughputLimiter } from './domain/throughput-limiter';
+import { registerConsumers } from './entry-points/consumers/messaging.consumers';
+import { capacityRoutes } from './entry-points/http/capacity.routes';
+import { messageRoutes } from './entry-points/http/messages.routes';
+import { templateRoutes } from './entry-points/http/templates.routes';
+
+export interface MessagingService {
+  app: Express;
+  logger: Logger;
+  deps: MessagingDeps;
+  /** Starts consuming, relaying the outbox and the scheduler. */
+  startWorkers(): Promise<void>;
+  /** Stops in reverse: scheduler, consumers (drained), relay, then the connections. */
+  close(): Promise<void>;
+}
+
+/** Wires the messaging service: repositories, upstream adapter, HTTP routes, consumers and background tasks. */
+export async function createMessagingService(config: MessagingConfig): Promise<MessagingService> {
+  const logger = createLogger('messaging', config.LOG_LEVEL);
+  const dataSource = createMessagingDataSource(config);
+  await dataSource.initialize();
+  const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger });
+  const amqp = new AmqpClient({
+    url: config.AMQP_URL,
+    prefix: config.AMQP_PREFIX,
+    logger,
+    queueExpiresMs: config.AMQP_QUEUE_EXPIRES_MS,
+  });
+  const deps: MessagingDeps = {
+    config,
+    logger,
+    dataSource,
+    redis,
+    secrets: new SecretBox(config.ENCRYPTION_KEY),
+    upstream: new CloudApiClient(config.UPSTREAM_BASE_URL, config.UPSTREAM_API_VERSION, config.UPSTREAM_TIMEOUT_MS),
+    accounts: new ChannelAccountRepository(dataSource),
+    templates: new TemplateRepository(dataSource),
+    messages: new MessageLogRepository(dataSource),
+    customers: new CustomerStateRepository(dataSource),
+    ledger: new ConversationLedger(dataSource),
+    idempotency: new IdempotencyStore(dataSource, MESSAGING_SCHEMA),
+  };
+  const relay = new OutboxRelay({ dataSource, schema: MESSAGING_SCHEMA, amqp, logger });
+  const scheduler = new PeriodicTask('scheduler', config.SCHEDULER_INTERVAL_MS, () => releaseDueMessages(deps), logger);
+
+  const app = createHttpApp({
+    logger,
+    bodyLimit: config.BODY_LIMIT,
+    securityHeaders: false,
+    routes: (a) => {
+      serviceHealthRoutes(a.router, {
+        database: () => pingDatabase(dataSource),
+        cache: () => redis.ping(),
+        broker: async () => {
+          if (!amqp.isConnected()) throw new Error('amqp not connected');
+        },
+      });
+      a.use(requireInternalCaller(config.INTERNAL_TOKEN));
+      messageRoutes(a.router, deps);
+      templateRoutes(a.router, deps);
+      capacityRoutes(a.router, deps);
+    },
+  });
+
+  return {
+    app,
+    logger,
+    deps,
+    startWorkers: async () => {
+      await registerConsumers(amqp, deps, new ThroughputLimiter(redis));
+      await amqp.connect();
+      relay.start();
+      scheduler.start();
+    },
+    close: async () => {
+      await scheduler.stop();
+      await relay.stop();
+      await amqp.close();
+      redis.disconnect();
+      await dataSource.destroy();
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import request from 'supertest';
+import { waitFor } from '@bm/platform/testing';
+import { createTenant, randomPhone, startStack, type Stack, type TenantFixture } from '../support/stack';
+
+describe('POST /api/v1/messages/send through the gateway', () => {
+  let stack: Stack;
+  let t: TenantFixture;
+
+  beforeAll(async () => {
+    stack = await startStack();
+    t = await createTenant(stack);
+  });
+  afterAll(() => stack.stop());
+
+  const send = (body: Record<string, unknown>, tenant = t) =>
+    request(stack.gatewayUrl).post('/api/v1/messages/send').set(tenant.auth).send(body);
+  const getMessage = (id: number, tenant = t) => request(stack.gatewayUrl).get(`/api/v1/messages/${id}`).set(tenant.auth);
+
+  it('when a template is sent, then 202 queued with its category, and the message reaches sent with a provider id', async () => {
+    const phone = randomPhone();
+    const res = await send({ channel_account_id: t.channelAccountId, phone: `+${phone}`, message_type: 'template', data: { name: 'hello_world' } });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({
+      success: true,
+      data: { status: 'queued', message_log_id: expect.any(Number), conversation_category: 'UTILITY', cost: 0, scheduled_at: null },
+    });
+    const id = res.body.data.message_log_id as number;
+    const sent = await waitFor(async () => {
+      const m = await getMessage(id);
+      return m.body.data.status === 'sent' ? m.body.data : undefined;
+    }, { what: 'status sent' });
+    expect(sent).toEqual({
+      message_log_id: id,
+      status: 'sent',
+      to_phone: phone,
+      message_type: 'template',
+      provider_message_id: expect.stringMatching(/^wamid\./),
+      sent_at: expect.any(String),
+      scheduled_at: null,
+      cost_amount: 0,
+      cost_currency: 'USD',
+      error_message: null,
+      created_at: expect.any(String),
+      retry_count: 0,
+      retry_of_message_log_id: null,
+      retried_by_message_log_id: null,
+      campaign_id: null,
+      channel_account_id: t.channelAccountId,
+    });
+    const sends = await request(stack.sandboxUrl).get(`/_sandbox/sends?to=${phone}`);
+    expect(sends.body.sends ?? sends.body.data ?? sends.body).toHaveLength(1);
+  });
+
+  it('when a text goes to a customer who never wrote, then 422 OUTSIDE_SERVICE_WINDOW', async () => {
+    const res = await send({ channel_account_id: t.channelAccountId, phone: randomPhone(), message_type: 'text', data: { text: 'hi' } });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('OUTSIDE_SERVICE_WINDOW');
+  });
+
+  it('when fields are missing or wrong, then 422 VALIDATION_ERROR lists every one', async () => {
+    const res = await send({ phone: '123', message_type: 'text', data: {} });
+    expect(res.status).toBe(422);
+    const fields = (res.body.error.details.errors as Array<{ field: string }>).map((e) => e.field).sort();
+    expect(fields).toEqual(['channel_account_id', 'data.text', 'phone']);
+  });
+
+  it('when the account is another tenant\'s or unknown, then 422 NO_ACTIVE_ACCOUNT', async () => {
+    const other = await createTenant(stack);
+    const res = await send({ channel_account_id: other.channelAccountId, phone: randomPhone(), message_type: 'template', data: { name: 'hello_world' } });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('NO_ACTIVE_ACCOUNT');
+  });
+
+  it.each([
+    ['no_such_template', undefined, 'TEMPLATE_NOT_FOUND'],
+    ['pending_tpl', undefined, 'TEMPLATE_NOT_APPROVED'],
+    ['promo_paused', undefined, 'TEMPLATE_PAUSED'],
+    ['otp_code', [{ type: 'body', parameters: [] }], 'TEMPLATE_PARAMETER_MISMATCH'],
+    ['order_update', [{ type: 'body', parameters: [{ type: 'text', text: 'Mark' }, { type: 'text', text: '#1' }] }], 'TEMPLATE_HEADER_MEDIA_REQUIRED'],
+  ])('when the template is %s with components %j, then 422 %s', async (name, components, code) => {
+    const res = await send({ channel_account_id: t.channelAccountId, phone: randomPhone(), message_type: 'template', data: { name, components } });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe(code);
+  });
+
+  it('when a template with a media header carries the media, then it is accepted as MARKETING', async () => {
+    const res = await send({
+      channel_account_id: t.channelAccountId,
+      phone: randomPhone(),
+      message_type: 'template',
+      data: {
+        name: 'order_update',
+        components: [
+          { type: 'header', parameters: [{ type: 'image', image: { link: 'https://example.com/a.jpg' } }] },
+          { type: 'body', parameters: [{ type: 'text', text: 'Mark' }, { type: 'text', text: '#1' }] },
+        ],
+      },
+    });
+    expect(res.status).toBe(202);
+    expect(res.body.data.conversation_category).toBe('MARKETING');
+  });
+
+  it('when another tenant asks for the message, then 404 MESSAGE_NOT_FOUND, also for malformed ids', async () => {
+    const res = await send({ channel_account_id: t.channelAccountId, phone: randomPhone(), message_type: 'template', data: { name: 'hello_world' } });
+    const other = await createTenant(stack);
+    for (const id of [String(res.body.data.message_log_id), 'abc', '0', '99999999999']) {
+      const r = await request(stack.gatewayUrl).get(`/api/v1/messages/${id}`).set(other.auth);
+      expect(r.status).toBe(404);
+      expect(r.body.error.code).toBe('MESSAGE_NOT_FOUND');
+    }
+  });
+});

@@ -1,0 +1,137 @@
+import request from 'supertest';
+import { AmqpClient, createLogger, runMigrations, startHttpServer, type RunningServer } from '@bm/platform';
+import { testEnv, uniqueSuffix } from '@bm/platform/testing';
+import { loadGatewayConfig } from '../../services/gateway/src/config';
+import { createGatewayDataSource } from '../../services/gateway/src/data-access/data-source';
+import { createGateway, type Gateway } from '../../services/gateway/src/gateway';
+import { loadMessagingConfig } from '../../services/messaging/src/config';
+import { createMessagingDataSource } from '../../services/messaging/src/data-access/data-source';
+import { createMessagingService, type MessagingService } from '../../services/messaging/src/messaging';
+import { createSandboxApp, type SandboxApp } from '../../services/upstream-sandbox/src/app';
+import { loadSandboxConfig } from '../../services/upstream-sandbox/src/config';
+
+export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
+
+let migrations: Promise<void> | undefined;
+
+/** Every service's migrations, once per run. */
+export function migrateAll(): Promise<void> {
+  migrations ??= (async () => {
+    for (const ds of [createGatewayDataSource(loadGatewayConfig(testEnv())), createMessagingDataSource(loadMessagingConfig(testEnv()))]) {
+      await runMigrations(ds);
+      await ds.destroy();
+    }
+  })();
+  return migrations;
+}
+
+export interface Stack {
+  gatewayUrl: string;
+  sandboxUrl: string;
+  sandbox: SandboxApp;
+  messaging: MessagingService[];
+  gateway: Gateway;
+  /** A publisher on the run's exchange, standing in for webhook-ingress. */
+  broker: AmqpClient;
+  stop(): Promise<void>;
+}
+
+export interface StackOptions {
+  messagingReplicas?: number;
+  messagingEnv?: Record<string, string>;
+  sandboxEnv?: Record<string, string>;
+}
+
+/** Sandbox, messaging (one or more replicas) and the gateway in this process, on free ports. */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  await migrateAll();
+  const servers: RunningServer[] = [];
+  const sandbox = createSandboxApp(
+    loadSandboxConfig({ LOG_LEVEL: 'error', SANDBOX_STATUS_DELAYS_MS: '', SANDBOX_DEFAULT_MPS: '0', ...options.sandboxEnv }),
+    createLogger('sandbox', 'silent'),
+  );
+  const sandboxServer = await startHttpServer(sandbox.app, 0, '127.0.0.1');
+  servers.push(sandboxServer);
+  const messaging: MessagingService[] = [];
+  const messagingServers: RunningServer[] = [];
+  for (let i = 0; i < (options.messagingReplicas ?? 1); i += 1) {
+    const config = loadMessagingConfig(
+      testEnv({ UPSTREAM_BASE_URL: sandboxServer.url, SCHEDULER_INTERVAL_MS: '100', SEND_RETRY_BASE_MS: '100', ...options.messagingEnv }),
+    );
+    const service = await createMessagingService(config);
+    await service.startWorkers();
+    messaging.push(service);
+    messagingServers.push(await startHttpServer(service.app, 0, '127.0.0.1'));
+  }
+  const gateway = await createGateway(
+    loadGatewayConfig(testEnv({ ADMIN_TOKEN, MESSAGING_URL: messagingServers[0].url, DEFAULT_PLAN: 'unlimited' })),
+  );
+  const gatewayServer = await startHttpServer(gateway.app, 0, '127.0.0.1');
+  const env = testEnv();
+  const broker = new AmqpClient({
+    url: 'amqp://guest:guest@127.0.0.1:5672',
+    prefix: env.AMQP_PREFIX!,
+    logger: createLogger('e2e', 'silent'),
+    queueExpiresMs: Number(env.AMQP_QUEUE_EXPIRES_MS),
+  });
+  await broker.connect();
+  return {
+    gatewayUrl: gatewayServer.url,
+    sandboxUrl: sandboxServer.url,
+    sandbox,
+    messaging,
+    gateway,
+    broker,
+    stop: async () => {
+      await gatewayServer.close();
+      await gateway.close();
+      for (const s of messagingServers) await s.close();
+      for (const m of messaging) await m.close();
+      await broker.close();
+      await sandboxServer.close();
+      await sandbox.close();
+    },
+  };
+}
+
+export interface TenantFixture {
+  tenantId: number;
+  apiKey: string;
+  channelAccountId: string;
+  phoneNumberId: string;
+  wabaId: string;
+  auth: { Authorization: string };
+}
+
+/** A tenant with a key and a channel account connected through the operator API (templates from the sandbox). */
+export async function createTenant(stack: Stack, tier = 'TIER_1K'): Promise<TenantFixture> {
+  const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+  const tenant = await request(stack.gatewayUrl).post('/admin/v1/tenants').set(admin).send({ name: `t-${uniqueSuffix()}` }).expect(201);
+  const tenantId = tenant.body.data.tenant_id as number;
+  const key = await request(stack.gatewayUrl).post(`/admin/v1/tenants/${tenantId}/api-keys`).set(admin).expect(201);
+  const digits = () => String(Date.now()).slice(-8) + String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
+  const phoneNumberId = `1${digits()}`;
+  const wabaId = `2${digits()}`;
+  const account = await request(stack.gatewayUrl)
+    .post(`/admin/v1/tenants/${tenantId}/channel-accounts`)
+    .set(admin)
+    .send({ phone_number_id: phoneNumberId, waba_id: wabaId, display_phone_number: '+1 555 000 1111', access_token: 'sandbox-token', tier });
+  if (account.status !== 201) throw new Error(`channel account: ${account.status} ${JSON.stringify(account.body)}`);
+  const apiKey = key.body.data.api_key as string;
+  return {
+    tenantId,
+    apiKey,
+    channelAccountId: account.body.data.channel_account_id as string,
+    phoneNumberId,
+    wabaId,
+    auth: { Authorization: `Bearer ${apiKey}` },
+  };
+}
+
+/** A random valid phone number (US), avoiding the sandbox's fault suffixes unless one is asked for. */
+export function randomPhone(suffix = ''): string {
+  const body = String(Math.floor(Math.random() * 1e7)).padStart(7, '0');
+  const base = `1415${body}`;
+  if (suffix) return base.slice(0, base.length - suffix.length) + suffix;
+  return /(0049|0026|0047|0050|9429|9056|9057|9500|9503)$/.test(base) ? randomPhone() : base;
+}
