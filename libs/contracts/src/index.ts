@@ -20,3 +20,4 @@ export * from './schemas/opt-outs';
 export * from './schemas/domain-events';
 export * from './schemas/inbound-events';
 export * from './schemas/event-registry';
+export * from './schemas/recipient-list';

@@ -1,6 +1,7 @@
 import { canonicalTimeZone, resolveScheduledAt, scheduledAtSchema, timezoneSchema } from '@bm/contracts';
 
-const iso = (value: string, zone?: string): string | undefined => resolveScheduledAt(value, zone)?.toISOString();
+const iso = (value: string, zone?: string): string | undefined =>
+  resolveScheduledAt(value, zone)?.toISOString();
 
 describe('resolveScheduledAt', () => {
   it('when scheduled_at has no offset and no timezone, then it is read as UTC', () => {
@@ -39,12 +40,16 @@ describe('resolveScheduledAt', () => {
     expect(iso('2026-10-25T02:30:00', 'Europe/Berlin')).toBe('2026-10-25T00:30:00.000Z');
   });
 
-  it.each(['2026-02-30T10:00:00', '2026-13-01T10:00:00', '2026-11-22T24:00:00', '2026-11-22', 'tomorrow', ''])(
-    'when scheduled_at is %p, then it resolves to null',
-    (value) => {
-      expect(resolveScheduledAt(value)).toBeNull();
-    },
-  );
+  it.each([
+    '2026-02-30T10:00:00',
+    '2026-13-01T10:00:00',
+    '2026-11-22T24:00:00',
+    '2026-11-22',
+    'tomorrow',
+    '',
+  ])('when scheduled_at is %p, then it resolves to null', (value) => {
+    expect(resolveScheduledAt(value)).toBeNull();
+  });
 
   it('when a leap day exists, then it is accepted, and when it does not, then it is refused', () => {
     expect(iso('2028-02-29T10:00:00Z')).toBe('2028-02-29T10:00:00.000Z');
@@ -73,7 +78,10 @@ describe('scheduling schemas', () => {
     expect(canonicalTimeZone('UTC')).toBe('UTC');
   });
 
-  it.each(['Mars/Olympus', '+03:00', 'GMT+3 please'])('when the timezone is %p, then it is refused', (zone) => {
-    expect(timezoneSchema.validate(zone).error?.message).toMatch(/must be an IANA time zone/);
-  });
+  it.each(['Mars/Olympus', '+03:00', 'GMT+3 please'])(
+    'when the timezone is %p, then it is refused',
+    (zone) => {
+      expect(timezoneSchema.validate(zone).error?.message).toMatch(/must be an IANA time zone/);
+    },
+  );
 });

@@ -142,7 +142,10 @@ const SCHEDULED_AT_FORMAT_MESSAGE =
 export const scheduledAtSchema = Joi.string()
   .max(40)
   .pattern(ISO_DATETIME_PATTERN)
-  .custom((value: string, helpers) => (parseDateTime(value) ? value : helpers.error('scheduledAt.format')))
+  // The pattern (kept for the OpenAPI document) reports malformed text; this catches impossible dates only.
+  .custom((value: string, helpers) =>
+    !ISO_DATETIME_PATTERN.test(value) || parseDateTime(value) ? value : helpers.error('scheduledAt.format'),
+  )
   .messages({
     'string.pattern.base': SCHEDULED_AT_FORMAT_MESSAGE,
     'scheduledAt.format': SCHEDULED_AT_FORMAT_MESSAGE,

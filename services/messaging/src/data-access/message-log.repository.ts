@@ -1,3 +1,4 @@
+import { queryRows } from '@bm/platform';
 import type { MessageStatus } from '@bm/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 
@@ -208,7 +209,8 @@ export class MessageLogRepository {
   ): Promise<MessageLog | undefined> {
     const columns = Object.keys(set);
     const assignments = columns.map((c, i) => `${c} = $${i + 3}`).join(', ');
-    const rows: Row[] = await tx.query(
+    const rows = await queryRows<Row>(
+      tx,
       `UPDATE messaging.message_logs SET ${assignments}, updated_at = now()
         WHERE id = $1 AND status = ANY($2) RETURNING *`,
       [id, expected, ...columns.map((c) => set[c])],

@@ -1,3 +1,4 @@
+import { queryRows } from '@bm/platform';
 import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
 import type { EntityManager } from 'typeorm';
 import type { MessageLog } from '../data-access/message-log.repository';
@@ -45,7 +46,8 @@ const ORDER = ['sent', 'delivered', 'read', 'failed', 'played'];
 /** Applies the reports that arrived before this message's provider id was known, in status order. */
 export async function applyPendingReports(deps: MessagingDeps, tx: EntityManager, message: MessageLog): Promise<void> {
   if (!message.providerMessageId) return;
-  const rows: Array<{ status: string; report: Report }> = await tx.query(
+  const rows = await queryRows<{ status: string; report: Report }>(
+    tx,
     'DELETE FROM messaging.pending_status_reports WHERE provider_message_id = $1 RETURNING status, report',
     [message.providerMessageId],
   );

@@ -1,3 +1,4 @@
+import { queryRows } from '@bm/platform';
 import type { EntityManager } from 'typeorm';
 import type { ChannelAccount } from '../data-access/channel-account.repository';
 import type { MessageLog } from '../data-access/message-log.repository';
@@ -24,7 +25,8 @@ export function upstreamBody(message: MessageLog): Record<string, unknown> {
  * worker that dies mid-call leaves a trace and the message is never handed over twice for one attempt.
  */
 async function claimAttempt(tx: EntityManager, id: number): Promise<boolean> {
-  const rows: unknown[] = await tx.query(
+  const rows = await queryRows(
+    tx,
     `UPDATE messaging.message_logs
         SET send_attempts = send_attempts + 1, attempt_started_at = now(), updated_at = now()
       WHERE id = $1 AND status = 'queued' AND attempt_started_at IS NULL

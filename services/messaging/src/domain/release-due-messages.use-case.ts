@@ -1,3 +1,4 @@
+import { queryRows } from '@bm/platform';
 import type { MessageLog } from '../data-access/message-log.repository';
 import { toMessageLog } from '../data-access/message-log.repository';
 import { applyOrphanedReports } from './apply-status-report.use-case';
@@ -33,7 +34,8 @@ export async function releaseDueMessages(deps: MessagingDeps): Promise<number> {
     return rows.length;
   });
   released += await deps.dataSource.transaction(async (tx) => {
-    const rows: Array<{ id: string }> = await tx.query(
+    const rows = await queryRows<{ id: string }>(
+      tx,
       `UPDATE messaging.message_logs SET next_attempt_at = NULL, updated_at = now()
         WHERE id IN (SELECT id FROM messaging.message_logs
                       WHERE status = 'queued' AND attempt_started_at IS NULL AND next_attempt_at <= now()

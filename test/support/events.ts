@@ -1,0 +1,55 @@
+import { ulid } from 'ulidx';
+import type { DomainEventKey } from '@bm/contracts';
+import { uniqueSuffix } from '@bm/platform/testing';
+import type { Stack, TenantFixture } from './stack';
+
+/** Publishes an item as webhook-ingress would, on the run's exchange. */
+export async function publishInbound(stack: Stack, routingKey: DomainEventKey, fields: Record<string, unknown>): Promise<void> {
+  const eventId = ulid();
+  await stack.broker.publish(
+    routingKey,
+    { event_id: eventId, tenant_id: null, occurred_at: new Date().toISOString(), ...fields },
+    { messageId: eventId },
+  );
+}
+
+/** A delivery receipt for a sent message. */
+export function statusReport(t: TenantFixture, providerMessageId: string, status: string, errors: unknown[] = []) {
+  return {
+    waba_id: t.wabaId,
+    phone_number_id: t.phoneNumberId,
+    provider_message_id: providerMessageId,
+    status,
+    recipient_id: '0',
+    errors,
+    pricing_category: null,
+    conversation_id: null,
+  };
+}
+
+/** A customer's text message, which opens the service window. */
+export function inboundText(t: TenantFixture, from: string, text: string) {
+  return {
+    waba_id: t.wabaId,
+    phone_number_id: t.phoneNumberId,
+    message_id: `wamid.in.${uniqueSuffix()}`,
+    from,
+    name: 'Customer',
+    type: 'text',
+    text,
+    media: null,
+    button_payload: null,
+    context_message_id: null,
+    raw: { type: 'text', text: { body: text } },
+  };
+}
+
+/** Collects every event published under the given routing keys while the test runs. */
+export async function collectEvents(stack: Stack, keys: string[]): Promise<Array<{ routingKey: string; payload: Record<string, unknown> }>> {
+  const seen: Array<{ routingKey: string; payload: Record<string, unknown> }> = [];
+  await stack.broker.consume(`e2e.collect.${uniqueSuffix()}`, keys, async (m) => {
+    seen.push({ routingKey: m.routingKey, payload: m.payload as Record<string, unknown> });
+    await Promise.resolve();
+  });
+  return seen;
+}
