@@ -39,6 +39,8 @@ export interface Stack {
 export interface StackOptions {
   messagingReplicas?: number;
   messagingEnv?: Record<string, string>;
+  /** Settings of one replica only, e.g. its own broker URL through a proxy. */
+  replicaEnv?: (replica: number) => Record<string, string>;
   sandboxEnv?: Record<string, string>;
 }
 
@@ -56,7 +58,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const messagingServers: RunningServer[] = [];
   for (let i = 0; i < (options.messagingReplicas ?? 1); i += 1) {
     const config = loadMessagingConfig(
-      testEnv({ UPSTREAM_BASE_URL: sandboxServer.url, SCHEDULER_INTERVAL_MS: '100', SEND_RETRY_BASE_MS: '100', ...options.messagingEnv }),
+      testEnv({ UPSTREAM_BASE_URL: sandboxServer.url, SCHEDULER_INTERVAL_MS: '100', SEND_RETRY_BASE_MS: '100', ...options.messagingEnv, ...options.replicaEnv?.(i) }),
     );
     const service = await createMessagingService(config);
     await service.startWorkers();
@@ -104,7 +106,7 @@ export interface TenantFixture {
 }
 
 /** A tenant with a key and a channel account connected through the operator API (templates from the sandbox). */
-export async function createTenant(stack: Stack, tier = 'TIER_1K'): Promise<TenantFixture> {
+export async function createTenant(stack: Stack, tier = 'TIER_1K', extra: Record<string, unknown> = {}): Promise<TenantFixture> {
   const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
   const tenant = await request(stack.gatewayUrl).post('/admin/v1/tenants').set(admin).send({ name: `t-${uniqueSuffix()}` }).expect(201);
   const tenantId = tenant.body.data.tenant_id as number;
@@ -115,7 +117,7 @@ export async function createTenant(stack: Stack, tier = 'TIER_1K'): Promise<Tena
   const account = await request(stack.gatewayUrl)
     .post(`/admin/v1/tenants/${tenantId}/channel-accounts`)
     .set(admin)
-    .send({ phone_number_id: phoneNumberId, waba_id: wabaId, display_phone_number: '+1 555 000 1111', access_token: 'sandbox-token', tier });
+    .send({ phone_number_id: phoneNumberId, waba_id: wabaId, display_phone_number: '+1 555 000 1111', access_token: 'sandbox-token', tier, ...extra });
   if (account.status !== 201) throw new Error(`channel account: ${account.status} ${JSON.stringify(account.body)}`);
   const apiKey = key.body.data.api_key as string;
   return {

@@ -14,6 +14,8 @@ export interface MessagingConfig extends CommonConfig {
   SEND_MAX_ATTEMPTS: number;
   SEND_RETRY_BASE_MS: number;
   SCHEDULER_INTERVAL_MS: number;
+  /** How long after the upstream timeout an unfinished attempt is taken as abandoned by a dead worker. */
+  ATTEMPT_GRACE_MS: number;
   FREQUENCY_CAP_RETRY_DELAY_MS: number;
   CAPACITY_RESERVATION_TTL_MS: number;
   BODY_LIMIT: string;
@@ -38,6 +40,7 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv = process.env): Reado
       SEND_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(5),
       SEND_RETRY_BASE_MS: Joi.number().integer().min(10).default(2_000),
       SCHEDULER_INTERVAL_MS: Joi.number().integer().min(20).default(250),
+      ATTEMPT_GRACE_MS: Joi.number().integer().min(0).default(30_000),
       FREQUENCY_CAP_RETRY_DELAY_MS: Joi.number()
         .integer()
         .min(0)

@@ -56,7 +56,7 @@ export async function releaseDueMessages(deps: MessagingDeps): Promise<number> {
  * message that says so.
  */
 async function settleAbandonedAttempts(deps: MessagingDeps): Promise<void> {
-  const graceMs = deps.config.UPSTREAM_TIMEOUT_MS + 30_000;
+  const graceMs = deps.config.UPSTREAM_TIMEOUT_MS + deps.config.ATTEMPT_GRACE_MS;
   await deps.dataSource.transaction(async (tx) => {
     const rows: Parameters<typeof toMessageLog>[0][] = await tx.query(
       `SELECT * FROM messaging.message_logs
