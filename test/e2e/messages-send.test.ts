@@ -14,21 +14,36 @@ describe('POST /api/v1/messages/send through the gateway', () => {
 
   const send = (body: Record<string, unknown>, tenant = t) =>
     request(stack.gatewayUrl).post('/api/v1/messages/send').set(tenant.auth).send(body);
-  const getMessage = (id: number, tenant = t) => request(stack.gatewayUrl).get(`/api/v1/messages/${id}`).set(tenant.auth);
+  const getMessage = (id: number, tenant = t) =>
+    request(stack.gatewayUrl).get(`/api/v1/messages/${id}`).set(tenant.auth);
 
   it('when a template is sent, then 202 queued with its category, and the message reaches sent with a provider id', async () => {
     const phone = randomPhone();
-    const res = await send({ channel_account_id: t.channelAccountId, phone: `+${phone}`, message_type: 'template', data: { name: 'hello_world' } });
+    const res = await send({
+      channel_account_id: t.channelAccountId,
+      phone: `+${phone}`,
+      message_type: 'template',
+      data: { name: 'hello_world' },
+    });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({
       success: true,
-      data: { status: 'queued', message_log_id: expect.any(Number), conversation_category: 'UTILITY', cost: 0, scheduled_at: null },
+      data: {
+        status: 'queued',
+        message_log_id: expect.any(Number),
+        conversation_category: 'UTILITY',
+        cost: 0,
+        scheduled_at: null,
+      },
     });
     const id = res.body.data.message_log_id as number;
-    const sent = await waitFor(async () => {
-      const m = await getMessage(id);
-      return m.body.data.status === 'sent' ? m.body.data : undefined;
-    }, { what: 'status sent' });
+    const sent = await waitFor(
+      async () => {
+        const m = await getMessage(id);
+        return m.body.data.status === 'sent' ? (m.body.data as Record<string, unknown>) : undefined;
+      },
+      { what: 'status sent' },
+    );
     expect(sent).toEqual({
       message_log_id: id,
       status: 'sent',
@@ -52,7 +67,12 @@ describe('POST /api/v1/messages/send through the gateway', () => {
   });
 
   it('when a text goes to a customer who never wrote, then 422 OUTSIDE_SERVICE_WINDOW', async () => {
-    const res = await send({ channel_account_id: t.channelAccountId, phone: randomPhone(), message_type: 'text', data: { text: 'hi' } });
+    const res = await send({
+      channel_account_id: t.channelAccountId,
+      phone: randomPhone(),
+      message_type: 'text',
+      data: { text: 'hi' },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('OUTSIDE_SERVICE_WINDOW');
   });
@@ -64,9 +84,14 @@ describe('POST /api/v1/messages/send through the gateway', () => {
     expect(fields).toEqual(['channel_account_id', 'data.text', 'phone']);
   });
 
-  it('when the account is another tenant\'s or unknown, then 422 NO_ACTIVE_ACCOUNT', async () => {
+  it("when the account is another tenant's or unknown, then 422 NO_ACTIVE_ACCOUNT", async () => {
     const other = await createTenant(stack);
-    const res = await send({ channel_account_id: other.channelAccountId, phone: randomPhone(), message_type: 'template', data: { name: 'hello_world' } });
+    const res = await send({
+      channel_account_id: other.channelAccountId,
+      phone: randomPhone(),
+      message_type: 'template',
+      data: { name: 'hello_world' },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('NO_ACTIVE_ACCOUNT');
   });
@@ -76,9 +101,26 @@ describe('POST /api/v1/messages/send through the gateway', () => {
     ['pending_tpl', undefined, 'TEMPLATE_NOT_APPROVED'],
     ['promo_paused', undefined, 'TEMPLATE_PAUSED'],
     ['otp_code', [{ type: 'body', parameters: [] }], 'TEMPLATE_PARAMETER_MISMATCH'],
-    ['order_update', [{ type: 'body', parameters: [{ type: 'text', text: 'Mark' }, { type: 'text', text: '#1' }] }], 'TEMPLATE_HEADER_MEDIA_REQUIRED'],
+    [
+      'order_update',
+      [
+        {
+          type: 'body',
+          parameters: [
+            { type: 'text', text: 'Mark' },
+            { type: 'text', text: '#1' },
+          ],
+        },
+      ],
+      'TEMPLATE_HEADER_MEDIA_REQUIRED',
+    ],
   ])('when the template is %s with components %j, then 422 %s', async (name, components, code) => {
-    const res = await send({ channel_account_id: t.channelAccountId, phone: randomPhone(), message_type: 'template', data: { name, components } });
+    const res = await send({
+      channel_account_id: t.channelAccountId,
+      phone: randomPhone(),
+      message_type: 'template',
+      data: { name, components },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe(code);
   });
@@ -92,7 +134,13 @@ describe('POST /api/v1/messages/send through the gateway', () => {
         name: 'order_update',
         components: [
           { type: 'header', parameters: [{ type: 'image', image: { link: 'https://example.com/a.jpg' } }] },
-          { type: 'body', parameters: [{ type: 'text', text: 'Mark' }, { type: 'text', text: '#1' }] },
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', text: 'Mark' },
+              { type: 'text', text: '#1' },
+            ],
+          },
         ],
       },
     });
@@ -101,7 +149,12 @@ describe('POST /api/v1/messages/send through the gateway', () => {
   });
 
   it('when another tenant asks for the message, then 404 MESSAGE_NOT_FOUND, also for malformed ids', async () => {
-    const res = await send({ channel_account_id: t.channelAccountId, phone: randomPhone(), message_type: 'template', data: { name: 'hello_world' } });
+    const res = await send({
+      channel_account_id: t.channelAccountId,
+      phone: randomPhone(),
+      message_type: 'template',
+      data: { name: 'hello_world' },
+    });
     const other = await createTenant(stack);
     for (const id of [String(res.body.data.message_log_id), 'abc', '0', '99999999999']) {
       const r = await request(stack.gatewayUrl).get(`/api/v1/messages/${id}`).set(other.auth);

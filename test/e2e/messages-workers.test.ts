@@ -13,14 +13,22 @@ const sandboxSends = async (stack: Stack, query: string): Promise<SandboxSend[]>
   (await request(stack.sandboxUrl).get(`/_sandbox/sends?${query}`)).body.data as SandboxSend[];
 
 const messageStatus = async (stack: Stack, t: TenantFixture, id: number) =>
-  (await request(stack.gatewayUrl).get(`/api/v1/messages/${id}`).set(t.auth)).body.data as Record<string, unknown>;
+  (await request(stack.gatewayUrl).get(`/api/v1/messages/${id}`).set(t.auth)).body.data as Record<
+    string,
+    unknown
+  >;
 
 const sendTemplate = async (stack: Stack, t: TenantFixture, phone = randomPhone()) =>
   (
     await request(stack.gatewayUrl)
       .post('/api/v1/messages/send')
       .set(t.auth)
-      .send({ channel_account_id: t.channelAccountId, phone, message_type: 'template', data: { name: 'hello_world' } })
+      .send({
+        channel_account_id: t.channelAccountId,
+        phone,
+        message_type: 'template',
+        data: { name: 'hello_world' },
+      })
       .expect(202)
   ).body.data.message_log_id as number;
 
@@ -32,7 +40,8 @@ describe('send workers with two replicas', () => {
     proxy = await startTcpProxy('127.0.0.1', 5672);
     stack = await startStack({
       messagingReplicas: 2,
-      replicaEnv: (i) => (i === 0 ? { AMQP_URL: `amqp://guest:guest@127.0.0.1:${proxy.port}` } : {}),
+      replicaEnv: (i): Record<string, string> =>
+        i === 0 ? { AMQP_URL: `amqp://guest:guest@127.0.0.1:${proxy.port}` } : {},
       messagingEnv: { ATTEMPT_GRACE_MS: '300', UPSTREAM_TIMEOUT_MS: '3000' },
     });
   });
@@ -44,11 +53,17 @@ describe('send workers with two replicas', () => {
   it('when 20 messages go out on a number capped at 5 per second, then no second carries more than 5 sends', async () => {
     const t = await createTenant(stack, 'TIER_1K', { throughput_per_second: 5 });
     const ids = await Promise.all(Array.from({ length: 20 }, () => sendTemplate(stack, t)));
-    await waitFor(async () => (await Promise.all(ids.map((id) => messageStatus(stack, t, id)))).every((m) => m.status === 'sent'), {
-      timeoutMs: 15_000,
-      what: 'all sent',
-    });
-    const sends = (await sandboxSends(stack, `phone_number_id=${t.phoneNumberId}`)).filter((s) => s.result === 'accepted');
+    await waitFor(
+      async () =>
+        (await Promise.all(ids.map((id) => messageStatus(stack, t, id)))).every((m) => m.status === 'sent'),
+      {
+        timeoutMs: 15_000,
+        what: 'all sent',
+      },
+    );
+    const sends = (await sandboxSends(stack, `phone_number_id=${t.phoneNumberId}`)).filter(
+      (s) => s.result === 'accepted',
+    );
     expect(sends).toHaveLength(20);
     const perSecond = new Map<number, number>();
     for (const s of sends) {
@@ -61,22 +76,33 @@ describe('send workers with two replicas', () => {
   it('when a worker loses the broker in the middle of a send, then the redelivered command does not send again', async () => {
     const t = await createTenant(stack);
     const phone = randomPhone();
-    await request(stack.sandboxUrl).post('/_sandbox/faults').send({ match: { to: phone }, delay_ms: 1500, times: 1 }).expect(201);
+    await request(stack.sandboxUrl)
+      .post('/_sandbox/faults')
+      .send({ match: { to: phone }, delay_ms: 1500, times: 1 })
+      .expect(201);
     const id = await sendTemplate(stack, t, phone);
     const db = new Client({ connectionString: process.env.TEST_DATABASE_URL });
     await db.connect();
     try {
-      await waitFor(async () => {
-        const r = await db.query('SELECT attempt_started_at FROM messaging.message_logs WHERE id = $1', [id]);
-        return (r.rows[0] as { attempt_started_at: Date | null }).attempt_started_at !== null;
-      }, { what: 'attempt started' });
+      await waitFor(
+        async () => {
+          const r = await db.query('SELECT attempt_started_at FROM messaging.message_logs WHERE id = $1', [
+            id,
+          ]);
+          return (r.rows[0] as { attempt_started_at: Date | null }).attempt_started_at !== null;
+        },
+        { what: 'attempt started' },
+      );
     } finally {
       await db.end();
     }
     proxy.cut();
     await new Promise((r) => setTimeout(r, 200));
     proxy.restore();
-    await waitFor(async () => (await messageStatus(stack, t, id)).status === 'sent', { timeoutMs: 10_000, what: 'sent' });
+    await waitFor(async () => (await messageStatus(stack, t, id)).status === 'sent', {
+      timeoutMs: 10_000,
+      what: 'sent',
+    });
     await new Promise((r) => setTimeout(r, 1500));
     expect(await sandboxSends(stack, `to=${phone}`)).toHaveLength(1);
   });
@@ -87,7 +113,13 @@ describe('send workers with two replicas', () => {
     const scheduled = await request(stack.gatewayUrl)
       .post('/api/v1/messages/send')
       .set(t.auth)
-      .send({ channel_account_id: t.channelAccountId, phone, message_type: 'template', data: { name: 'hello_world' }, scheduled_at: '2031-01-01T00:00:00Z' })
+      .send({
+        channel_account_id: t.channelAccountId,
+        phone,
+        message_type: 'template',
+        data: { name: 'hello_world' },
+        scheduled_at: '2031-01-01T00:00:00Z',
+      })
       .expect(202);
     const id = scheduled.body.data.message_log_id as number;
     const db = new Client({ connectionString: process.env.TEST_DATABASE_URL });
@@ -102,10 +134,13 @@ describe('send workers with two replicas', () => {
     } finally {
       await db.end();
     }
-    const failed = await waitFor(async () => {
-      const m = await messageStatus(stack, t, id);
-      return m.status === 'failed' ? m : undefined;
-    }, { what: 'settled' });
+    const failed = await waitFor(
+      async () => {
+        const m = await messageStatus(stack, t, id);
+        return m.status === 'failed' ? m : undefined;
+      },
+      { what: 'settled' },
+    );
     expect(failed.error_message).toMatch(/outcome unknown/);
     expect(await sandboxSends(stack, `to=${phone}`)).toHaveLength(0);
   });

@@ -4,7 +4,11 @@ import { uniqueSuffix } from '@bm/platform/testing';
 import type { Stack, TenantFixture } from './stack';
 
 /** Publishes an item as webhook-ingress would, on the run's exchange. */
-export async function publishInbound(stack: Stack, routingKey: DomainEventKey, fields: Record<string, unknown>): Promise<void> {
+export async function publishInbound(
+  stack: Stack,
+  routingKey: DomainEventKey,
+  fields: Record<string, unknown>,
+): Promise<void> {
   const eventId = ulid();
   await stack.broker.publish(
     routingKey,
@@ -14,7 +18,12 @@ export async function publishInbound(stack: Stack, routingKey: DomainEventKey, f
 }
 
 /** A delivery receipt for a sent message. */
-export function statusReport(t: TenantFixture, providerMessageId: string, status: string, errors: unknown[] = []) {
+export function statusReport(
+  t: TenantFixture,
+  providerMessageId: string,
+  status: string,
+  errors: unknown[] = [],
+) {
   return {
     waba_id: t.wabaId,
     phone_number_id: t.phoneNumberId,
@@ -45,7 +54,10 @@ export function inboundText(t: TenantFixture, from: string, text: string) {
 }
 
 /** Collects every event published under the given routing keys while the test runs. */
-export async function collectEvents(stack: Stack, keys: string[]): Promise<Array<{ routingKey: string; payload: Record<string, unknown> }>> {
+export async function collectEvents(
+  stack: Stack,
+  keys: string[],
+): Promise<Array<{ routingKey: string; payload: Record<string, unknown> }>> {
   const seen: Array<{ routingKey: string; payload: Record<string, unknown> }> = [];
   await stack.broker.consume(`e2e.collect.${uniqueSuffix()}`, keys, async (m) => {
     seen.push({ routingKey: m.routingKey, payload: m.payload as Record<string, unknown> });

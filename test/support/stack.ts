@@ -17,7 +17,10 @@ let migrations: Promise<void> | undefined;
 /** Every service's migrations, once per run. */
 export function migrateAll(): Promise<void> {
   migrations ??= (async () => {
-    for (const ds of [createGatewayDataSource(loadGatewayConfig(testEnv())), createMessagingDataSource(loadMessagingConfig(testEnv()))]) {
+    for (const ds of [
+      createGatewayDataSource(loadGatewayConfig(testEnv())),
+      createMessagingDataSource(loadMessagingConfig(testEnv())),
+    ]) {
       await runMigrations(ds);
       await ds.destroy();
     }
@@ -49,7 +52,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   await migrateAll();
   const servers: RunningServer[] = [];
   const sandbox = createSandboxApp(
-    loadSandboxConfig({ LOG_LEVEL: 'error', SANDBOX_STATUS_DELAYS_MS: '', SANDBOX_DEFAULT_MPS: '0', ...options.sandboxEnv }),
+    loadSandboxConfig({
+      LOG_LEVEL: 'error',
+      SANDBOX_STATUS_DELAYS_MS: '',
+      SANDBOX_DEFAULT_MPS: '0',
+      ...options.sandboxEnv,
+    }),
     createLogger('sandbox', 'silent'),
   );
   const sandboxServer = await startHttpServer(sandbox.app, 0, '127.0.0.1');
@@ -58,7 +66,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const messagingServers: RunningServer[] = [];
   for (let i = 0; i < (options.messagingReplicas ?? 1); i += 1) {
     const config = loadMessagingConfig(
-      testEnv({ UPSTREAM_BASE_URL: sandboxServer.url, SCHEDULER_INTERVAL_MS: '100', SEND_RETRY_BASE_MS: '100', ...options.messagingEnv, ...options.replicaEnv?.(i) }),
+      testEnv({
+        UPSTREAM_BASE_URL: sandboxServer.url,
+        SCHEDULER_INTERVAL_MS: '100',
+        SEND_RETRY_BASE_MS: '100',
+        ...options.messagingEnv,
+        ...options.replicaEnv?.(i),
+      }),
     );
     const service = await createMessagingService(config);
     await service.startWorkers();
@@ -66,7 +80,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     messagingServers.push(await startHttpServer(service.app, 0, '127.0.0.1'));
   }
   const gateway = await createGateway(
-    loadGatewayConfig(testEnv({ ADMIN_TOKEN, MESSAGING_URL: messagingServers[0].url, DEFAULT_PLAN: 'unlimited' })),
+    loadGatewayConfig(
+      testEnv({ ADMIN_TOKEN, MESSAGING_URL: messagingServers[0].url, DEFAULT_PLAN: 'unlimited' }),
+    ),
   );
   const gatewayServer = await startHttpServer(gateway.app, 0, '127.0.0.1');
   const env = testEnv();
@@ -106,19 +122,39 @@ export interface TenantFixture {
 }
 
 /** A tenant with a key and a channel account connected through the operator API (templates from the sandbox). */
-export async function createTenant(stack: Stack, tier = 'TIER_1K', extra: Record<string, unknown> = {}): Promise<TenantFixture> {
+export async function createTenant(
+  stack: Stack,
+  tier = 'TIER_1K',
+  extra: Record<string, unknown> = {},
+): Promise<TenantFixture> {
   const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
-  const tenant = await request(stack.gatewayUrl).post('/admin/v1/tenants').set(admin).send({ name: `t-${uniqueSuffix()}` }).expect(201);
+  const tenant = await request(stack.gatewayUrl)
+    .post('/admin/v1/tenants')
+    .set(admin)
+    .send({ name: `t-${uniqueSuffix()}` })
+    .expect(201);
   const tenantId = tenant.body.data.tenant_id as number;
-  const key = await request(stack.gatewayUrl).post(`/admin/v1/tenants/${tenantId}/api-keys`).set(admin).expect(201);
-  const digits = () => String(Date.now()).slice(-8) + String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
+  const key = await request(stack.gatewayUrl)
+    .post(`/admin/v1/tenants/${tenantId}/api-keys`)
+    .set(admin)
+    .expect(201);
+  const digits = () =>
+    String(Date.now()).slice(-8) + String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
   const phoneNumberId = `1${digits()}`;
   const wabaId = `2${digits()}`;
   const account = await request(stack.gatewayUrl)
     .post(`/admin/v1/tenants/${tenantId}/channel-accounts`)
     .set(admin)
-    .send({ phone_number_id: phoneNumberId, waba_id: wabaId, display_phone_number: '+1 555 000 1111', access_token: 'sandbox-token', tier, ...extra });
-  if (account.status !== 201) throw new Error(`channel account: ${account.status} ${JSON.stringify(account.body)}`);
+    .send({
+      phone_number_id: phoneNumberId,
+      waba_id: wabaId,
+      display_phone_number: '+1 555 000 1111',
+      access_token: 'sandbox-token',
+      tier,
+      ...extra,
+    });
+  if (account.status !== 201)
+    throw new Error(`channel account: ${account.status} ${JSON.stringify(account.body)}`);
   const apiKey = key.body.data.api_key as string;
   return {
     tenantId,

@@ -27,7 +27,9 @@ export function requestHash(body: unknown): string {
               .map((k) => [k, stable((v as Record<string, unknown>)[k])]),
           )
         : v;
-  return createHash('sha256').update(JSON.stringify(stable(body) ?? null)).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(stable(body) ?? null))
+    .digest('hex');
 }
 
 export interface IdempotentAnswer<T> {
@@ -63,13 +65,19 @@ export class IdempotencyStore {
       const existing = await this.claim(tenantId, key, hash);
       if (existing === undefined) break;
       if (existing.request_hash !== hash) {
-        throw new AppError('IDEMPOTENCY_KEY_CONFLICT', 'This Idempotency-Key was used with a different request');
+        throw new AppError(
+          'IDEMPOTENCY_KEY_CONFLICT',
+          'This Idempotency-Key was used with a different request',
+        );
       }
       if (existing.status_code !== null) {
         return { status: existing.status_code, body: existing.response as T, replayed: true };
       }
       if (Date.now() - existing.created_at.getTime() < this.staleAfterMs || attempt === 1) {
-        throw new AppError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still in flight');
+        throw new AppError(
+          'IDEMPOTENCY_KEY_CONFLICT',
+          'A request with this Idempotency-Key is still in flight',
+        );
       }
       await this.release(tenantId, key);
     }
@@ -92,7 +100,9 @@ export class IdempotencyStore {
     tenantId: number,
     key: string,
     hash: string,
-  ): Promise<{ request_hash: string; status_code: number | null; response: unknown; created_at: Date } | undefined> {
+  ): Promise<
+    { request_hash: string; status_code: number | null; response: unknown; created_at: Date } | undefined
+  > {
     // A claim released between our insert and our read leaves nothing to read: then insert again.
     for (;;) {
       const inserted: unknown[] = await this.dataSource.query(
@@ -101,12 +111,16 @@ export class IdempotencyStore {
         [tenantId, key, hash],
       );
       if (inserted.length > 0) return undefined;
-      const rows: Array<{ request_hash: string; status_code: number | null; response: unknown; created_at: Date }> =
-        await this.dataSource.query(
-          `SELECT request_hash, status_code, response, created_at FROM "${this.schema}".idempotency_keys
+      const rows: Array<{
+        request_hash: string;
+        status_code: number | null;
+        response: unknown;
+        created_at: Date;
+      }> = await this.dataSource.query(
+        `SELECT request_hash, status_code, response, created_at FROM "${this.schema}".idempotency_keys
             WHERE tenant_id = $1 AND key = $2`,
-          [tenantId, key],
-        );
+        [tenantId, key],
+      );
       if (rows[0]) return rows[0];
     }
   }

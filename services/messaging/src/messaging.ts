@@ -57,7 +57,11 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     dataSource,
     redis,
     secrets: new SecretBox(config.ENCRYPTION_KEY),
-    upstream: new CloudApiClient(config.UPSTREAM_BASE_URL, config.UPSTREAM_API_VERSION, config.UPSTREAM_TIMEOUT_MS),
+    upstream: new CloudApiClient(
+      config.UPSTREAM_BASE_URL,
+      config.UPSTREAM_API_VERSION,
+      config.UPSTREAM_TIMEOUT_MS,
+    ),
     accounts: new ChannelAccountRepository(dataSource),
     templates: new TemplateRepository(dataSource),
     messages: new MessageLogRepository(dataSource),
@@ -66,7 +70,12 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     idempotency: new IdempotencyStore(dataSource, MESSAGING_SCHEMA),
   };
   const relay = new OutboxRelay({ dataSource, schema: MESSAGING_SCHEMA, amqp, logger });
-  const scheduler = new PeriodicTask('scheduler', config.SCHEDULER_INTERVAL_MS, () => releaseDueMessages(deps), logger);
+  const scheduler = new PeriodicTask(
+    'scheduler',
+    config.SCHEDULER_INTERVAL_MS,
+    () => releaseDueMessages(deps),
+    logger,
+  );
 
   const app = createHttpApp({
     logger,
@@ -76,9 +85,8 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
       serviceHealthRoutes(a.router, {
         database: () => pingDatabase(dataSource),
         cache: () => redis.ping(),
-        broker: async () => {
-          if (!amqp.isConnected()) throw new Error('amqp not connected');
-        },
+        broker: () =>
+          amqp.isConnected() ? Promise.resolve() : Promise.reject(new Error('amqp not connected')),
       });
       a.use(requireInternalCaller(config.INTERNAL_TOKEN));
       messageRoutes(a.router, deps);

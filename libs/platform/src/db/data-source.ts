@@ -80,9 +80,18 @@ export async function pingDatabase(dataSource: DataSource): Promise<void> {
  * Runs SQL and returns its rows whatever the statement: TypeORM answers UPDATE and DELETE with
  * `[rows, affectedCount]` but SELECT and INSERT with the rows alone.
  */
-export async function queryRows<T>(db: { query: (sql: string, params?: unknown[]) => Promise<unknown> }, sql: string, params: unknown[] = []): Promise<T[]> {
+export async function queryRows<T>(
+  db: { query: (sql: string, params?: unknown[]) => Promise<unknown> },
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const result = await db.query(sql, params);
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
+  if (
+    Array.isArray(result) &&
+    result.length === 2 &&
+    Array.isArray(result[0]) &&
+    typeof result[1] === 'number'
+  ) {
     return result[0] as T[];
   }
   return result as T[];

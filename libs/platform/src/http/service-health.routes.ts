@@ -6,9 +6,17 @@ import { defineRoutes } from './routes';
  * Kubernetes probes of an internal service: `/health/live` answers while the process serves HTTP,
  * `/health/ready` runs each named check (bounded by the timeout) and answers 503 when one fails.
  */
-export function serviceHealthRoutes(router: Router, checks: Record<string, () => Promise<unknown>>, timeoutMs = 1_000): void {
+export function serviceHealthRoutes(
+  router: Router,
+  checks: Record<string, () => Promise<unknown>>,
+  timeoutMs = 1_000,
+): void {
   defineRoutes(router, [
-    { method: 'GET', path: '/health/live', handlers: [(_req, res) => res.json({ success: true, data: { status: 'alive' } })] },
+    {
+      method: 'GET',
+      path: '/health/live',
+      handlers: [(_req, res) => res.json({ success: true, data: { status: 'alive' } })],
+    },
     {
       method: 'GET',
       path: '/health/ready',
@@ -18,9 +26,19 @@ export function serviceHealthRoutes(router: Router, checks: Record<string, () =>
           const results = await Promise.all(names.map((n) => checkWithin(checks[n], timeoutMs)));
           const report = Object.fromEntries(names.map((n, i) => [n, results[i]]));
           const ready = results.every(Boolean);
-          const data = { status: ready ? 'ready' : 'degraded', checks: report, timestamp: new Date().toISOString() };
+          const data = {
+            status: ready ? 'ready' : 'degraded',
+            checks: report,
+            timestamp: new Date().toISOString(),
+          };
           if (ready) res.json({ success: true, data });
-          else res.status(503).json({ success: false, error: { code: 'SERVICE_DEGRADED', message: 'Not ready', details: data } });
+          else
+            res
+              .status(503)
+              .json({
+                success: false,
+                error: { code: 'SERVICE_DEGRADED', message: 'Not ready', details: data },
+              });
         },
       ],
     },

@@ -31,7 +31,10 @@ const toAccount = (e: ChannelAccountEntity): ChannelAccount => ({
 export class ChannelAccountRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insert(tx: EntityManager, account: Omit<ChannelAccount, 'createdAt' | 'active'>): Promise<ChannelAccount> {
+  async insert(
+    tx: EntityManager,
+    account: Omit<ChannelAccount, 'createdAt' | 'active'>,
+  ): Promise<ChannelAccount> {
     const repo = tx.getRepository(ChannelAccountEntity);
     return toAccount(await repo.save(repo.create({ ...account, active: true })));
   }
@@ -43,7 +46,9 @@ export class ChannelAccountRepository {
 
   /** The tenant's active account with that id; another tenant's is as good as absent. */
   async findActiveForTenant(id: string, tenantId: number): Promise<ChannelAccount | undefined> {
-    const found = await this.dataSource.getRepository(ChannelAccountEntity).findOneBy({ id, tenantId, active: true });
+    const found = await this.dataSource
+      .getRepository(ChannelAccountEntity)
+      .findOneBy({ id, tenantId, active: true });
     return found ? toAccount(found) : undefined;
   }
 

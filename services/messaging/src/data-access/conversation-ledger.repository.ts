@@ -17,7 +17,13 @@ export class ConversationLedger {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Opens a conversation unless the customer already has one opened in the last 24 h; true when opened. */
-  async openIfNew(tx: EntityManager, channelAccountId: string, phone: string, messageLogId: number, reference: string | null): Promise<boolean> {
+  async openIfNew(
+    tx: EntityManager,
+    channelAccountId: string,
+    phone: string,
+    messageLogId: number,
+    reference: string | null,
+  ): Promise<boolean> {
     const rows: unknown[] = await tx.query(
       `INSERT INTO messaging.conversations (channel_account_id, customer_phone, message_log_id, reference)
        SELECT $1, $2, $3, $4
@@ -70,10 +76,10 @@ export class ConversationLedger {
   ): Promise<{ granted: number; capacity: Capacity }> {
     return this.dataSource.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`capacity:${channelAccountId}`]);
-      await tx.query('DELETE FROM messaging.capacity_reservations WHERE channel_account_id = $1 AND reference = $2', [
-        channelAccountId,
-        reference,
-      ]);
+      await tx.query(
+        'DELETE FROM messaging.capacity_reservations WHERE channel_account_id = $1 AND reference = $2',
+        [channelAccountId, reference],
+      );
       const used = await this.used(tx, channelAccountId);
       const before = this.capacityOf(dailyLimit, used);
       const available = before.remaining === null ? count : before.remaining;
@@ -90,9 +96,9 @@ export class ConversationLedger {
   }
 
   async release(channelAccountId: string, reference: string): Promise<void> {
-    await this.dataSource.query('DELETE FROM messaging.capacity_reservations WHERE channel_account_id = $1 AND reference = $2', [
-      channelAccountId,
-      reference,
-    ]);
+    await this.dataSource.query(
+      'DELETE FROM messaging.capacity_reservations WHERE channel_account_id = $1 AND reference = $2',
+      [channelAccountId, reference],
+    );
   }
 }

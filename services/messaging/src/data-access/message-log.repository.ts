@@ -162,7 +162,11 @@ export class MessageLogRepository {
     return rows[0] ? toMessageLog(rows[0]) : undefined;
   }
 
-  async findByProviderId(db: Db, providerMessageId: string, { lock = false } = {}): Promise<MessageLog | undefined> {
+  async findByProviderId(
+    db: Db,
+    providerMessageId: string,
+    { lock = false } = {},
+  ): Promise<MessageLog | undefined> {
     const rows: Row[] = await db.query(
       `SELECT * FROM messaging.message_logs WHERE provider_message_id = $1${lock ? ' FOR UPDATE' : ''}`,
       [providerMessageId],
@@ -190,12 +194,17 @@ export class MessageLogRepository {
     if (filter.toPhone) where.push(`to_phone = $${params.push(filter.toPhone)}`);
     if (filter.campaignId) where.push(`campaign_id = $${params.push(filter.campaignId)}`);
     const clause = where.join(' AND ');
-    const [rows, count]: [Row[], Array<{ total: string }>] = await Promise.all([
-      this.dataSource.query(
+    const [rows, count] = await Promise.all([
+      queryRows<Row>(
+        this.dataSource,
         `SELECT * FROM messaging.message_logs WHERE ${clause} ORDER BY id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
         params,
       ),
-      this.dataSource.query(`SELECT count(*) AS total FROM messaging.message_logs WHERE ${clause}`, params),
+      queryRows<{ total: string }>(
+        this.dataSource,
+        `SELECT count(*) AS total FROM messaging.message_logs WHERE ${clause}`,
+        params,
+      ),
     ]);
     return { items: rows.map(toMessageLog), total: Number(count[0].total) };
   }

@@ -34,7 +34,11 @@ export class TemplateRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Inserts or refreshes the account's templates by (name, language); returns the stored rows. */
-  async upsertMany(tx: EntityManager, channelAccountId: string, templates: TemplateInput[]): Promise<Template[]> {
+  async upsertMany(
+    tx: EntityManager,
+    channelAccountId: string,
+    templates: TemplateInput[],
+  ): Promise<Template[]> {
     const stored: Template[] = [];
     for (const t of templates) {
       const rows: Array<{ id: string }> = await tx.query(
@@ -96,7 +100,10 @@ export class TemplateRepository {
     category: string | null,
   ): Promise<{ template: Template; previousStatus: string } | undefined> {
     const repo = tx.getRepository(TemplateEntity);
-    const found = await repo.findOne({ where: { channelAccountId, name, language }, lock: { mode: 'pessimistic_write' } });
+    const found = await repo.findOne({
+      where: { channelAccountId, name, language },
+      lock: { mode: 'pessimistic_write' },
+    });
     if (!found) return undefined;
     const previousStatus = found.status;
     found.status = status;

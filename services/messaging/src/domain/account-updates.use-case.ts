@@ -14,13 +14,23 @@ import type { MessagingDeps } from './messaging-deps';
 const EVENT_TO_STATUS: Record<string, TemplateStatus> = { REINSTATED: 'APPROVED', FLAGGED: 'PAUSED' };
 
 /** `message_template_status_update`: updates the template on every account of the WABA, emits the change. */
-export async function applyTemplateStatus(deps: MessagingDeps, item: InboundTemplateStatusItem): Promise<void> {
+export async function applyTemplateStatus(
+  deps: MessagingDeps,
+  item: InboundTemplateStatusItem,
+): Promise<void> {
   const event = item.event.toUpperCase();
   const status = EVENT_TO_STATUS[event] ?? (TEMPLATE_STATUSES as readonly string[]).find((s) => s === event);
   if (!status) return;
   for (const account of await deps.accounts.listByWaba(item.waba_id)) {
     await deps.dataSource.transaction(async (tx) => {
-      const changed = await deps.templates.updateStatus(tx, account.id, item.name, item.language, status, item.category);
+      const changed = await deps.templates.updateStatus(
+        tx,
+        account.id,
+        item.name,
+        item.language,
+        status,
+        item.category,
+      );
       if (!changed || changed.previousStatus === status) return;
       await emitEvent(tx, 'template.status_changed', account.tenantId, {
         channel_account_id: account.id,
@@ -41,7 +51,9 @@ export async function applyPhoneQuality(deps: MessagingDeps, item: InboundPhoneQ
   const accounts = (await deps.accounts.listByWaba(item.waba_id)).filter(
     (a) => a.displayPhoneNumber === display || a.phoneNumberId === item.phone_number_id,
   );
-  const tier = (MESSAGING_TIERS as readonly string[]).includes(item.current_limit ?? '') ? item.current_limit : null;
+  const tier = (MESSAGING_TIERS as readonly string[]).includes(item.current_limit ?? '')
+    ? item.current_limit
+    : null;
   for (const account of accounts) {
     await deps.dataSource.transaction(async (tx) => {
       if (tier && tier !== account.tier) await deps.accounts.updateTier(tx, account.id, tier);
@@ -69,5 +81,7 @@ export async function applyAccountUpdate(deps: MessagingDeps, item: InboundAccou
 
 /** Keeps the copy of the tenant's opt-outs that single MARKETING sends are checked against. */
 export async function applyOptOutChange(deps: MessagingDeps, event: OptOutChangedEvent): Promise<void> {
-  await deps.dataSource.transaction((tx) => deps.customers.setOptOut(tx, event.tenant_id, event.phone, event.opted_out));
+  await deps.dataSource.transaction((tx) =>
+    deps.customers.setOptOut(tx, event.tenant_id, event.phone, event.opted_out),
+  );
 }

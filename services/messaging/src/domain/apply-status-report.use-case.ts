@@ -17,7 +17,10 @@ function toChange(report: Report): StatusChange | undefined {
     status: 'failed',
     at,
     errorCode: error?.code ?? null,
-    errorMessage: describeFailure(error?.code ?? null, error?.details || error?.message || error?.title || 'delivery failed'),
+    errorMessage: describeFailure(
+      error?.code ?? null,
+      error?.details || error?.message || error?.title || 'delivery failed',
+    ),
   };
 }
 
@@ -44,7 +47,11 @@ export async function applyStatusReport(deps: MessagingDeps, item: InboundStatus
 const ORDER = ['sent', 'delivered', 'read', 'failed', 'played'];
 
 /** Applies the reports that arrived before this message's provider id was known, in status order. */
-export async function applyPendingReports(deps: MessagingDeps, tx: EntityManager, message: MessageLog): Promise<void> {
+export async function applyPendingReports(
+  deps: MessagingDeps,
+  tx: EntityManager,
+  message: MessageLog,
+): Promise<void> {
   if (!message.providerMessageId) return;
   const rows = await queryRows<{ status: string; report: Report }>(
     tx,

@@ -10,7 +10,11 @@ async function accountOf(deps: MessagingDeps, channelAccountId: string, tenantId
 }
 
 /** `{daily_limit, used_today, remaining}` of a sending number (remaining null when unlimited). */
-export async function getCapacity(deps: MessagingDeps, tenantId: number, channelAccountId: string): Promise<Capacity> {
+export async function getCapacity(
+  deps: MessagingDeps,
+  tenantId: number,
+  channelAccountId: string,
+): Promise<Capacity> {
   const { account, dailyLimit } = await accountOf(deps, channelAccountId, tenantId);
   return deps.ledger.capacityOf(dailyLimit, await deps.ledger.used(deps.dataSource, account.id));
 }
@@ -23,10 +27,22 @@ export async function reserveCapacity(
   input: { reference: string; count: number; partial: boolean },
 ): Promise<{ granted: number; capacity: Capacity }> {
   const { account, dailyLimit } = await accountOf(deps, channelAccountId, tenantId);
-  return deps.ledger.reserve(account.id, dailyLimit, input.reference, input.count, deps.config.CAPACITY_RESERVATION_TTL_MS, input.partial);
+  return deps.ledger.reserve(
+    account.id,
+    dailyLimit,
+    input.reference,
+    input.count,
+    deps.config.CAPACITY_RESERVATION_TTL_MS,
+    input.partial,
+  );
 }
 
-export async function releaseCapacity(deps: MessagingDeps, tenantId: number, channelAccountId: string, reference: string): Promise<void> {
+export async function releaseCapacity(
+  deps: MessagingDeps,
+  tenantId: number,
+  channelAccountId: string,
+  reference: string,
+): Promise<void> {
   const { account } = await accountOf(deps, channelAccountId, tenantId);
   await deps.ledger.release(account.id, reference);
 }

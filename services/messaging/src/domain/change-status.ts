@@ -27,7 +27,11 @@ export async function changeStatus(
   change: StatusChange,
 ): Promise<MessageLog | undefined> {
   const at = change.at ?? new Date();
-  const set: Record<string, unknown> = { status: change.status, attempt_started_at: null, next_attempt_at: null };
+  const set: Record<string, unknown> = {
+    status: change.status,
+    attempt_started_at: null,
+    next_attempt_at: null,
+  };
   if (change.providerMessageId) set.provider_message_id = change.providerMessageId;
   if (change.status === 'sent') set.sent_at = at;
   if (change.status === 'delivered') set.delivered_at = at;
@@ -58,13 +62,19 @@ export async function changeStatus(
     campaign_id: updated.campaignId,
     campaign_recipient_id: updated.campaignRecipientId,
   });
-  if (change.status === 'failed' && change.errorCode === FREQUENCY_CAP) await scheduleFrequencyCapRetry(deps, tx, updated);
+  if (change.status === 'failed' && change.errorCode === FREQUENCY_CAP)
+    await scheduleFrequencyCapRetry(deps, tx, updated);
   return updated;
 }
 
 /** One retry 26 h later (configurable) for a message that asked for it; a retry never retries again. */
-async function scheduleFrequencyCapRetry(deps: MessagingDeps, tx: EntityManager, failed: MessageLog): Promise<void> {
-  if (!failed.autoRetryOnFrequencyCap || failed.retryCount > 0 || failed.retriedByMessageLogId !== null) return;
+async function scheduleFrequencyCapRetry(
+  deps: MessagingDeps,
+  tx: EntityManager,
+  failed: MessageLog,
+): Promise<void> {
+  if (!failed.autoRetryOnFrequencyCap || failed.retryCount > 0 || failed.retriedByMessageLogId !== null)
+    return;
   const retry = await deps.messages.insert(tx, {
     tenantId: failed.tenantId,
     channelAccountId: failed.channelAccountId,
@@ -80,5 +90,8 @@ async function scheduleFrequencyCapRetry(deps: MessagingDeps, tx: EntityManager,
     retryOfMessageLogId: failed.id,
     campaignId: failed.campaignId,
   });
-  await tx.query('UPDATE messaging.message_logs SET retried_by_message_log_id = $2 WHERE id = $1', [failed.id, retry.id]);
+  await tx.query('UPDATE messaging.message_logs SET retried_by_message_log_id = $2 WHERE id = $1', [
+    failed.id,
+    retry.id,
+  ]);
 }

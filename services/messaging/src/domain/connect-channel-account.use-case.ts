@@ -24,7 +24,8 @@ export function toAccountDto(a: ChannelAccount, templates?: Template[]) {
 
 /** Upstream template → what we store: header format and sample media come from the HEADER component. */
 export function toTemplateInput(t: UpstreamTemplate): TemplateInput {
-  const header = t.components.find((c) => String(c.type).toUpperCase() === 'HEADER');
+  const header = t.components.find((c) => typeof c.type === 'string' && c.type.toUpperCase() === 'HEADER');
+  const format = typeof header?.format === 'string' ? header.format.toUpperCase() : null;
   const example = header?.example as { header_handle?: string[] } | undefined;
   return {
     upstreamId: String(t.id),
@@ -32,7 +33,7 @@ export function toTemplateInput(t: UpstreamTemplate): TemplateInput {
     language: t.language,
     status: t.status.toUpperCase(),
     category: t.category.toUpperCase(),
-    headerFormat: header?.format ? String(header.format).toUpperCase() : null,
+    headerFormat: format,
     headerSampleMediaUrl: example?.header_handle?.[0] ?? null,
     components: t.components,
   };
@@ -42,7 +43,10 @@ async function fetchTemplates(deps: MessagingDeps, wabaId: string, token: string
   try {
     return (await deps.upstream.listTemplates(wabaId, token)).map(toTemplateInput);
   } catch (err) {
-    throw new AppError('UPSTREAM_ERROR', `The upstream network refused the template listing: ${(err as Error).message}`);
+    throw new AppError(
+      'UPSTREAM_ERROR',
+      `The upstream network refused the template listing: ${(err as Error).message}`,
+    );
   }
 }
 
@@ -62,7 +66,10 @@ export async function connectChannelAccount(
   try {
     await deps.upstream.subscribeApp(input.waba_id, input.access_token);
   } catch (err) {
-    throw new AppError('UPSTREAM_ERROR', `The upstream network refused the webhook subscription: ${(err as Error).message}`);
+    throw new AppError(
+      'UPSTREAM_ERROR',
+      `The upstream network refused the webhook subscription: ${(err as Error).message}`,
+    );
   }
   return deps.dataSource.transaction(async (tx) => {
     const account = await deps.accounts.insert(tx, {

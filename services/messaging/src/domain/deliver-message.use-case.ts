@@ -11,7 +11,8 @@ import type { ThroughputLimiter } from './throughput-limiter';
 /** The upstream request body of a message log. */
 export function upstreamBody(message: MessageLog): Record<string, unknown> {
   const base = { messaging_product: 'whatsapp', recipient_type: 'individual', to: message.toPhone };
-  if ('text' in message.content) return { ...base, type: 'text', text: { preview_url: false, body: message.content.text } };
+  if ('text' in message.content)
+    return { ...base, type: 'text', text: { preview_url: false, body: message.content.text } };
   const { name, language, components } = message.content;
   return {
     ...base,
@@ -38,18 +39,29 @@ async function claimAttempt(tx: EntityManager, id: number): Promise<boolean> {
 }
 
 /** Sends one queued message through the upstream adapter and records what came of it. */
-export async function deliverMessage(deps: MessagingDeps, limiter: ThroughputLimiter, messageLogId: number): Promise<void> {
+export async function deliverMessage(
+  deps: MessagingDeps,
+  limiter: ThroughputLimiter,
+  messageLogId: number,
+): Promise<void> {
   const claimed = await deps.dataSource.transaction((tx) => claimAttempt(tx, messageLogId));
   // Not queued, already being sent, or waiting for its retry time: a duplicate command changes nothing.
   if (!claimed) return;
   const message = (await deps.messages.findById(deps.dataSource, messageLogId))!;
   const account = (await deps.accounts.findById(message.channelAccountId))!;
   await limiter.acquire(account.id, account.throughputPerSecond);
-  const result = await deps.upstream.sendMessage(account.phoneNumberId, deps.secrets.open(account.accessTokenSealed), upstreamBody(message));
+  const result = await deps.upstream.sendMessage(
+    account.phoneNumberId,
+    deps.secrets.open(account.accessTokenSealed),
+    upstreamBody(message),
+  );
 
   await deps.dataSource.transaction(async (tx) => {
     if (result.ok) {
-      const sent = await changeStatus(deps, tx, message, { status: 'sent', providerMessageId: result.providerMessageId });
+      const sent = await changeStatus(deps, tx, message, {
+        status: 'sent',
+        providerMessageId: result.providerMessageId,
+      });
       if (sent) {
         await openConversation(deps, tx, account, sent);
         await applyPendingReports(deps, tx, sent);
@@ -63,7 +75,11 @@ export async function deliverMessage(deps: MessagingDeps, limiter: ThroughputLim
                 error_code = $3, updated_at = now() WHERE id = $1 AND status = 'queued'`,
         [message.id, delayMs, result.code],
       );
-      deps.logger.warn('upstream send will be retried', { message_log_id: message.id, code: result.code, attempt: message.sendAttempts });
+      deps.logger.warn('upstream send will be retried', {
+        message_log_id: message.id,
+        code: result.code,
+        attempt: message.sendAttempts,
+      });
       return;
     }
     await changeStatus(deps, tx, message, {
@@ -75,7 +91,12 @@ export async function deliverMessage(deps: MessagingDeps, limiter: ThroughputLim
 }
 
 /** A template to a customer outside an open service window opens a business-initiated conversation. */
-async function openConversation(deps: MessagingDeps, tx: EntityManager, account: ChannelAccount, message: MessageLog): Promise<void> {
+async function openConversation(
+  deps: MessagingDeps,
+  tx: EntityManager,
+  account: ChannelAccount,
+  message: MessageLog,
+): Promise<void> {
   if (message.messageType !== 'template') return;
   if (await deps.customers.isWindowOpen(tx, account.id, message.toPhone)) return;
   await deps.ledger.openIfNew(tx, account.id, message.toPhone, message.id, message.campaignId);

@@ -4,7 +4,10 @@ import type { DomainEventKey, DomainEventPayloads } from '@bm/contracts';
 import { enqueueEvent } from '@bm/platform';
 import { MESSAGING_SCHEMA } from '../data-access/data-source';
 
-type Fields<K extends DomainEventKey> = Omit<DomainEventPayloads[K], 'event_id' | 'tenant_id' | 'occurred_at'>;
+type Fields<K extends DomainEventKey> = Omit<
+  DomainEventPayloads[K],
+  'event_id' | 'tenant_id' | 'occurred_at'
+>;
 
 /** Writes a domain event into the outbox inside the caller's transaction; the relay publishes it after commit. */
 export async function emitEvent<K extends DomainEventKey>(

@@ -12,25 +12,40 @@ export function messageIdOf(raw: string): number {
 }
 
 /** GET /api/v1/messages/{id}: the tenant's message; another tenant's is 404 like an unknown one. */
-export async function getMessage(deps: MessagingDeps, tenantId: number, rawId: string): Promise<MessageLogDto> {
+export async function getMessage(
+  deps: MessagingDeps,
+  tenantId: number,
+  rawId: string,
+): Promise<MessageLogDto> {
   const message = await deps.messages.findForTenant(messageIdOf(rawId), tenantId);
   if (!message) throw new AppError('MESSAGE_NOT_FOUND');
   return toMessageLogDto(message);
 }
 
 /** GET /api/v1/messages: the sent list, newest first. */
-export async function listMessages(deps: MessagingDeps, tenantId: number, query: ListMessagesQuery): Promise<MessageListDto> {
+export async function listMessages(
+  deps: MessagingDeps,
+  tenantId: number,
+  query: ListMessagesQuery,
+): Promise<MessageListDto> {
   const { items, total } = await deps.messages.list(
     tenantId,
     { status: query.status, toPhone: query.to_phone, campaignId: query.campaign_id },
     query.page,
     query.per_page,
   );
-  return { messages: items.map(toMessageLogDto), pagination: paginationOf(total, query.page, query.per_page) };
+  return {
+    messages: items.map(toMessageLogDto),
+    pagination: paginationOf(total, query.page, query.per_page),
+  };
 }
 
 /** POST /api/v1/messages/{id}/cancel: only a message still scheduled can be cancelled. */
-export async function cancelMessage(deps: MessagingDeps, tenantId: number, rawId: string): Promise<MessageLogDto> {
+export async function cancelMessage(
+  deps: MessagingDeps,
+  tenantId: number,
+  rawId: string,
+): Promise<MessageLogDto> {
   const id = messageIdOf(rawId);
   return deps.dataSource.transaction(async (tx) => {
     const message = await deps.messages.findById(tx, id, { lock: true });

@@ -7,9 +7,14 @@ import type { MessagingDeps } from './messaging-deps';
  * passed on as `message.received`. Returns false for a duplicate or an unknown number.
  */
 export async function recordInboundMessage(deps: MessagingDeps, item: InboundMessageItem): Promise<boolean> {
-  const account = item.phone_number_id ? await deps.accounts.findByPhoneNumberId(item.phone_number_id) : undefined;
+  const account = item.phone_number_id
+    ? await deps.accounts.findByPhoneNumberId(item.phone_number_id)
+    : undefined;
   if (!account) {
-    deps.logger.warn('inbound message for an unknown number', { phone_number_id: item.phone_number_id, waba_id: item.waba_id });
+    deps.logger.warn('inbound message for an unknown number', {
+      phone_number_id: item.phone_number_id,
+      waba_id: item.waba_id,
+    });
     return false;
   }
   const from = item.from.replace(/\D/g, '');

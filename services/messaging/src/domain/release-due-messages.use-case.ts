@@ -1,5 +1,4 @@
 import { queryRows } from '@bm/platform';
-import type { MessageLog } from '../data-access/message-log.repository';
 import { toMessageLog } from '../data-access/message-log.repository';
 import { applyOrphanedReports } from './apply-status-report.use-case';
 import { changeStatus } from './change-status';
@@ -21,10 +20,14 @@ export async function releaseDueMessages(deps: MessagingDeps): Promise<number> {
         ORDER BY scheduled_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
     );
     for (const message of rows.map(toMessageLog)) {
-      if (message.messageType === 'text' && !(await deps.customers.isWindowOpen(tx, message.channelAccountId, message.toPhone))) {
+      if (
+        message.messageType === 'text' &&
+        !(await deps.customers.isWindowOpen(tx, message.channelAccountId, message.toPhone))
+      ) {
         await changeStatus(deps, tx, message, {
           status: 'failed',
-          errorMessage: "OUTSIDE_SERVICE_WINDOW: the customer's last message is older than 24 hours at the scheduled time",
+          errorMessage:
+            "OUTSIDE_SERVICE_WINDOW: the customer's last message is older than 24 hours at the scheduled time",
         });
         continue;
       }
@@ -64,10 +67,11 @@ async function settleAbandonedAttempts(deps: MessagingDeps): Promise<void> {
         LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
       [graceMs],
     );
-    for (const message of rows.map(toMessageLog) as MessageLog[]) {
+    for (const message of rows.map(toMessageLog)) {
       await changeStatus(deps, tx, message, {
         status: 'failed',
-        errorMessage: 'send outcome unknown: the worker stopped during the upstream call; not resent to avoid a duplicate',
+        errorMessage:
+          'send outcome unknown: the worker stopped during the upstream call; not resent to avoid a duplicate',
       });
     }
   });

@@ -12,7 +12,9 @@ import { assertTemplateSendable } from './template-rules';
 export async function requestCampaignSend(deps: MessagingDeps, command: SendRequestedCommand): Promise<void> {
   if (await deps.messages.findByCampaignRecipient(command.campaign_recipient_id)) return;
   const account = await deps.accounts.findActiveForTenant(command.channel_account_id, command.tenant_id);
-  const template = account ? await deps.templates.find(account.id, command.template_name, command.template_language) : undefined;
+  const template = account
+    ? await deps.templates.find(account.id, command.template_name, command.template_language)
+    : undefined;
   let refusal: AppError | undefined;
   try {
     if (!account) throw new AppError('NO_ACTIVE_ACCOUNT');
@@ -32,7 +34,11 @@ export async function requestCampaignSend(deps: MessagingDeps, command: SendRequ
         command.tenant_id,
         command.channel_account_id,
         command.phone,
-        JSON.stringify({ name: command.template_name, language: command.template_language, components: command.components }),
+        JSON.stringify({
+          name: command.template_name,
+          language: command.template_language,
+          components: command.components,
+        }),
         template?.category ?? null,
         template?.category ?? 'MARKETING',
         command.campaign_id,
@@ -43,7 +49,10 @@ export async function requestCampaignSend(deps: MessagingDeps, command: SendRequ
     const id = Number(inserted[0].id);
     if (refusal) {
       const message = (await deps.messages.findById(tx, id))!;
-      await changeStatus(deps, tx, message, { status: 'failed', errorMessage: `${refusal.code}: ${refusal.message}` });
+      await changeStatus(deps, tx, message, {
+        status: 'failed',
+        errorMessage: `${refusal.code}: ${refusal.message}`,
+      });
       return;
     }
     await enqueueDelivery(tx, id);

@@ -46,7 +46,10 @@ export async function sendMessage(
     let category: string;
     let templateCategory: string | null = null;
     if (request.message_type === 'text') {
-      if (scheduledAt === null && !(await deps.customers.isWindowOpen(deps.dataSource, account.id, request.phone))) {
+      if (
+        scheduledAt === null &&
+        !(await deps.customers.isWindowOpen(deps.dataSource, account.id, request.phone))
+      ) {
         throw new AppError('OUTSIDE_SERVICE_WINDOW');
       }
       content = { text: request.data.text };
@@ -59,7 +62,11 @@ export async function sendMessage(
       if (template.category === 'MARKETING' && (await deps.customers.isOptedOut(tenantId, request.phone))) {
         throw new AppError('RECIPIENT_OPTED_OUT');
       }
-      content = { name: template.name, language: template.language, components: (request.data.components ?? []) as unknown as Array<Record<string, unknown>> };
+      content = {
+        name: template.name,
+        language: template.language,
+        components: (request.data.components ?? []) as unknown as Array<Record<string, unknown>>,
+      };
       category = template.category;
       templateCategory = template.category;
     }

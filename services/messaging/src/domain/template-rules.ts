@@ -11,7 +11,10 @@ import type { Template } from '../data-access/template.repository';
  * The template checks of a send, in the order a client fixes them: exists, approved, not paused, media header
  * present, parameter counts per component.
  */
-export function assertTemplateSendable(template: Template | undefined, components: SendComponent[] | undefined): Template {
+export function assertTemplateSendable(
+  template: Template | undefined,
+  components: SendComponent[] | undefined,
+): Template {
   if (!template) throw new AppError('TEMPLATE_NOT_FOUND');
   if (template.status === 'PAUSED' || template.status === 'DISABLED') {
     throw new AppError('TEMPLATE_PAUSED', undefined, { status: template.status });

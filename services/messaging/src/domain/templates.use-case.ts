@@ -20,22 +20,36 @@ export function toTemplateDto(t: Template): TemplateDto {
 }
 
 /** GET /api/v1/templates: the tenant's templates, optionally of one account and one status. */
-export async function listTemplates(deps: MessagingDeps, tenantId: number, query: ListTemplatesQuery): Promise<TemplateDto[]> {
+export async function listTemplates(
+  deps: MessagingDeps,
+  tenantId: number,
+  query: ListTemplatesQuery,
+): Promise<TemplateDto[]> {
   const accounts = await deps.accounts.listForTenant(tenantId);
-  const ids = accounts.map((a) => a.id).filter((id) => !query.channel_account_id || id === query.channel_account_id);
+  const ids = accounts
+    .map((a) => a.id)
+    .filter((id) => !query.channel_account_id || id === query.channel_account_id);
   return (await deps.templates.listForAccounts(ids, query.status)).map(toTemplateDto);
 }
 
 /** POST /api/v1/templates: submits a template upstream, stores it PENDING and emits `template.submitted`. */
-export async function submitTemplate(deps: MessagingDeps, tenantId: number, input: SubmitTemplateRequest): Promise<TemplateDto> {
+export async function submitTemplate(
+  deps: MessagingDeps,
+  tenantId: number,
+  input: SubmitTemplateRequest,
+): Promise<TemplateDto> {
   const account = await deps.accounts.findActiveForTenant(input.channel_account_id, tenantId);
   if (!account) throw new AppError('NO_ACTIVE_ACCOUNT');
-  const result = await deps.upstream.createTemplate(account.wabaId, deps.secrets.open(account.accessTokenSealed), {
-    name: input.name,
-    language: input.language,
-    category: input.category,
-    components: input.components,
-  });
+  const result = await deps.upstream.createTemplate(
+    account.wabaId,
+    deps.secrets.open(account.accessTokenSealed),
+    {
+      name: input.name,
+      language: input.language,
+      category: input.category,
+      components: input.components,
+    },
+  );
   if (!result.ok) throw new AppError('UPSTREAM_ERROR', describeFailure(result.code, result.message));
   return deps.dataSource.transaction(async (tx) => {
     const header = input.components.find((c) => c.type.toUpperCase() === 'HEADER');
@@ -47,7 +61,8 @@ export async function submitTemplate(deps: MessagingDeps, tenantId: number, inpu
         status: result.status.toUpperCase(),
         category: result.category.toUpperCase(),
         headerFormat: header?.format?.toUpperCase() ?? null,
-        headerSampleMediaUrl: (header?.example as { header_handle?: string[] } | undefined)?.header_handle?.[0] ?? null,
+        headerSampleMediaUrl:
+          (header?.example as { header_handle?: string[] } | undefined)?.header_handle?.[0] ?? null,
         components: input.components as unknown as Array<Record<string, unknown>>,
       },
     ]);

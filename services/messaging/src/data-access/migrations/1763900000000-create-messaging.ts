@@ -70,9 +70,15 @@ export class CreateMessaging1763900000000 implements MigrationInterface {
       updated_at timestamptz NOT NULL DEFAULT now()
     )`);
     await q.query(`CREATE INDEX message_logs_tenant_idx ON messaging.message_logs (tenant_id, id DESC)`);
-    await q.query(`CREATE INDEX message_logs_due_idx ON messaging.message_logs (scheduled_at) WHERE status = 'scheduled'`);
-    await q.query(`CREATE INDEX message_logs_retry_idx ON messaging.message_logs (next_attempt_at) WHERE status = 'queued' AND next_attempt_at IS NOT NULL`);
-    await q.query(`CREATE INDEX message_logs_campaign_idx ON messaging.message_logs (campaign_id) WHERE campaign_id IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX message_logs_due_idx ON messaging.message_logs (scheduled_at) WHERE status = 'scheduled'`,
+    );
+    await q.query(
+      `CREATE INDEX message_logs_retry_idx ON messaging.message_logs (next_attempt_at) WHERE status = 'queued' AND next_attempt_at IS NOT NULL`,
+    );
+    await q.query(
+      `CREATE INDEX message_logs_campaign_idx ON messaging.message_logs (campaign_id) WHERE campaign_id IS NOT NULL`,
+    );
 
     // Status reports that arrive before the send recorded its provider id; applied once it is.
     await q.query(`CREATE TABLE messaging.pending_status_reports (
@@ -109,8 +115,12 @@ export class CreateMessaging1763900000000 implements MigrationInterface {
       message_log_id bigint,
       reference text
     )`);
-    await q.query(`CREATE INDEX conversations_window_idx ON messaging.conversations (channel_account_id, opened_at)`);
-    await q.query(`CREATE INDEX conversations_customer_idx ON messaging.conversations (channel_account_id, customer_phone, opened_at)`);
+    await q.query(
+      `CREATE INDEX conversations_window_idx ON messaging.conversations (channel_account_id, opened_at)`,
+    );
+    await q.query(
+      `CREATE INDEX conversations_customer_idx ON messaging.conversations (channel_account_id, customer_phone, opened_at)`,
+    );
 
     // Capacity held for a campaign until its messages open their conversations (or the hold expires).
     await q.query(`CREATE TABLE messaging.capacity_reservations (

@@ -37,7 +37,11 @@ export class CloudApiClient {
     });
   }
 
-  async sendMessage(phoneNumberId: string, accessToken: string, body: Record<string, unknown>): Promise<SendResult> {
+  async sendMessage(
+    phoneNumberId: string,
+    accessToken: string,
+    body: Record<string, unknown>,
+  ): Promise<SendResult> {
     try {
       const res = await this.http.post<{ messages?: Array<{ id?: string }> } & GraphError>(
         `/${encodeURIComponent(phoneNumberId)}/messages`,
@@ -45,10 +49,15 @@ export class CloudApiClient {
         { headers: { authorization: `Bearer ${accessToken}` } },
       );
       const id = res.data?.messages?.[0]?.id;
-      if (res.status >= 200 && res.status < 300 && typeof id === 'string') return { ok: true, providerMessageId: id };
+      if (res.status >= 200 && res.status < 300 && typeof id === 'string')
+        return { ok: true, providerMessageId: id };
       return this.failureOf(res.status, res.data);
     } catch (err) {
-      return classifyFailure(null, null, isAxiosError(err) ? `upstream unreachable: ${err.code ?? err.message}` : String(err));
+      return classifyFailure(
+        null,
+        null,
+        isAxiosError(err) ? `upstream unreachable: ${err.code ?? err.message}` : String(err),
+      );
     }
   }
 
@@ -57,8 +66,10 @@ export class CloudApiClient {
     const templates: UpstreamTemplate[] = [];
     let url: string | undefined = `/${encodeURIComponent(wabaId)}/message_templates?limit=100`;
     for (let page = 0; url !== undefined && page < 1000; page += 1) {
-      const res: { status: number; data: { data?: UpstreamTemplate[]; paging?: { next?: string } } & GraphError } =
-        await this.http.get(url, {
+      const res: {
+        status: number;
+        data: { data?: UpstreamTemplate[]; paging?: { next?: string } } & GraphError;
+      } = await this.http.get(url, {
         headers: { authorization: `Bearer ${accessToken}` },
       });
       if (res.status !== 200) throw new Error(this.failureOf(res.status, res.data).message);
@@ -79,16 +90,25 @@ export class CloudApiClient {
       { headers: { authorization: `Bearer ${accessToken}` } },
     );
     if (res.status === 200 && res.data.id) {
-      return { ok: true, id: res.data.id, status: res.data.status ?? 'PENDING', category: res.data.category ?? String(body.category) };
+      return {
+        ok: true,
+        id: res.data.id,
+        status: res.data.status ?? 'PENDING',
+        category: res.data.category ?? String(body.category),
+      };
     }
     return this.failureOf(res.status, res.data);
   }
 
   /** Subscribes our app to the WABA's webhooks, so the inbound endpoint receives its events. */
   async subscribeApp(wabaId: string, accessToken: string): Promise<void> {
-    const res = await this.http.post<GraphError>(`/${encodeURIComponent(wabaId)}/subscribed_apps`, undefined, {
-      headers: { authorization: `Bearer ${accessToken}` },
-    });
+    const res = await this.http.post<GraphError>(
+      `/${encodeURIComponent(wabaId)}/subscribed_apps`,
+      undefined,
+      {
+        headers: { authorization: `Bearer ${accessToken}` },
+      },
+    );
     if (res.status !== 200) throw new Error(this.failureOf(res.status, res.data).message);
   }
 

@@ -11,7 +11,11 @@ export interface UpstreamFailure {
 const RETRYABLE_CODES = new Set([130429, 131056, 131057, 131000, 131016]);
 
 /** Classifies an upstream answer by its error code (never by message text); 5xx and timeouts are retried. */
-export function classifyFailure(code: number | null, httpStatus: number | null, message: string): UpstreamFailure {
+export function classifyFailure(
+  code: number | null,
+  httpStatus: number | null,
+  message: string,
+): UpstreamFailure {
   const transient = httpStatus === null || httpStatus >= 500 || httpStatus === 429;
   const retryable = code !== null ? RETRYABLE_CODES.has(code) : transient;
   return { ok: false, code, message, httpStatus, retryable };

@@ -15,7 +15,9 @@ import { recordInboundMessage } from '../../domain/record-inbound-message.use-ca
 import { requestCampaignSend } from '../../domain/request-campaign-send.use-case';
 import type { ThroughputLimiter } from '../../domain/throughput-limiter';
 
-const deliverSchema = Joi.object<{ message_log_id: number }>({ message_log_id: Joi.number().integer().min(1).required() });
+const deliverSchema = Joi.object<{ message_log_id: number }>({
+  message_log_id: Joi.number().integer().min(1).required(),
+});
 
 type Handlers = { [K in DomainEventKey]?: (payload: DomainEventPayloads[K]) => Promise<unknown> };
 
@@ -30,7 +32,11 @@ function dispatch(handlers: Handlers) {
 }
 
 /** Registers the messaging service's queues: deliveries, inbound items, campaign sends and opt-outs. */
-export async function registerConsumers(amqp: AmqpClient, deps: MessagingDeps, limiter: ThroughputLimiter): Promise<void> {
+export async function registerConsumers(
+  amqp: AmqpClient,
+  deps: MessagingDeps,
+  limiter: ThroughputLimiter,
+): Promise<void> {
   await amqp.consume(
     'messaging.deliver',
     [DELIVER_COMMAND],

@@ -17,7 +17,9 @@ export function capacityRoutes(router: Router, deps: MessagingDeps): void {
     {
       method: 'GET',
       path: '/internal/v1/channel-accounts/:id/capacity',
-      handlers: [async (req, res) => res.json(ok(await getCapacity(deps, tenantOf(res), String(req.params.id))))],
+      handlers: [
+        async (req, res) => res.json(ok(await getCapacity(deps, tenantOf(res), String(req.params.id)))),
+      ],
     },
     {
       method: 'POST',

@@ -19,7 +19,12 @@ export function messageRoutes(router: Router, deps: MessagingDeps): void {
           const key = req.get('idempotency-key');
           if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
             throw new AppError('VALIDATION_ERROR', 'The request is invalid', {
-              errors: [{ field: 'Idempotency-Key', message: 'Idempotency-Key must be 1-255 printable ASCII characters' }],
+              errors: [
+                {
+                  field: 'Idempotency-Key',
+                  message: 'Idempotency-Key must be 1-255 printable ASCII characters',
+                },
+              ],
             });
           }
           const body: unknown = req.body ?? {};
@@ -43,12 +48,16 @@ export function messageRoutes(router: Router, deps: MessagingDeps): void {
     {
       method: 'GET',
       path: '/api/v1/messages/:id',
-      handlers: [async (req, res) => res.json(ok(await getMessage(deps, tenantOf(res), String(req.params.id))))],
+      handlers: [
+        async (req, res) => res.json(ok(await getMessage(deps, tenantOf(res), String(req.params.id)))),
+      ],
     },
     {
       method: 'POST',
       path: '/api/v1/messages/:id/cancel',
-      handlers: [async (req, res) => res.json(ok(await cancelMessage(deps, tenantOf(res), String(req.params.id))))],
+      handlers: [
+        async (req, res) => res.json(ok(await cancelMessage(deps, tenantOf(res), String(req.params.id)))),
+      ],
     },
   ]);
 }

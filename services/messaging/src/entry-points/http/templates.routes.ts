@@ -1,5 +1,11 @@
 import type { Router } from 'express';
-import { createChannelAccountSchema, listTemplatesQuerySchema, ok, submitTemplateSchema, ulidSchema } from '@bm/contracts';
+import {
+  createChannelAccountSchema,
+  listTemplatesQuerySchema,
+  ok,
+  submitTemplateSchema,
+  ulidSchema,
+} from '@bm/contracts';
 import { AppError, defineRoutes, tenantOf, validate } from '@bm/platform';
 import { connectChannelAccount, syncTemplates } from '../../domain/connect-channel-account.use-case';
 import type { MessagingDeps } from '../../domain/messaging-deps';
