@@ -34,7 +34,7 @@ const campaign = (overrides: Record<string, unknown> = {}) => ({
 
 describe('createCampaignSchema', () => {
   it('when the campaign is valid, then split_across_days defaults to false and phones are kept as sent', () => {
-    const value = validate(createCampaignSchema, campaign()) as CreateCampaignRequest;
+    const value: CreateCampaignRequest = validate(createCampaignSchema, campaign());
     expect(value.split_across_days).toBe(false);
     expect(value.recipients[0].phone).toBe('+966501000000');
   });
