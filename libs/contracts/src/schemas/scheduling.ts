@@ -56,18 +56,20 @@ function parseDateTime(value: string): DateTimeParts | null {
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
-// Zones already seen valid, keyed by the client's spelling; only valid names are kept so input cannot grow it.
+// Zones already seen valid, keyed in lower case (zone names are case-insensitive): only valid names are kept,
+// so client input cannot grow the map beyond the zone list.
 const canonicalZones = new Map<string, string>();
 
 /** The canonical IANA name of a time zone (`asia/riyadh` → `Asia/Riyadh`), or null when it is not one. */
 export function canonicalTimeZone(timeZone: string): string | null {
-  const known = canonicalZones.get(timeZone);
+  const key = timeZone.toLowerCase();
+  const known = canonicalZones.get(key);
   if (known !== undefined) return known;
   // Newer engines accept bare offsets such as +03:00 as zones; the API promises IANA names only.
   if (!/^[A-Za-z]/.test(timeZone)) return null;
   try {
     const canonical = new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
-    canonicalZones.set(timeZone, canonical);
+    canonicalZones.set(key, canonical);
     return canonical;
   } catch {
     return null;
