@@ -1,32 +1,10 @@
-import { createServer } from 'node:net';
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { forkServer, load, stop, type LoadResult } from './harness';
+import { forkServer, freePort, load, stop, waitHealthy, type LoadResult } from './harness';
 
 const ROOT = join(__dirname, '..', '..');
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const INTERNAL_TOKEN = 'bench-internal-token-0123456789';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitHealthy(url: string): Promise<void> {
-  for (let i = 0; i < 100; i += 1) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} never became healthy`);
-}
 
 export interface GatewayBenchResult {
   baseline: LoadResult;

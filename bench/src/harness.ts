@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -59,4 +60,25 @@ export function stop(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitHealthy(url: string): Promise<void> {
+  for (let i = 0; i < 150; i += 1) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // starting
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never became healthy`);
 }

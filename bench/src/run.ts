@@ -2,6 +2,7 @@ import { cpus, totalmem } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchGateway } from './gateway.bench';
+import { benchMessaging } from './messaging.bench';
 import type { LoadResult } from './harness';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
   const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
   process.stdout.write(`machine: ${machine}\nconnections: ${CONNECTIONS}, ${DURATION}s per target\n\n`);
   const gw = await benchGateway(CONNECTIONS, DURATION);
+  const msg = await benchMessaging(CONNECTIONS, DURATION, Number(process.env.BENCH_DRAIN_MESSAGES ?? 5000));
   const report = `# Benchmarks
 
 Command: \`pnpm bench\` (environment: BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_DURATION_SECONDS=${DURATION}).
@@ -28,6 +30,21 @@ ${row(gw.baseline)}
 ${row(gw.gateway)}
 
 Ratio gateway / baseline: **${gw.ratio.toFixed(2)}x**
+
+## Single send vs insert + confirm-publish (target: >= 0.6x, p99 <= 100 ms)
+
+| target | req/s | p99 ms | errors | non-2xx |
+|---|---|---|---|---|
+${row(msg.baseline)}
+${row(msg.send)}
+
+Ratio send / baseline: **${msg.ratio.toFixed(2)}x**
+
+## Queued to sent, sandbox uncapped (target: >= 1,000 msg/s)
+
+${msg.drain.messages} queued messages (a backlog written in one transaction, with their delivery commands) reached
+\`sent\` in ${msg.drain.seconds.toFixed(1)} s: **${Math.round(msg.drain.perSecond)} msg/s** (outbox relay, RabbitMQ,
+send worker, throughput limiter in Redis, the sandbox over HTTP, status update and event in PostgreSQL).
 `;
   process.stdout.write(`${report}\n`);
   writeFileSync(join(__dirname, '..', '..', 'BENCHMARKS.md'), report);
