@@ -3,6 +3,8 @@ import { commonEnvSchema, loadConfig, type CommonConfig } from '@bm/platform';
 
 export interface MessagingConfig extends CommonConfig {
   MESSAGING_PORT: number;
+  /** `all` serves the API and runs the workers; `api` and `worker` split them into separate deployments. */
+  MESSAGING_ROLE: 'all' | 'api' | 'worker';
   /** The upstream network; the sandbox by default. */
   UPSTREAM_BASE_URL: string;
   UPSTREAM_API_VERSION: string;
@@ -27,6 +29,7 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv = process.env): Reado
     {
       ...commonEnvSchema,
       MESSAGING_PORT: Joi.number().port().default(3001),
+      MESSAGING_ROLE: Joi.string().valid('all', 'api', 'worker').default('all'),
       UPSTREAM_BASE_URL: Joi.string()
         .uri({ scheme: ['http', 'https'] })
         .default('http://127.0.0.1:4010'),
@@ -36,7 +39,7 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv = process.env): Reado
       UPSTREAM_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
       ENCRYPTION_KEY: Joi.string().min(16).default('dev-encryption-key-change-me'),
       DEFAULT_THROUGHPUT_PER_SECOND: Joi.number().integer().min(1).max(1000).default(80),
-      SEND_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(64),
+      SEND_CONCURRENCY: Joi.number().integer().min(1).max(2000).default(200),
       SEND_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(5),
       SEND_RETRY_BASE_MS: Joi.number().integer().min(10).default(2_000),
       SCHEDULER_INTERVAL_MS: Joi.number().integer().min(20).default(250),

@@ -85,8 +85,13 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
       serviceHealthRoutes(a.router, {
         database: () => pingDatabase(dataSource),
         cache: () => redis.ping(),
-        broker: () =>
-          amqp.isConnected() ? Promise.resolve() : Promise.reject(new Error('amqp not connected')),
+        // An API-only deployment never connects to the broker: the outbox holds its events for the workers.
+        ...(config.MESSAGING_ROLE === 'api'
+          ? {}
+          : {
+              broker: () =>
+                amqp.isConnected() ? Promise.resolve() : Promise.reject(new Error('amqp not connected')),
+            }),
       });
       a.use(requireInternalCaller(config.INTERNAL_TOKEN));
       messageRoutes(a.router, deps);

@@ -5,7 +5,7 @@ import { createMessagingService } from './messaging';
 async function main(): Promise<void> {
   const config = loadMessagingConfig();
   const service = await createMessagingService(config);
-  await service.startWorkers();
+  if (config.MESSAGING_ROLE !== 'api') await service.startWorkers();
   const server = await startHttpServer(service.app, config.MESSAGING_PORT);
   service.logger.info('messaging listening', { port: server.port, upstream: config.UPSTREAM_BASE_URL });
   handleShutdown(

@@ -33,12 +33,10 @@ export function serviceHealthRoutes(
           };
           if (ready) res.json({ success: true, data });
           else
-            res
-              .status(503)
-              .json({
-                success: false,
-                error: { code: 'SERVICE_DEGRADED', message: 'Not ready', details: data },
-              });
+            res.status(503).json({
+              success: false,
+              error: { code: 'SERVICE_DEGRADED', message: 'Not ready', details: data },
+            });
         },
       ],
     },

@@ -28,8 +28,25 @@ const toAccount = (e: ChannelAccountEntity): ChannelAccount => ({
   createdAt: e.createdAt,
 });
 
+// Accounts are read on every send; a change (deactivation, tier) reaches every replica within this time.
+const CACHE_TTL_MS = 5_000;
+
 export class ChannelAccountRepository {
+  private readonly cache = new Map<string, { account: ChannelAccount; expiresAt: number }>();
+
   constructor(private readonly dataSource: DataSource) {}
+
+  /** The account by id from a short-lived cache, read through on a miss. */
+  async findCached(id: string): Promise<ChannelAccount | undefined> {
+    const hit = this.cache.get(id);
+    if (hit && hit.expiresAt > Date.now()) return hit.account;
+    const account = await this.findById(id);
+    if (account) {
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(id, { account, expiresAt: Date.now() + CACHE_TTL_MS });
+    }
+    return account;
+  }
 
   async insert(
     tx: EntityManager,
@@ -46,10 +63,8 @@ export class ChannelAccountRepository {
 
   /** The tenant's active account with that id; another tenant's is as good as absent. */
   async findActiveForTenant(id: string, tenantId: number): Promise<ChannelAccount | undefined> {
-    const found = await this.dataSource
-      .getRepository(ChannelAccountEntity)
-      .findOneBy({ id, tenantId, active: true });
-    return found ? toAccount(found) : undefined;
+    const account = await this.findCached(id);
+    return account && account.tenantId === tenantId && account.active ? account : undefined;
   }
 
   async findByPhoneNumberId(phoneNumberId: string): Promise<ChannelAccount | undefined> {
@@ -67,5 +82,6 @@ export class ChannelAccountRepository {
 
   async updateTier(tx: EntityManager, id: string, tier: string): Promise<void> {
     await tx.getRepository(ChannelAccountEntity).update({ id }, { tier });
+    this.cache.delete(id);
   }
 }

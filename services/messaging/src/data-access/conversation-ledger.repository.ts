@@ -10,31 +10,26 @@ export interface Capacity {
 type Db = DataSource | EntityManager;
 
 /**
+ * Opens a business-initiated conversation for each row of `source` (columns channel_account_id, to_phone, id,
+ * reference) whose customer has no open service window and no conversation opened in the last 24 h.
+ */
+export function openConversationSql(source: string): string {
+  return `INSERT INTO messaging.conversations (channel_account_id, customer_phone, message_log_id, reference)
+    SELECT s.channel_account_id, s.to_phone, s.id, s.reference FROM ${source} s
+     WHERE NOT EXISTS (SELECT 1 FROM messaging.service_windows w
+                        WHERE w.channel_account_id = s.channel_account_id AND w.customer_phone = s.to_phone
+                          AND w.last_inbound_at > now() - interval '24 hours')
+       AND NOT EXISTS (SELECT 1 FROM messaging.conversations c
+                        WHERE c.channel_account_id = s.channel_account_id AND c.customer_phone = s.to_phone
+                          AND c.opened_at > now() - interval '24 hours')`;
+}
+
+/**
  * Business-initiated conversations per sending number in a rolling 24 h window, and capacity held for
  * campaigns. A reservation holds `count` slots minus the conversations its campaign has opened since.
  */
 export class ConversationLedger {
   constructor(private readonly dataSource: DataSource) {}
-
-  /** Opens a conversation unless the customer already has one opened in the last 24 h; true when opened. */
-  async openIfNew(
-    tx: EntityManager,
-    channelAccountId: string,
-    phone: string,
-    messageLogId: number,
-    reference: string | null,
-  ): Promise<boolean> {
-    const rows: unknown[] = await tx.query(
-      `INSERT INTO messaging.conversations (channel_account_id, customer_phone, message_log_id, reference)
-       SELECT $1, $2, $3, $4
-        WHERE NOT EXISTS (
-          SELECT 1 FROM messaging.conversations
-           WHERE channel_account_id = $1 AND customer_phone = $2 AND opened_at > now() - interval '24 hours')
-       RETURNING 1`,
-      [channelAccountId, phone, messageLogId, reference],
-    );
-    return rows.length > 0;
-  }
 
   /** Used = conversations of the last 24 h plus what live reservations still hold. */
   async used(db: Db, channelAccountId: string): Promise<number> {

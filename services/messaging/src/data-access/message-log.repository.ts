@@ -1,4 +1,6 @@
+import { ulid } from 'ulidx';
 import { queryRows } from '@bm/platform';
+import { openConversationSql } from './conversation-ledger.repository';
 import type { MessageStatus } from '@bm/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 
@@ -115,35 +117,64 @@ export function toMessageLog(r: Row): MessageLog {
 
 type Db = DataSource | EntityManager;
 
+/** The internal command that hands one queued message to a send worker. */
+export const DELIVER_COMMAND = 'messaging.deliver';
+
 export class MessageLogRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insert(tx: EntityManager, m: NewMessageLog): Promise<MessageLog> {
-    const rows: Row[] = await tx.query(
-      `INSERT INTO messaging.message_logs
+  /**
+   * Inserts a message log; with `deliver`, its delivery command goes into the outbox in the same statement
+   * (atomic without a transaction of its own: the send path's hot spot is round trips to PostgreSQL).
+   */
+  async insert(
+    db: Db,
+    m: NewMessageLog,
+    options: { deliver?: boolean; requireServiceWindow?: boolean },
+  ): Promise<MessageLog | undefined>;
+  async insert(db: Db, m: NewMessageLog, options?: { deliver?: boolean }): Promise<MessageLog>;
+  async insert(
+    db: Db,
+    m: NewMessageLog,
+    {
+      deliver = false,
+      requireServiceWindow = false,
+    }: { deliver?: boolean; requireServiceWindow?: boolean } = {},
+  ): Promise<MessageLog | undefined> {
+    // With requireServiceWindow nothing is written (and undefined returned) unless the customer wrote in 24 h.
+    const windowOpen = `EXISTS (SELECT 1 FROM messaging.service_windows
+        WHERE channel_account_id = $2 AND customer_phone = $3 AND last_inbound_at > now() - interval '24 hours')`;
+    const insert = `INSERT INTO messaging.message_logs
          (tenant_id, channel_account_id, to_phone, message_type, content, template_category, conversation_category,
           status, scheduled_at, auto_retry_on_frequency_cap, retry_count, retry_of_message_log_id, campaign_id,
           campaign_recipient_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-       RETURNING *`,
-      [
-        m.tenantId,
-        m.channelAccountId,
-        m.toPhone,
-        m.messageType,
-        JSON.stringify(m.content),
-        m.templateCategory,
-        m.conversationCategory,
-        m.status,
-        m.scheduledAt,
-        m.autoRetryOnFrequencyCap,
-        m.retryCount ?? 0,
-        m.retryOfMessageLogId ?? null,
-        m.campaignId ?? null,
-        m.campaignRecipientId ?? null,
-      ],
-    );
-    return toMessageLog(rows[0]);
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9::timestamptz, $10, $11, $12::bigint, $13, $14
+        WHERE ${requireServiceWindow ? windowOpen : 'true'}
+       RETURNING *`;
+    const sql = deliver
+      ? `WITH m AS (${insert}),
+              o AS (INSERT INTO messaging.outbox (message_id, routing_key, payload)
+                    SELECT 'deliver-' || m.id || '-' || $15, '${DELIVER_COMMAND}', jsonb_build_object('message_log_id', m.id) FROM m)
+         SELECT * FROM m`
+      : insert;
+    const rows: Row[] = await db.query(sql, [
+      m.tenantId,
+      m.channelAccountId,
+      m.toPhone,
+      m.messageType,
+      JSON.stringify(m.content),
+      m.templateCategory,
+      m.conversationCategory,
+      m.status,
+      m.scheduledAt,
+      m.autoRetryOnFrequencyCap,
+      m.retryCount ?? 0,
+      m.retryOfMessageLogId ?? null,
+      m.campaignId ?? null,
+      m.campaignRecipientId ?? null,
+      ...(deliver ? [ulid()] : []),
+    ]);
+    return rows[0] ? toMessageLog(rows[0]) : undefined;
   }
 
   async findForTenant(id: number, tenantId: number): Promise<MessageLog | undefined> {
@@ -207,6 +238,57 @@ export class MessageLogRepository {
       ),
     ]);
     return { items: rows.map(toMessageLog), total: Number(count[0].total) };
+  }
+
+  /**
+   * Claims queued messages for one send attempt each, recording the attempt before the upstream call: a worker
+   * that dies mid-call leaves them marked, so no message is handed over twice for one attempt. Messages not
+   * queued, already being sent or waiting for a retry are left out.
+   */
+  async claimAttempts(ids: number[]): Promise<MessageLog[]> {
+    const rows = await queryRows<Row>(
+      this.dataSource,
+      `UPDATE messaging.message_logs
+          SET send_attempts = send_attempts + 1, attempt_started_at = now(), updated_at = now()
+        WHERE id = ANY($1::bigint[]) AND status = 'queued' AND attempt_started_at IS NULL
+          AND (next_attempt_at IS NULL OR next_attempt_at <= now())
+        RETURNING *`,
+      [ids],
+    );
+    return rows.map(toMessageLog);
+  }
+
+  /**
+   * The hot path of successful sends in one atomic statement for a whole batch: each message becomes `sent`,
+   * its status event goes into the outbox, and a template opens its conversation in the tier ledger. Messages
+   * with status reports that overtook the send are flagged for the caller to apply.
+   */
+  async markSent(
+    sent: Array<{ id: number; providerMessageId: string; eventId: string; event: Record<string, unknown> }>,
+  ): Promise<Array<{ message: MessageLog; hasPendingReports: boolean }>> {
+    if (sent.length === 0) return [];
+    const rows = await queryRows<Row & { has_pending: boolean }>(
+      this.dataSource,
+      `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[]) AS t(id, provider_message_id, event_id, event)),
+       u AS (
+         UPDATE messaging.message_logs m
+            SET status = 'sent', provider_message_id = i.provider_message_id, sent_at = now(),
+                attempt_started_at = NULL, next_attempt_at = NULL, updated_at = now()
+           FROM i WHERE m.id = i.id AND m.status = 'queued' RETURNING m.*),
+       o AS (INSERT INTO messaging.outbox (message_id, routing_key, payload)
+             SELECT i.event_id, 'message.status_updated', i.event FROM i JOIN u ON u.id = i.id),
+       c AS (${openConversationSql("(SELECT u.*, u.campaign_id AS reference FROM u WHERE u.message_type = 'template')")})
+       SELECT u.*, EXISTS (SELECT 1 FROM messaging.pending_status_reports p
+                            WHERE p.provider_message_id = u.provider_message_id) AS has_pending
+         FROM u`,
+      [
+        sent.map((s) => s.id),
+        sent.map((s) => s.providerMessageId),
+        sent.map((s) => s.eventId),
+        sent.map((s) => JSON.stringify(s.event)),
+      ],
+    );
+    return rows.map((r) => ({ message: toMessageLog(r), hasPendingReports: r.has_pending }));
   }
 
   /** Applies a change of columns to one row when its status is still `expected`; the new row, or undefined. */

@@ -15,6 +15,22 @@ export interface StatusChange {
 
 const FREQUENCY_CAP = 131049;
 
+/** The fields of `message.status_updated` for a message now in its new status. */
+export function statusEventFields(updated: MessageLog, previous: MessageStatus) {
+  return {
+    message_log_id: updated.id,
+    channel_account_id: updated.channelAccountId,
+    status: updated.status,
+    previous_status: previous,
+    to_phone: updated.toPhone,
+    provider_message_id: updated.providerMessageId,
+    error_code: updated.errorCode,
+    error_message: updated.errorMessage,
+    campaign_id: updated.campaignId,
+    campaign_recipient_id: updated.campaignRecipientId,
+  };
+}
+
 /**
  * Moves a message to a new status when the rules allow it (a conditional UPDATE, so concurrent reports cannot
  * both win), emits `message.status_updated` once for the real change, and creates the frequency-cap retry.
@@ -50,18 +66,7 @@ export async function changeStatus(
   }
   // The published webhook reports sent, delivered, read and failed; a cancellation is the client's own act.
   if (change.status === 'cancelled') return updated;
-  await emitEvent(tx, 'message.status_updated', updated.tenantId, {
-    message_log_id: updated.id,
-    channel_account_id: updated.channelAccountId,
-    status: updated.status,
-    previous_status: message.status,
-    to_phone: updated.toPhone,
-    provider_message_id: updated.providerMessageId,
-    error_code: updated.errorCode,
-    error_message: updated.errorMessage,
-    campaign_id: updated.campaignId,
-    campaign_recipient_id: updated.campaignRecipientId,
-  });
+  await emitEvent(tx, 'message.status_updated', updated.tenantId, statusEventFields(updated, message.status));
   if (change.status === 'failed' && change.errorCode === FREQUENCY_CAP)
     await scheduleFrequencyCapRetry(deps, tx, updated);
   return updated;

@@ -1,10 +1,9 @@
-import { queryRows } from '@bm/platform';
-import type { EntityManager } from 'typeorm';
-import type { ChannelAccount } from '../data-access/channel-account.repository';
 import type { MessageLog } from '../data-access/message-log.repository';
+import type { SendResult } from '../data-access/upstream/cloud-api.client';
 import { describeFailure } from '../data-access/upstream/upstream-errors';
 import { applyPendingReports } from './apply-status-report.use-case';
-import { changeStatus } from './change-status';
+import { changeStatus, statusEventFields } from './change-status';
+import { buildEvent } from './emit-event';
 import type { MessagingDeps } from './messaging-deps';
 import type { ThroughputLimiter } from './throughput-limiter';
 
@@ -21,83 +20,107 @@ export function upstreamBody(message: MessageLog): Record<string, unknown> {
   };
 }
 
-/**
- * Claims a queued message for one attempt: the attempt is recorded (committed) before the upstream call, so a
- * worker that dies mid-call leaves a trace and the message is never handed over twice for one attempt.
- */
-async function claimAttempt(tx: EntityManager, id: number): Promise<boolean> {
-  const rows = await queryRows(
-    tx,
-    `UPDATE messaging.message_logs
-        SET send_attempts = send_attempts + 1, attempt_started_at = now(), updated_at = now()
-      WHERE id = $1 AND status = 'queued' AND attempt_started_at IS NULL
-        AND (next_attempt_at IS NULL OR next_attempt_at <= now())
-      RETURNING id`,
-    [id],
-  );
-  return rows.length > 0;
+/** Retries a write that must not be lost after the upstream accepted (a database blip must not cost the result). */
+async function persistently<T>(deps: MessagingDeps, what: string, write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await write();
+    } catch (err) {
+      if (attempt >= 8) throw err;
+      deps.logger.warn(`${what} failed, retrying`, { attempt, error: (err as Error).message });
+      await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 10_000)));
+    }
+  }
 }
 
-/** Sends one queued message through the upstream adapter and records what came of it. */
-export async function deliverMessage(
+/** Sends one account's claimed messages, each as soon as the number's throughput allows. */
+async function sendAll(
   deps: MessagingDeps,
   limiter: ThroughputLimiter,
-  messageLogId: number,
-): Promise<void> {
-  const claimed = await deps.dataSource.transaction((tx) => claimAttempt(tx, messageLogId));
-  // Not queued, already being sent, or waiting for its retry time: a duplicate command changes nothing.
-  if (!claimed) return;
-  const message = (await deps.messages.findById(deps.dataSource, messageLogId))!;
-  const account = (await deps.accounts.findById(message.channelAccountId))!;
-  await limiter.acquire(account.id, account.throughputPerSecond);
-  const result = await deps.upstream.sendMessage(
-    account.phoneNumberId,
-    deps.secrets.open(account.accessTokenSealed),
-    upstreamBody(message),
-  );
+  messages: MessageLog[],
+): Promise<SendResult[]> {
+  const account = await deps.accounts.findCached(messages[0].channelAccountId);
+  if (!account) throw new Error(`channel account ${messages[0].channelAccountId} vanished`);
+  const token = deps.secrets.open(account.accessTokenSealed);
+  const calls: Array<Promise<SendResult>> = [];
+  await limiter.acquire(account.id, account.throughputPerSecond, messages.length, (n) => {
+    for (const message of messages.slice(calls.length, calls.length + n)) {
+      calls.push(deps.upstream.sendMessage(account.phoneNumberId, token, upstreamBody(message)));
+    }
+  });
+  return Promise.all(calls);
+}
 
-  await deps.dataSource.transaction(async (tx) => {
-    if (result.ok) {
-      const sent = await changeStatus(deps, tx, message, {
-        status: 'sent',
-        providerMessageId: result.providerMessageId,
-      });
-      if (sent) {
-        await openConversation(deps, tx, account, sent);
-        await applyPendingReports(deps, tx, sent);
-      }
-      return;
-    }
-    if (result.retryable && message.sendAttempts < deps.config.SEND_MAX_ATTEMPTS) {
-      const delayMs = deps.config.SEND_RETRY_BASE_MS * 2 ** (message.sendAttempts - 1);
-      await tx.query(
-        `UPDATE messaging.message_logs SET attempt_started_at = NULL, next_attempt_at = now() + $2 * interval '1 millisecond',
-                error_code = $3, updated_at = now() WHERE id = $1 AND status = 'queued'`,
-        [message.id, delayMs, result.code],
-      );
-      deps.logger.warn('upstream send will be retried', {
-        message_log_id: message.id,
-        code: result.code,
-        attempt: message.sendAttempts,
-      });
-      return;
-    }
-    await changeStatus(deps, tx, message, {
+/** What came of a failed call: a later retry while attempts remain for a transient error, else failed. */
+async function recordFailure(
+  deps: MessagingDeps,
+  message: MessageLog,
+  result: Exclude<SendResult, { ok: true }>,
+): Promise<void> {
+  if (result.retryable && message.sendAttempts < deps.config.SEND_MAX_ATTEMPTS) {
+    const delayMs = deps.config.SEND_RETRY_BASE_MS * 2 ** (message.sendAttempts - 1);
+    await deps.dataSource.query(
+      `UPDATE messaging.message_logs SET attempt_started_at = NULL, next_attempt_at = now() + $2 * interval '1 millisecond',
+              error_code = $3, updated_at = now() WHERE id = $1 AND status = 'queued'`,
+      [message.id, delayMs, result.code],
+    );
+    deps.logger.warn('upstream send will be retried', {
+      message_log_id: message.id,
+      code: result.code,
+      attempt: message.sendAttempts,
+    });
+    return;
+  }
+  await deps.dataSource.transaction((tx) =>
+    changeStatus(deps, tx, message, {
       status: 'failed',
       errorCode: result.code,
       errorMessage: describeFailure(result.code, result.message),
-    });
-  });
+    }),
+  );
 }
 
-/** A template to a customer outside an open service window opens a business-initiated conversation. */
-async function openConversation(
+/**
+ * Sends a batch of queued messages: one statement claims them all, each goes to the upstream within its
+ * number's throughput, and one statement records every success with its status event.
+ */
+export async function deliverMessages(
   deps: MessagingDeps,
-  tx: EntityManager,
-  account: ChannelAccount,
-  message: MessageLog,
+  limiter: ThroughputLimiter,
+  ids: number[],
 ): Promise<void> {
-  if (message.messageType !== 'template') return;
-  if (await deps.customers.isWindowOpen(tx, account.id, message.toPhone)) return;
-  await deps.ledger.openIfNew(tx, account.id, message.toPhone, message.id, message.campaignId);
+  const claimed = await deps.messages.claimAttempts(ids);
+  const byAccount = new Map<string, MessageLog[]>();
+  for (const m of claimed)
+    byAccount.set(m.channelAccountId, [...(byAccount.get(m.channelAccountId) ?? []), m]);
+  const outcomes = (
+    await Promise.all(
+      [...byAccount.values()].map(async (messages) => {
+        const results = await sendAll(deps, limiter, messages);
+        return messages.map((message, i) => ({ message, result: results[i] }));
+      }),
+    )
+  ).flat();
+
+  const sent = outcomes.flatMap(({ message, result }) => {
+    if (!result.ok) return [];
+    const view: MessageLog = { ...message, status: 'sent', providerMessageId: result.providerMessageId };
+    const event = buildEvent<'message.status_updated'>(message.tenantId, statusEventFields(view, 'queued'));
+    return [
+      {
+        id: message.id,
+        providerMessageId: result.providerMessageId,
+        eventId: event.messageId,
+        event: event.payload,
+      },
+    ];
+  });
+  const recorded = await persistently(deps, 'recording sent messages', () => deps.messages.markSent(sent));
+  for (const { message } of recorded.filter((r) => r.hasPendingReports)) {
+    await deps.dataSource.transaction((tx) => applyPendingReports(deps, tx, message));
+  }
+  for (const { message, result } of outcomes) {
+    if (!result.ok)
+      await persistently(deps, 'recording a failed send', () => recordFailure(deps, message, result));
+  }
 }

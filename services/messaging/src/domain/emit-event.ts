@@ -3,11 +3,24 @@ import type { EntityManager } from 'typeorm';
 import type { DomainEventKey, DomainEventPayloads } from '@bm/contracts';
 import { enqueueEvent } from '@bm/platform';
 import { MESSAGING_SCHEMA } from '../data-access/data-source';
+import { DELIVER_COMMAND } from '../data-access/message-log.repository';
 
 type Fields<K extends DomainEventKey> = Omit<
   DomainEventPayloads[K],
   'event_id' | 'tenant_id' | 'occurred_at'
 >;
+
+/** A domain event with its id and time; the id is also the AMQP messageId consumers dedupe on. */
+export function buildEvent<K extends DomainEventKey>(
+  tenantId: number,
+  fields: Fields<K>,
+): { messageId: string; payload: Record<string, unknown> } {
+  const eventId = ulid();
+  return {
+    messageId: eventId,
+    payload: { event_id: eventId, tenant_id: tenantId, occurred_at: new Date().toISOString(), ...fields },
+  };
+}
 
 /** Writes a domain event into the outbox inside the caller's transaction; the relay publishes it after commit. */
 export async function emitEvent<K extends DomainEventKey>(
@@ -16,21 +29,15 @@ export async function emitEvent<K extends DomainEventKey>(
   tenantId: number,
   fields: Fields<K>,
 ): Promise<void> {
-  const eventId = ulid();
-  await enqueueEvent(tx, MESSAGING_SCHEMA, {
-    routingKey,
-    messageId: eventId,
-    payload: { event_id: eventId, tenant_id: tenantId, occurred_at: new Date().toISOString(), ...fields },
-  });
+  await enqueueEvent(tx, MESSAGING_SCHEMA, { routingKey, ...buildEvent<K>(tenantId, fields) });
 }
 
-/** The internal command that hands one queued message to a send worker. */
-export const DELIVER_COMMAND = 'messaging.deliver';
+export { DELIVER_COMMAND };
 
 export async function enqueueDelivery(tx: EntityManager, messageLogId: number): Promise<void> {
   await enqueueEvent(tx, MESSAGING_SCHEMA, {
     routingKey: DELIVER_COMMAND,
-    messageId: `deliver-${messageLogId}-${ulid()}`,
+    messageId: `deliver-${messageLogId}-${ulid()}`, // the same form as MessageLogRepository.insert writes
     payload: { message_log_id: messageLogId },
   });
 }

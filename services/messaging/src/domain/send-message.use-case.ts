@@ -8,7 +8,7 @@ import {
 } from '@bm/contracts';
 import { AppError, type IdempotentAnswer } from '@bm/platform';
 import type { MessageContent } from '../data-access/message-log.repository';
-import { enqueueDelivery } from './emit-event';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { MessagingDeps } from './messaging-deps';
 import { assertTemplateSendable } from './template-rules';
 
@@ -46,12 +46,6 @@ export async function sendMessage(
     let category: string;
     let templateCategory: string | null = null;
     if (request.message_type === 'text') {
-      if (
-        scheduledAt === null &&
-        !(await deps.customers.isWindowOpen(deps.dataSource, account.id, request.phone))
-      ) {
-        throw new AppError('OUTSIDE_SERVICE_WINDOW');
-      }
       content = { text: request.data.text };
       category = 'SERVICE';
     } else {
@@ -71,20 +65,25 @@ export async function sendMessage(
       templateCategory = template.category;
     }
 
-    return deps.dataSource.transaction(async (tx) => {
-      const message = await deps.messages.insert(tx, {
-        tenantId,
-        channelAccountId: account.id,
-        toPhone: request.phone,
-        messageType: request.message_type,
-        content,
-        templateCategory,
-        conversationCategory: category,
-        status: scheduledAt ? 'scheduled' : 'queued',
-        scheduledAt,
-        autoRetryOnFrequencyCap: request.message_type === 'template' && request.auto_retry_on_frequency_cap,
-      });
-      if (!scheduledAt) await enqueueDelivery(tx, message.id);
+    const write = async (db: EntityManager | DataSource) => {
+      const message = await deps.messages.insert(
+        db,
+        {
+          tenantId,
+          channelAccountId: account.id,
+          toPhone: request.phone,
+          messageType: request.message_type,
+          content,
+          templateCategory,
+          conversationCategory: category,
+          status: scheduledAt ? 'scheduled' : 'queued',
+          scheduledAt,
+          autoRetryOnFrequencyCap: request.message_type === 'template' && request.auto_retry_on_frequency_cap,
+        },
+        { deliver: !scheduledAt, requireServiceWindow: request.message_type === 'text' && !scheduledAt },
+      );
+      // An immediate text is written only while the customer's window is open (checked in the same statement).
+      if (!message) throw new AppError('OUTSIDE_SERVICE_WINDOW');
       const body = ok<SendAcknowledgement>({
         status: scheduledAt ? 'scheduled' : 'queued',
         message_log_id: message.id,
@@ -92,8 +91,14 @@ export async function sendMessage(
         cost: 0.0,
         scheduled_at: scheduledAt ? scheduledAt.toISOString() : null,
       });
-      await record(tx, 202, body);
       return { status: 202, body };
+    };
+    // Without a key the insert statement is atomic on its own; with one, the replay record joins it.
+    if (idempotencyKey === undefined) return write(deps.dataSource);
+    return deps.dataSource.transaction(async (tx) => {
+      const answer = await write(tx);
+      await record(tx, answer.status, answer.body);
+      return answer;
     });
   });
 }

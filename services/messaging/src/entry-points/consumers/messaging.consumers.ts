@@ -8,7 +8,7 @@ import {
   applyTemplateStatus,
 } from '../../domain/account-updates.use-case';
 import { applyStatusReport } from '../../domain/apply-status-report.use-case';
-import { deliverMessage } from '../../domain/deliver-message.use-case';
+import { DeliveryBatcher } from '../../domain/delivery-batcher';
 import { DELIVER_COMMAND } from '../../domain/emit-event';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 import { recordInboundMessage } from '../../domain/record-inbound-message.use-case';
@@ -37,12 +37,18 @@ export async function registerConsumers(
   deps: MessagingDeps,
   limiter: ThroughputLimiter,
 ): Promise<void> {
+  // Prefetch holds two batches, so the next one gathers while the current one is on the wire.
+  const batcher = new DeliveryBatcher(
+    deps,
+    limiter,
+    Math.max(1, Math.floor(deps.config.SEND_CONCURRENCY / 2)),
+  );
   await amqp.consume(
     'messaging.deliver',
     [DELIVER_COMMAND],
     async (message) => {
       const { message_log_id: id } = validate(deliverSchema, message.payload);
-      await deliverMessage(deps, limiter, id);
+      await batcher.submit(id);
     },
     { prefetch: deps.config.SEND_CONCURRENCY },
   );

@@ -1,0 +1,49 @@
+import { deliverMessages } from './deliver-message.use-case';
+import type { MessagingDeps } from './messaging-deps';
+import type { ThroughputLimiter } from './throughput-limiter';
+
+interface Waiting {
+  id: number;
+  done: (err?: unknown) => void;
+}
+
+/**
+ * Gathers delivery commands that arrive together (up to `maxBatch`, or what came within `maxWaitMs`) and sends
+ * them as one batch: two statements per batch instead of two per message. Each command is acknowledged only
+ * once its batch is recorded.
+ */
+export class DeliveryBatcher {
+  private waiting: Waiting[] = [];
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly deps: MessagingDeps,
+    private readonly limiter: ThroughputLimiter,
+    private readonly maxBatch = 100,
+    private readonly maxWaitMs = 5,
+  ) {}
+
+  submit(id: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({
+        id,
+        done: (err) =>
+          err === undefined ? resolve() : reject(err instanceof Error ? err : new Error(String(err))),
+      });
+      if (this.waiting.length >= this.maxBatch) this.flush();
+      else this.timer ??= setTimeout(() => this.flush(), this.maxWaitMs);
+    });
+  }
+
+  private flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.waiting;
+    this.waiting = [];
+    if (batch.length === 0) return;
+    deliverMessages(this.deps, this.limiter, [...new Set(batch.map((w) => w.id))]).then(
+      () => batch.forEach((w) => w.done()),
+      (err: unknown) => batch.forEach((w) => w.done(err)),
+    );
+  }
+}
