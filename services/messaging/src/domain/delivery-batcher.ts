@@ -28,7 +28,7 @@ export class DeliveryBatcher {
       this.waiting.push({
         id,
         done: (err) =>
-          err === undefined ? resolve() : reject(err instanceof Error ? err : new Error(String(err))),
+          err === undefined ? resolve() : reject(err instanceof Error ? err : new Error('delivery failed')),
       });
       if (this.waiting.length >= this.maxBatch) this.flush();
       else this.timer ??= setTimeout(() => this.flush(), this.maxWaitMs);
