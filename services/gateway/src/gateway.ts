@@ -5,6 +5,7 @@ import type { GatewayConfig } from './config';
 import { ApiKeyRepository } from './data-access/api-key.repository';
 import { createGatewayDataSource } from './data-access/data-source';
 import { TenantRepository } from './data-access/tenant.repository';
+import { AuthInvalidation } from './domain/auth-invalidation';
 import { ApiKeyAuthenticator } from './domain/authenticate-api-key.use-case';
 import { parsePlans } from './domain/plans';
 import { RateLimiter } from './domain/rate-limiter';
@@ -32,11 +33,14 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   const tenants = new TenantRepository(dataSource);
   const keys = new ApiKeyRepository(dataSource);
   const rateLimiter = new RateLimiter(redis, logger);
-  const authenticator = new ApiKeyAuthenticator(
-    keys,
-    () => rateLimiter.readAuthEpoch(),
-    config.AUTH_CACHE_TTL_MS,
+  // Key and plan changes reach every replica over pub/sub (a subscriber needs its own connection).
+  const invalidation = new AuthInvalidation(
+    redis,
+    createRedis({ url: config.REDIS_URL, logger }),
+    `${config.REDIS_PREFIX}gw:auth-changed`,
+    logger,
   );
+  const authenticator = new ApiKeyAuthenticator(keys, invalidation, config.AUTH_CACHE_TTL_MS);
   const forward: Forwarder = createForwarder(config.INTERNAL_TOKEN, config.FORWARD_TIMEOUT_MS, logger);
   const targets = {
     messaging: config.MESSAGING_URL,
@@ -57,7 +61,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
           keys,
           plans,
           defaultPlan: config.DEFAULT_PLAN,
-          rateLimiter,
+          invalidation,
           forward,
           messagingUrl: config.MESSAGING_URL,
           bodyLimit: config.ADMIN_BODY_LIMIT,
@@ -80,6 +84,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     redis,
     close: async () => {
       await forward.close();
+      invalidation.close();
       redis.disconnect();
       await dataSource.destroy();
     },

@@ -77,4 +77,16 @@ describe('gateway rate limits', () => {
     expect(res.status).toBe(200);
     expect(res.headers['x-ratelimit-limit']).toBeUndefined();
   });
+
+  it('when a key is revoked on one replica, then the other refuses it at once', async () => {
+    const { apiKey, keyId } = await createTenantWithKey(a.url, 'unlimited');
+    await request(b.url).get('/api/v1/messages/1').set('Authorization', `Bearer ${apiKey}`).expect(200);
+    await request(a.url)
+      .delete(`/admin/v1/api-keys/${keyId}`)
+      .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+      .expect(200);
+    const res = await request(b.url).get('/api/v1/messages/1').set('Authorization', `Bearer ${apiKey}`);
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('INVALID_API_KEY');
+  });
 });

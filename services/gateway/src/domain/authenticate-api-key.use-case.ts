@@ -1,10 +1,11 @@
 import { AppError } from '@bm/platform';
 import type { ApiKeyRepository, KeyCredential } from '../data-access/api-key.repository';
 import { parseApiKey, secretMatches } from './api-key';
+import type { AuthInvalidation } from './auth-invalidation';
 
 interface CachedCredential {
   credential: KeyCredential;
-  epoch: string;
+  generation: number;
   expiresAt: number;
 }
 
@@ -13,50 +14,44 @@ const DUMMY_HASH = Buffer.alloc(32);
 const MAX_CACHED = 10_000;
 
 /**
- * Resolves `Authorization: Bearer <key>` to a credential. Credentials are cached in memory but trusted only
- * while the auth epoch in Redis is unchanged (the rate limiter reads it in the same round trip), so a
- * revocation on any replica takes effect at once everywhere.
+ * Resolves `Authorization: Bearer <key>` to a credential. Verified credentials are cached in memory, trusted
+ * only while the invalidation channel vouches for them, so a revocation on any replica applies everywhere at once.
  */
 export class ApiKeyAuthenticator {
   private readonly cache = new Map<string, CachedCredential>();
 
   constructor(
     private readonly keys: ApiKeyRepository,
-    private readonly readEpoch: () => Promise<string | undefined>,
+    private readonly invalidation: AuthInvalidation,
     private readonly ttlMs: number,
-  ) {}
+  ) {
+    invalidation.onChange(() => this.cache.clear());
+  }
 
-  /**
-   * The credential for the header, from cache when present (with the epoch it was cached under, which the
-   * caller must confirm) or from the database; throws 401 INVALID_API_KEY.
-   */
-  async authenticate(
-    authorization: string | undefined,
-    { bypassCache = false } = {},
-  ): Promise<{ credential: KeyCredential; cachedEpoch?: string }> {
+  /** The credential for the header, from the cache when it may be trusted, else from the database; else 401. */
+  async authenticate(authorization: string | undefined): Promise<KeyCredential> {
     const presented = /^Bearer (\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
     const parsed = presented === undefined ? undefined : parseApiKey(presented);
     if (!parsed) throw new AppError('INVALID_API_KEY');
-    const cached = bypassCache ? undefined : this.cache.get(parsed.keyId);
+    const generation = this.ttlMs > 0 ? this.invalidation.generation() : undefined;
+    const cached = this.cache.get(parsed.keyId);
     if (
       cached &&
+      generation !== undefined &&
+      cached.generation === generation &&
       cached.expiresAt > Date.now() &&
       secretMatches(parsed.secret, cached.credential.secretHash)
     ) {
-      return { credential: cached.credential, cachedEpoch: cached.epoch };
+      return cached.credential;
     }
-    this.cache.delete(parsed.keyId);
-    // The epoch is read before the database so a revocation racing this read invalidates what we cache.
-    const epoch = this.ttlMs > 0 ? await this.readEpoch() : undefined;
     const credential = await this.keys.findCredential(parsed.keyId);
     const valid = secretMatches(parsed.secret, credential?.secretHash ?? DUMMY_HASH);
     if (!credential || !valid || credential.revoked) throw new AppError('INVALID_API_KEY');
-    if (epoch !== undefined) this.remember(credential, epoch);
-    return { credential };
-  }
-
-  private remember(credential: KeyCredential, epoch: string): void {
-    if (this.cache.size >= MAX_CACHED) this.cache.clear();
-    this.cache.set(credential.keyId, { credential, epoch, expiresAt: Date.now() + this.ttlMs });
+    // Cached under the generation read before the database: a change racing this read invalidates it.
+    if (generation !== undefined) {
+      if (this.cache.size >= MAX_CACHED) this.cache.clear();
+      this.cache.set(parsed.keyId, { credential, generation, expiresAt: Date.now() + this.ttlMs });
+    }
+    return credential;
   }
 }

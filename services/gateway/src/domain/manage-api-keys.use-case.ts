@@ -3,7 +3,7 @@ import { AppError } from '@bm/platform';
 import type { ApiKeyRepository } from '../data-access/api-key.repository';
 import type { TenantRepository } from '../data-access/tenant.repository';
 import { generateApiKey } from './api-key';
-import type { RateLimiter } from './rate-limiter';
+import type { AuthInvalidation } from './auth-invalidation';
 
 /** Issues a key for the tenant; the key is in this answer only, the database keeps its hash. */
 export async function issueApiKey(
@@ -25,11 +25,11 @@ export async function issueApiKey(
 /** Revokes a key; it stops working on every replica at once. Revoking twice is harmless. */
 export async function revokeApiKey(
   keys: ApiKeyRepository,
-  rateLimiter: RateLimiter,
+  invalidation: AuthInvalidation,
   keyId: string,
 ): Promise<{ key_id: string; revoked: true }> {
   const revokedAt = await keys.revoke(keyId);
   if (!revokedAt && !(await keys.findCredential(keyId))) throw new AppError('API_KEY_NOT_FOUND');
-  await rateLimiter.bumpAuthEpoch();
+  await invalidation.publish();
   return { key_id: keyId, revoked: true };
 }

@@ -2,7 +2,7 @@ import type { TenantDto } from '@bm/contracts';
 import { AppError } from '@bm/platform';
 import type { Tenant, TenantRepository } from '../data-access/tenant.repository';
 import type { Plan } from './plans';
-import type { RateLimiter } from './rate-limiter';
+import type { AuthInvalidation } from './auth-invalidation';
 
 const toDto = (t: Tenant): TenantDto => ({
   tenant_id: t.id,
@@ -35,14 +35,14 @@ export async function createTenant(
 export async function updateTenantPlan(
   tenants: TenantRepository,
   plans: Map<string, Plan>,
-  rateLimiter: RateLimiter,
+  invalidation: AuthInvalidation,
   tenantId: number,
   plan: string,
 ): Promise<TenantDto> {
   requirePlan(plans, plan);
   const updated = await tenants.updatePlan(tenantId, plan);
   if (!updated) throw new AppError('TENANT_NOT_FOUND');
-  await rateLimiter.bumpAuthEpoch();
+  await invalidation.publish();
   return toDto(updated);
 }
 

@@ -7,21 +7,14 @@ export interface RateDecision {
   remaining: number;
   /** Seconds until the window resets. */
   resetSeconds: number;
-  /** The auth epoch read in the same round trip; undefined when Redis could not be asked. */
-  authEpoch?: string;
 }
 
-// One round trip: count the request in the tenant's fixed window, read the window's remaining time and the
-// auth epoch (bumped on every revocation or plan change so every replica drops its cached keys at once).
+// One round trip: count the request in the tenant's fixed window and read the window's remaining time.
 const SCRIPT = `
 local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-local epoch = redis.call('GET', KEYS[2]) or '0'
-return {count, ttl, epoch}
+return {count, redis.call('PTTL', KEYS[1])}
 `;
-
-export const AUTH_EPOCH_KEY = 'gw:auth-epoch';
 
 /** Per-tenant fixed-window limits held in Redis, so every gateway replica counts against the same budget. */
 export class RateLimiter {
@@ -33,20 +26,18 @@ export class RateLimiter {
   ) {}
 
   async hit(tenantId: number, plan: Plan): Promise<RateDecision> {
+    // The unlimited plan counts nothing, so it costs no round trip.
+    if (plan.limit === null)
+      return { allowed: true, limit: null, remaining: 0, resetSeconds: plan.windowSeconds };
     const windowMs = plan.windowSeconds * 1000;
     if (this.redis.status !== 'ready') return this.failOpen(plan);
     try {
-      const [count, ttl, epoch] = await this.evaluate([`gw:rl:${tenantId}`, AUTH_EPOCH_KEY], windowMs);
-      const resetSeconds = Math.max(1, Math.ceil((ttl > 0 ? ttl : windowMs) / 1000));
-      if (plan.limit === null) {
-        return { allowed: true, limit: null, remaining: 0, resetSeconds, authEpoch: epoch };
-      }
+      const [count, ttl] = await this.evaluate(`gw:rl:${tenantId}`, windowMs);
       return {
         allowed: count <= plan.limit,
         limit: plan.limit,
         remaining: Math.max(0, plan.limit - count),
-        resetSeconds,
-        authEpoch: epoch,
+        resetSeconds: Math.max(1, Math.ceil((ttl > 0 ? ttl : windowMs) / 1000)),
       };
     } catch (err) {
       this.logger.warn('rate limiter unavailable, allowing request', { error: (err as Error).message });
@@ -54,48 +45,20 @@ export class RateLimiter {
     }
   }
 
-  /** The current auth epoch, or undefined while Redis is unreachable (then nothing is cached). */
-  async readAuthEpoch(): Promise<string | undefined> {
-    if (this.redis.status !== 'ready') return undefined;
-    try {
-      return (await this.redis.get(AUTH_EPOCH_KEY)) ?? '0';
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** Bumps the auth epoch so cached credentials are re-read everywhere. */
-  async bumpAuthEpoch(): Promise<void> {
-    await this.redis.incr(AUTH_EPOCH_KEY);
-  }
-
-  private async evaluate(keys: string[], windowMs: number): Promise<[number, number, string]> {
+  private async evaluate(key: string, windowMs: number): Promise<[number, number]> {
     if (this.scriptSha) {
       try {
-        return (await this.redis.evalsha(this.scriptSha, keys.length, ...keys, windowMs)) as [
-          number,
-          number,
-          string,
-        ];
+        return (await this.redis.evalsha(this.scriptSha, 1, key, windowMs)) as [number, number];
       } catch (err) {
         if (!(err as Error).message.includes('NOSCRIPT')) throw err;
       }
     }
     this.scriptSha = (await this.redis.script('LOAD', SCRIPT)) as string;
-    return (await this.redis.evalsha(this.scriptSha, keys.length, ...keys, windowMs)) as [
-      number,
-      number,
-      string,
-    ];
+    return (await this.redis.evalsha(this.scriptSha, 1, key, windowMs)) as [number, number];
   }
 
   // A Redis outage must not take the whole API down: requests pass unmetered and health reports cache:false.
   private failOpen(plan: Plan): RateDecision {
-    return {
-      allowed: true,
-      limit: plan.limit,
-      remaining: plan.limit ?? 0,
-      resetSeconds: plan.windowSeconds,
-    };
+    return { allowed: true, limit: plan.limit, remaining: plan.limit ?? 0, resetSeconds: plan.windowSeconds };
   }
 }

@@ -13,7 +13,7 @@ import type { TenantRepository } from '../../data-access/tenant.repository';
 import { issueApiKey, revokeApiKey } from '../../domain/manage-api-keys.use-case';
 import { createTenant, requireTenant, updateTenantPlan } from '../../domain/manage-tenants.use-case';
 import type { Plan } from '../../domain/plans';
-import type { RateLimiter } from '../../domain/rate-limiter';
+import type { AuthInvalidation } from '../../domain/auth-invalidation';
 import type { Forwarder } from './forward';
 
 export interface AdminDeps {
@@ -22,7 +22,7 @@ export interface AdminDeps {
   keys: ApiKeyRepository;
   plans: Map<string, Plan>;
   defaultPlan: string;
-  rateLimiter: RateLimiter;
+  invalidation: AuthInvalidation;
   forward: Forwarder;
   messagingUrl: string;
   bodyLimit: string;
@@ -77,7 +77,7 @@ export function adminRouter(deps: AdminDeps): Router {
         async (req, res) => {
           const tenantId = tenantIdOf(req);
           const { plan } = validate(updateTenantSchema, req.body ?? {});
-          res.json(ok(await updateTenantPlan(deps.tenants, deps.plans, deps.rateLimiter, tenantId, plan)));
+          res.json(ok(await updateTenantPlan(deps.tenants, deps.plans, deps.invalidation, tenantId, plan)));
         },
       ],
     },
@@ -96,7 +96,7 @@ export function adminRouter(deps: AdminDeps): Router {
         async (req, res) => {
           const keyId = String(req.params.keyId);
           if (ulidSchema.validate(keyId).error) throw new AppError('API_KEY_NOT_FOUND');
-          res.json(ok(await revokeApiKey(deps.keys, deps.rateLimiter, keyId)));
+          res.json(ok(await revokeApiKey(deps.keys, deps.invalidation, keyId)));
         },
       ],
     },

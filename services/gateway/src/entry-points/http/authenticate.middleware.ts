@@ -25,14 +25,9 @@ function setRateHeaders(res: Response, decision: RateDecision): void {
 export function authenticate(deps: AuthDeps) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const header = req.get('authorization');
-    const first = await deps.authenticator.authenticate(header);
-    let credential = first.credential;
+    const credential = await deps.authenticator.authenticate(header);
     const plan = deps.plans.get(credential.plan) ?? deps.plans.get(deps.defaultPlan)!;
     const decision = await deps.rateLimiter.hit(credential.tenantId, plan);
-    if (first.cachedEpoch !== undefined && decision.authEpoch !== first.cachedEpoch) {
-      // Something was revoked or re-planned since this key was cached, or Redis cannot vouch: re-read it.
-      ({ credential } = await deps.authenticator.authenticate(header, { bypassCache: true }));
-    }
     res.locals.tenantId = credential.tenantId;
     currentContext().tenantId = credential.tenantId;
     setRateHeaders(res, decision);
