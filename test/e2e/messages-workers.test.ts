@@ -145,3 +145,46 @@ describe('send workers with two replicas', () => {
     expect(await sandboxSends(stack, `to=${phone}`)).toHaveLength(0);
   });
 });
+
+describe('the scheduler with two replicas', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ messagingReplicas: 2 });
+  });
+  afterAll(() => stack.stop());
+
+  it('when 30 scheduled messages fall due, then each is sent exactly once', async () => {
+    const t = await createTenant(stack);
+    const at = new Date(Date.now() + 1200).toISOString();
+    const phones = Array.from({ length: 30 }, () => randomPhone());
+    const ids = await Promise.all(
+      phones.map(
+        async (phone) =>
+          (
+            await request(stack.gatewayUrl)
+              .post('/api/v1/messages/send')
+              .set(t.auth)
+              .send({
+                channel_account_id: t.channelAccountId,
+                phone,
+                message_type: 'template',
+                data: { name: 'hello_world' },
+                scheduled_at: at,
+              })
+              .expect(202)
+          ).body.data.message_log_id as number,
+      ),
+    );
+    await waitFor(
+      async () =>
+        (await Promise.all(ids.map((id) => messageStatus(stack, t, id)))).every((m) => m.status === 'sent'),
+      {
+        timeoutMs: 15_000,
+        what: 'all scheduled messages sent',
+      },
+    );
+    const sends = await sandboxSends(stack, `phone_number_id=${t.phoneNumberId}`);
+    expect(sends).toHaveLength(30);
+    expect(new Set(sends.map((s) => s.body.to)).size).toBe(30);
+  });
+});

@@ -31,6 +31,8 @@ export function migrateAll(): Promise<void> {
 export interface Stack {
   gatewayUrl: string;
   sandboxUrl: string;
+  /** The first messaging replica, for its internal endpoints. */
+  messagingUrl: string;
   sandbox: SandboxApp;
   messaging: MessagingService[];
   gateway: Gateway;
@@ -96,6 +98,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   return {
     gatewayUrl: gatewayServer.url,
     sandboxUrl: sandboxServer.url,
+    messagingUrl: messagingServers[0].url,
     sandbox,
     messaging,
     gateway,
