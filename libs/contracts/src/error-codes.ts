@@ -18,7 +18,10 @@ export const ERROR_CODES = {
   OPT_OUT_NOT_FOUND: { status: 404, message: 'Opt-out not found' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed on this path' },
   CAMPAIGN_NOT_CANCELLABLE: { status: 409, message: 'The campaign can no longer be cancelled' },
-  CAMPAIGN_NOT_RETRYABLE: { status: 409, message: 'The campaign can only be retried once completed or failed' },
+  CAMPAIGN_NOT_RETRYABLE: {
+    status: 409,
+    message: 'The campaign can only be retried once completed or failed',
+  },
   MESSAGE_NOT_CANCELLABLE: { status: 409, message: 'Only a scheduled message can be cancelled' },
   IDEMPOTENCY_KEY_CONFLICT: {
     status: 409,

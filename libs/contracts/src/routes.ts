@@ -4,7 +4,7 @@
  */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export type InternalService = 'messaging' | 'campaign' | 'dispatcher';
+export type InternalService = 'messaging' | 'campaign' | 'dispatcher' | 'ingress';
 
 export interface PublicRoute {
   method: HttpMethod;
@@ -28,13 +28,28 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     service: 'campaign',
     operationId: 'listCampaignRecipients',
   },
-  { method: 'POST', path: '/api/v1/campaigns/:id/cancel', service: 'campaign', operationId: 'cancelCampaign' },
+  {
+    method: 'POST',
+    path: '/api/v1/campaigns/:id/cancel',
+    service: 'campaign',
+    operationId: 'cancelCampaign',
+  },
   { method: 'POST', path: '/api/v1/campaigns/:id/retry', service: 'campaign', operationId: 'retryCampaign' },
   { method: 'GET', path: '/api/v1/opt-outs', service: 'campaign', operationId: 'listOptOuts' },
   { method: 'POST', path: '/api/v1/opt-outs', service: 'campaign', operationId: 'addOptOut' },
   { method: 'DELETE', path: '/api/v1/opt-outs/:phone', service: 'campaign', operationId: 'removeOptOut' },
-  { method: 'GET', path: '/api/v1/webhooks/settings', service: 'dispatcher', operationId: 'getWebhookSettings' },
-  { method: 'PUT', path: '/api/v1/webhooks/settings', service: 'dispatcher', operationId: 'putWebhookSettings' },
+  {
+    method: 'GET',
+    path: '/api/v1/webhooks/settings',
+    service: 'dispatcher',
+    operationId: 'getWebhookSettings',
+  },
+  {
+    method: 'PUT',
+    path: '/api/v1/webhooks/settings',
+    service: 'dispatcher',
+    operationId: 'putWebhookSettings',
+  },
   {
     method: 'POST',
     path: '/api/v1/webhooks/settings/secret',
@@ -54,6 +69,13 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     service: 'dispatcher',
     operationId: 'redeliverWebhook',
   },
+  { method: 'GET', path: '/api/v1/notifications', service: 'ingress', operationId: 'listNotifications' },
+];
+
+/** The upstream network's endpoints: no API key (the signature or verify token is checked by the service). */
+export const UPSTREAM_WEBHOOK_ROUTES: readonly PublicRoute[] = [
+  { method: 'GET', path: '/api/webhooks/channel', service: 'ingress', operationId: 'verifyChannelWebhook' },
+  { method: 'POST', path: '/api/webhooks/channel', service: 'ingress', operationId: 'receiveChannelWebhook' },
 ];
 
 /** Operator endpoints the gateway forwards to the service that owns the data. */
@@ -69,5 +91,23 @@ export const FORWARDED_ADMIN_ROUTES: readonly PublicRoute[] = [
     path: '/admin/v1/channel-accounts/:channelAccountId/templates/sync',
     service: 'messaging',
     operationId: 'adminSyncTemplates',
+  },
+  {
+    method: 'GET',
+    path: '/admin/v1/inbound-events',
+    service: 'ingress',
+    operationId: 'adminListInboundEvents',
+  },
+  {
+    method: 'GET',
+    path: '/admin/v1/inbound-events/:id',
+    service: 'ingress',
+    operationId: 'adminGetInboundEvent',
+  },
+  {
+    method: 'POST',
+    path: '/admin/v1/inbound-events/:id/reprocess',
+    service: 'ingress',
+    operationId: 'adminReprocessInboundEvent',
   },
 ];

@@ -7,6 +7,7 @@ export interface GatewayConfig extends CommonConfig {
   MESSAGING_URL: string;
   CAMPAIGN_URL: string;
   DISPATCHER_URL: string;
+  INGRESS_URL: string;
   /** JSON object: plan name -> { limit, window_seconds }; a limit of null means unlimited. */
   RATE_LIMIT_PLANS: string;
   DEFAULT_PLAN: string;
@@ -34,6 +35,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Readonl
       MESSAGING_URL: internalUrl.default('http://127.0.0.1:3001'),
       CAMPAIGN_URL: internalUrl.default('http://127.0.0.1:3003'),
       DISPATCHER_URL: internalUrl.default('http://127.0.0.1:3004'),
+      INGRESS_URL: internalUrl.default('http://127.0.0.1:3002'),
       RATE_LIMIT_PLANS: Joi.string().default(DEFAULT_PLANS),
       DEFAULT_PLAN: Joi.string().default('default'),
       HEALTH_TIMEOUT_MS: Joi.number().integer().min(50).max(10_000).default(1_000),

@@ -12,7 +12,7 @@ import { RateLimiter } from './domain/rate-limiter';
 import { adminRouter } from './entry-points/http/admin.routes';
 import { createForwarder, type Forwarder } from './entry-points/http/forward';
 import { healthRouter } from './entry-points/http/health.routes';
-import { publicApiRouter } from './entry-points/http/public-api.routes';
+import { publicApiRouter, upstreamWebhookRouter } from './entry-points/http/public-api.routes';
 
 export interface Gateway {
   app: Express;
@@ -46,6 +46,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     messaging: config.MESSAGING_URL,
     campaign: config.CAMPAIGN_URL,
     dispatcher: config.DISPATCHER_URL,
+    ingress: config.INGRESS_URL,
   };
 
   const app = createHttpApp({
@@ -53,6 +54,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     parseJson: false,
     routes: (a) => {
       a.use(healthRouter(dataSource, redis, config.HEALTH_TIMEOUT_MS));
+      a.use(upstreamWebhookRouter(forward, targets));
       a.use(
         '/admin/v1',
         adminRouter({
@@ -63,7 +65,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
           defaultPlan: config.DEFAULT_PLAN,
           invalidation,
           forward,
-          messagingUrl: config.MESSAGING_URL,
+          targets,
           bodyLimit: config.ADMIN_BODY_LIMIT,
         }),
       );

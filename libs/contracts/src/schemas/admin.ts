@@ -41,8 +41,12 @@ export interface CreateChannelAccountRequest {
   throughput_per_second?: number;
 }
 export const createChannelAccountSchema = Joi.object<CreateChannelAccountRequest>({
-  phone_number_id: Joi.string().pattern(/^\d{1,30}$/, 'digits').required(),
-  waba_id: Joi.string().pattern(/^\d{1,30}$/, 'digits').required(),
+  phone_number_id: Joi.string()
+    .pattern(/^\d{1,30}$/, 'digits')
+    .required(),
+  waba_id: Joi.string()
+    .pattern(/^\d{1,30}$/, 'digits')
+    .required(),
   display_phone_number: Joi.string().trim().min(3).max(30).required(),
   access_token: Joi.string().min(1).max(4096).required(),
   tier: Joi.string()

@@ -2,6 +2,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import {
   createTenantSchema,
   FORWARDED_ADMIN_ROUTES,
+  type InternalService,
   integerIdSchema,
   ulidSchema,
   updateTenantSchema,
@@ -24,7 +25,7 @@ export interface AdminDeps {
   defaultPlan: string;
   invalidation: AuthInvalidation;
   forward: Forwarder;
-  messagingUrl: string;
+  targets: Record<InternalService, string>;
   bodyLimit: string;
 }
 
@@ -50,7 +51,7 @@ export function adminRouter(deps: AdminDeps): Router {
   // The tenant must exist before a channel account is connected to it; the messaging service owns the rest.
   const forwardForTenant = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const tenant = await requireTenant(deps.tenants, tenantIdOf(req));
-    await deps.forward(deps.messagingUrl, tenant.tenant_id)(req, res, next);
+    await deps.forward(deps.targets.messaging, tenant.tenant_id)(req, res, next);
   };
   defineRoutes(router, [
     {
@@ -105,7 +106,7 @@ export function adminRouter(deps: AdminDeps): Router {
       path: route.path.replace('/admin/v1', ''),
       handlers: route.path.includes(':tenantId')
         ? [forwardForTenant]
-        : [deps.forward(deps.messagingUrl, undefined)],
+        : [deps.forward(deps.targets[route.service], undefined)],
     })),
   ]);
   return router;

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { PUBLIC_ROUTES, type InternalService } from '@bm/contracts';
+import { PUBLIC_ROUTES, UPSTREAM_WEBHOOK_ROUTES, type InternalService } from '@bm/contracts';
 import { defineRoutes, notFound } from '@bm/platform';
 import { authenticate, type AuthDeps } from './authenticate.middleware';
 import type { Forwarder } from './forward';
@@ -21,5 +21,22 @@ export function publicApiRouter(
     })),
   );
   router.use('/api/v1', notFound);
+  return router;
+}
+
+/**
+ * /api/webhooks/channel: the upstream network's calls pass without an API key, bytes untouched, to
+ * webhook-ingress, which checks the signature over the raw body.
+ */
+export function upstreamWebhookRouter(forward: Forwarder, targets: Record<InternalService, string>): Router {
+  const router = Router();
+  defineRoutes(
+    router,
+    UPSTREAM_WEBHOOK_ROUTES.map((route) => ({
+      method: route.method,
+      path: route.path,
+      handlers: [forward(targets[route.service], undefined)],
+    })),
+  );
   return router;
 }
