@@ -12,4 +12,5 @@ module.exports = {
   globalSetup: '<rootDir>/test/global-setup.js',
   globalTeardown: '<rootDir>/test/global-teardown.js',
   testTimeout: 30000,
+  reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };
