@@ -4,6 +4,7 @@ import type { MessagingConfig } from '../config';
 import { ChannelAccountEntity } from './channel-account.entity';
 import { TemplateEntity } from './template.entity';
 import { CreateMessaging1763900000000 } from './migrations/1763900000000-create-messaging';
+import { PartialUniqueIndexes1763900000001 } from './migrations/1763900000001-partial-unique-indexes';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -13,7 +14,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
     url: config.DATABASE_URL,
     schema: MESSAGING_SCHEMA,
     entities: [ChannelAccountEntity, TemplateEntity, OutboxEventEntity],
-    migrations: [CreateMessaging1763900000000],
+    migrations: [CreateMessaging1763900000000, PartialUniqueIndexes1763900000001],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',
   });

@@ -29,7 +29,7 @@ export async function requestCampaignSend(deps: MessagingDeps, command: SendRequ
          (tenant_id, channel_account_id, to_phone, message_type, content, template_category, conversation_category,
           status, campaign_id, campaign_recipient_id)
        VALUES ($1, $2, $3, 'template', $4, $5, $6, 'queued', $7, $8)
-       ON CONFLICT (campaign_recipient_id) DO NOTHING RETURNING id`,
+       ON CONFLICT (campaign_recipient_id) WHERE campaign_recipient_id IS NOT NULL DO NOTHING RETURNING id`,
       [
         command.tenant_id,
         command.channel_account_id,
