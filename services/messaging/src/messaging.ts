@@ -19,6 +19,7 @@ import { ConversationLedger } from './data-access/conversation-ledger.repository
 import { CustomerStateRepository } from './data-access/customer-state.repository';
 import { createMessagingDataSource, MESSAGING_SCHEMA } from './data-access/data-source';
 import { MessageLogRepository } from './data-access/message-log.repository';
+import { MessageLogWriter } from './data-access/message-log-writer';
 import { TemplateRepository } from './data-access/template.repository';
 import { CloudApiClient } from './data-access/upstream/cloud-api.client';
 import type { MessagingDeps } from './domain/messaging-deps';
@@ -26,6 +27,7 @@ import { releaseDueMessages } from './domain/release-due-messages.use-case';
 import { ThroughputLimiter } from './domain/throughput-limiter';
 import { registerConsumers } from './entry-points/consumers/messaging.consumers';
 import { capacityRoutes } from './entry-points/http/capacity.routes';
+import { channelLookupRoutes } from './entry-points/http/channel-lookup.routes';
 import { messageRoutes } from './entry-points/http/messages.routes';
 import { templateRoutes } from './entry-points/http/templates.routes';
 
@@ -51,6 +53,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     logger,
     queueExpiresMs: config.AMQP_QUEUE_EXPIRES_MS,
   });
+  const messages = new MessageLogRepository(dataSource);
   const deps: MessagingDeps = {
     config,
     logger,
@@ -64,7 +67,8 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     ),
     accounts: new ChannelAccountRepository(dataSource),
     templates: new TemplateRepository(dataSource),
-    messages: new MessageLogRepository(dataSource),
+    messages,
+    messageWriter: new MessageLogWriter(messages, dataSource),
     customers: new CustomerStateRepository(dataSource),
     ledger: new ConversationLedger(dataSource),
     idempotency: new IdempotencyStore(dataSource, MESSAGING_SCHEMA),
@@ -97,6 +101,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
       messageRoutes(a.router, deps);
       templateRoutes(a.router, deps);
       capacityRoutes(a.router, deps);
+      channelLookupRoutes(a.router, deps);
     },
   });
 

@@ -5,6 +5,7 @@ import type { ChannelAccountRepository } from '../data-access/channel-account.re
 import type { ConversationLedger } from '../data-access/conversation-ledger.repository';
 import type { CustomerStateRepository } from '../data-access/customer-state.repository';
 import type { MessageLogRepository } from '../data-access/message-log.repository';
+import type { MessageLogWriter } from '../data-access/message-log-writer';
 import type { TemplateRepository } from '../data-access/template.repository';
 import type { CloudApiClient } from '../data-access/upstream/cloud-api.client';
 
@@ -19,6 +20,8 @@ export interface MessagingDeps {
   accounts: ChannelAccountRepository;
   templates: TemplateRepository;
   messages: MessageLogRepository;
+  /** Batches the send path's inserts (group commit). */
+  messageWriter: MessageLogWriter;
   customers: CustomerStateRepository;
   ledger: ConversationLedger;
   idempotency: IdempotencyStore;

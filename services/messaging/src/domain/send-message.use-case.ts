@@ -7,8 +7,8 @@ import {
   type SuccessEnvelope,
 } from '@bm/contracts';
 import { AppError, type IdempotentAnswer } from '@bm/platform';
-import type { MessageContent } from '../data-access/message-log.repository';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import type { MessageContent, NewMessageLog } from '../data-access/message-log.repository';
 import type { MessagingDeps } from './messaging-deps';
 import { assertTemplateSendable } from './template-rules';
 
@@ -65,23 +65,28 @@ export async function sendMessage(
       templateCategory = template.category;
     }
 
-    const write = async (db: EntityManager | DataSource) => {
-      const message = await deps.messages.insert(
-        db,
-        {
-          tenantId,
-          channelAccountId: account.id,
-          toPhone: request.phone,
-          messageType: request.message_type,
-          content,
-          templateCategory,
-          conversationCategory: category,
-          status: scheduledAt ? 'scheduled' : 'queued',
-          scheduledAt,
-          autoRetryOnFrequencyCap: request.message_type === 'template' && request.auto_retry_on_frequency_cap,
-        },
-        { deliver: !scheduledAt, requireServiceWindow: request.message_type === 'text' && !scheduledAt },
-      );
+    // Without a key the insert goes through the group-commit writer (atomic on its own); with one, it joins
+    // the transaction that records the answer for replays.
+    const write = async (tx?: EntityManager) => {
+      const row: NewMessageLog = {
+        tenantId,
+        channelAccountId: account.id,
+        toPhone: request.phone,
+        messageType: request.message_type,
+        content,
+        templateCategory,
+        conversationCategory: category,
+        status: scheduledAt ? 'scheduled' : 'queued',
+        scheduledAt,
+        autoRetryOnFrequencyCap: request.message_type === 'template' && request.auto_retry_on_frequency_cap,
+      };
+      const options = {
+        deliver: !scheduledAt,
+        requireServiceWindow: request.message_type === 'text' && !scheduledAt,
+      };
+      const message = tx
+        ? await deps.messages.insert(tx, row, options)
+        : await deps.messageWriter.insert(row, options);
       // An immediate text is written only while the customer's window is open (checked in the same statement).
       if (!message) throw new AppError('OUTSIDE_SERVICE_WINDOW');
       const body = ok<SendAcknowledgement>({
@@ -93,8 +98,7 @@ export async function sendMessage(
       });
       return { status: 202, body };
     };
-    // Without a key the insert statement is atomic on its own; with one, the replay record joins it.
-    if (idempotencyKey === undefined) return write(deps.dataSource);
+    if (idempotencyKey === undefined) return write();
     return deps.dataSource.transaction(async (tx) => {
       const answer = await write(tx);
       await record(tx, answer.status, answer.body);
