@@ -1,0 +1,18 @@
+import { createDataSource } from '@bm/platform';
+import type { DataSource } from 'typeorm';
+import type { DispatcherConfig } from '../config';
+import { CreateDispatcher1764000000000 } from './migrations/1764000000000-create-dispatcher';
+
+export const DISPATCHER_SCHEMA = 'dispatcher';
+
+/** The dispatcher's data source: schema `dispatcher`, its own migrations table; repositories use SQL. */
+export function createDispatcherDataSource(config: DispatcherConfig): DataSource {
+  return createDataSource({
+    url: config.DATABASE_URL,
+    schema: DISPATCHER_SCHEMA,
+    entities: [],
+    migrations: [CreateDispatcher1764000000000],
+    poolSize: config.DATABASE_POOL_SIZE,
+    applicationName: 'webhook-dispatcher',
+  });
+}

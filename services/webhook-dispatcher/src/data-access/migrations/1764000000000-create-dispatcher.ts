@@ -1,0 +1,81 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/** Endpoints (one per tenant), the events to deliver, every delivery and every attempt. */
+export class CreateDispatcher1764000000000 implements MigrationInterface {
+  name = 'CreateDispatcher1764000000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE TABLE dispatcher.endpoints (
+      tenant_id integer PRIMARY KEY,
+      url text,
+      events text[],
+      secret_sealed text,
+      previous_secret_sealed text,
+      previous_secret_expires_at timestamptz,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    )`);
+
+    // The body is kept as text: every attempt sends exactly these bytes.
+    await q.query(`CREATE TABLE dispatcher.events (
+      id text PRIMARY KEY,
+      tenant_id integer NOT NULL,
+      event text NOT NULL,
+      body text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    )`);
+
+    await q.query(`CREATE TABLE dispatcher.deliveries (
+      id text PRIMARY KEY,
+      event_id text NOT NULL REFERENCES dispatcher.events(id),
+      tenant_id integer NOT NULL,
+      event text NOT NULL,
+      status text NOT NULL DEFAULT 'pending',
+      attempt_count integer NOT NULL DEFAULT 0,
+      next_attempt_at timestamptz NOT NULL DEFAULT now(),
+      lease_until timestamptz,
+      lease_token text,
+      redelivery_of text,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      completed_at timestamptz
+    )`);
+    // The claim walks due deliveries in time order; leased ones count toward their endpoint's limit.
+    await q.query(
+      `CREATE INDEX deliveries_due_idx ON dispatcher.deliveries (next_attempt_at, id) WHERE status = 'pending'`,
+    );
+    await q.query(
+      `CREATE INDEX deliveries_leased_idx ON dispatcher.deliveries (tenant_id)
+        WHERE status = 'pending' AND lease_until IS NOT NULL`,
+    );
+    await q.query(
+      `CREATE INDEX deliveries_tenant_idx ON dispatcher.deliveries (tenant_id, created_at DESC, id DESC)`,
+    );
+    await q.query(`CREATE INDEX deliveries_event_idx ON dispatcher.deliveries (event_id)`);
+
+    await q.query(`CREATE TABLE dispatcher.delivery_attempts (
+      id bigserial PRIMARY KEY,
+      delivery_id text NOT NULL REFERENCES dispatcher.deliveries(id),
+      tenant_id integer NOT NULL,
+      attempt integer NOT NULL,
+      url text,
+      at timestamptz NOT NULL,
+      duration_ms integer,
+      http_status integer,
+      error text,
+      response_excerpt text,
+      UNIQUE (delivery_id, attempt)
+    )`);
+    await q.query(
+      `CREATE INDEX delivery_attempts_errors_idx ON dispatcher.delivery_attempts (tenant_id, id DESC)
+        WHERE error IS NOT NULL`,
+    );
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE dispatcher.delivery_attempts`);
+    await q.query(`DROP TABLE dispatcher.deliveries`);
+    await q.query(`DROP TABLE dispatcher.events`);
+    await q.query(`DROP TABLE dispatcher.endpoints`);
+  }
+}

@@ -1,0 +1,25 @@
+import type { DataSource } from 'typeorm';
+import type { Logger, SecretBox } from '@bm/platform';
+import type { DispatcherConfig } from '../config';
+import type { DeliveryLogRepository } from '../data-access/delivery-log.repository';
+import type { DeliveryRepository } from '../data-access/delivery.repository';
+import type { EndpointRepository } from '../data-access/endpoint.repository';
+import type { EventRepository } from '../data-access/event.repository';
+import type { WebhookSender } from '../data-access/http/webhook-sender';
+import type { AddressPolicy } from './address-policy';
+
+/** What the dispatcher's use cases need; built once in dispatcher.ts. */
+export interface DispatcherDeps {
+  config: DispatcherConfig;
+  logger: Logger;
+  dataSource: DataSource;
+  secrets: SecretBox;
+  policy: AddressPolicy;
+  sender: WebhookSender;
+  endpoints: EndpointRepository;
+  events: EventRepository;
+  deliveries: DeliveryRepository;
+  deliveryLog: DeliveryLogRepository;
+  /** Tells this replica's delivery worker that a delivery is due now (others find it on their next poll). */
+  wakeWorker: () => void;
+}

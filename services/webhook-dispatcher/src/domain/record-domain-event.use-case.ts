@@ -1,0 +1,28 @@
+import { ulid } from 'ulidx';
+import type { DomainEventPayloads } from '@bm/contracts';
+import type { DispatcherDeps } from './dispatcher-deps';
+import { toWebhookBody, webhookEventId, type DeliverableDomainEvent } from './webhook-event';
+
+/**
+ * Turns a domain event into the published webhook event and, when the tenant has an endpoint whose filter admits
+ * it, stores it with its first delivery. Nothing is recorded for a tenant without a URL or for a filtered event.
+ * Idempotent: a domain event delivered twice maps to the same event id and is stored once.
+ */
+export async function recordDomainEvent<K extends DeliverableDomainEvent>(
+  deps: DispatcherDeps,
+  event: K,
+  payload: DomainEventPayloads[K],
+): Promise<string | undefined> {
+  const body = toWebhookBody(event, payload);
+  if (body === undefined) return undefined;
+  const deliveryId = await deps.events.recordWithDelivery({
+    id: webhookEventId(payload.event_id),
+    tenantId: payload.tenant_id,
+    event,
+    body: JSON.stringify(body),
+    deliveryId: ulid(),
+    ignoreFilter: false,
+  });
+  if (deliveryId !== undefined) deps.wakeWorker();
+  return deliveryId;
+}

@@ -1,0 +1,34 @@
+import { ulid } from 'ulidx';
+import {
+  formatWebhookTimestamp,
+  WEBHOOK_EVENT_ID_PREFIX,
+  type WebhookEventBody,
+  type WebhookTestDto,
+} from '@bm/contracts';
+import { AppError } from '@bm/platform';
+import type { DispatcherDeps } from './dispatcher-deps';
+
+/** Queues a `webhook.test` ping through the same path as every event; it ignores the event filter. */
+export async function sendTestEvent(deps: DispatcherDeps, tenantId: number): Promise<WebhookTestDto> {
+  const body: WebhookEventBody<'webhook.test'> = {
+    event: 'webhook.test',
+    tenant_id: tenantId,
+    timestamp: formatWebhookTimestamp(new Date()),
+    message: `Test webhook from ${deps.config.DISPATCHER_SERVICE_NAME}`,
+  };
+  const deliveryId = await deps.events.recordWithDelivery({
+    id: `${WEBHOOK_EVENT_ID_PREFIX}${ulid()}`,
+    tenantId,
+    event: 'webhook.test',
+    body: JSON.stringify(body),
+    deliveryId: ulid(),
+    ignoreFilter: true,
+  });
+  if (deliveryId === undefined) {
+    throw new AppError('VALIDATION_ERROR', 'No webhook URL is set', {
+      errors: [{ field: 'url', message: 'set a webhook URL with PUT /api/v1/webhooks/settings first' }],
+    });
+  }
+  deps.wakeWorker();
+  return { delivery_id: deliveryId };
+}

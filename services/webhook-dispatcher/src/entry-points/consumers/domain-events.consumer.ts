@@ -1,0 +1,26 @@
+import type Joi from 'joi';
+import { DOMAIN_EVENT_SCHEMAS } from '@bm/contracts';
+import { validate, type AmqpClient } from '@bm/platform';
+import type { DispatcherDeps } from '../../domain/dispatcher-deps';
+import { recordDomainEvent } from '../../domain/record-domain-event.use-case';
+import { DELIVERABLE_DOMAIN_EVENTS, type DeliverableDomainEvent } from '../../domain/webhook-event';
+
+export const DISPATCHER_QUEUE = 'dispatcher.events';
+
+/**
+ * One durable queue bound to every event that becomes a webhook. The handler only stores the event and its
+ * delivery (ack after commit); the HTTP delivery runs in the worker, so a slow endpoint never holds the queue.
+ */
+export async function registerConsumers(amqp: AmqpClient, deps: DispatcherDeps): Promise<void> {
+  await amqp.consume(
+    DISPATCHER_QUEUE,
+    [...DELIVERABLE_DOMAIN_EVENTS],
+    async (message) => {
+      const event = message.routingKey as DeliverableDomainEvent;
+      if (!DELIVERABLE_DOMAIN_EVENTS.includes(event)) return;
+      const payload: unknown = validate(DOMAIN_EVENT_SCHEMAS[event] as Joi.Schema, message.payload);
+      await recordDomainEvent(deps, event, payload as never);
+    },
+    { prefetch: deps.config.DISPATCHER_CONSUMER_PREFETCH },
+  );
+}
