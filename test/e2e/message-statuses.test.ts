@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { waitFor } from '@bm/platform/testing';
 import { collectEvents, inboundText, publishInbound, statusReport } from '../support/events';
+import { readMessage, sendTemplate, waitForStatus } from '../support/messages';
 import { createTenant, randomPhone, startStack, type Stack, type TenantFixture } from '../support/stack';
 
 describe('message statuses, the service window and the frequency-cap retry', () => {
@@ -15,38 +16,16 @@ describe('message statuses, the service window and the frequency-cap retry', () 
   });
   afterAll(() => stack.stop());
 
-  const message = async (id: number) =>
-    (await request(stack.gatewayUrl).get(`/api/v1/messages/${id}`).set(t.auth).expect(200)).body
-      .data as Record<string, unknown>;
-  const sendTemplate = async (body: Record<string, unknown> = {}) => {
-    const res = await request(stack.gatewayUrl)
-      .post('/api/v1/messages/send')
-      .set(t.auth)
-      .send({
-        channel_account_id: t.channelAccountId,
-        phone: randomPhone(),
-        message_type: 'template',
-        data: { name: 'hello_world' },
-        ...body,
-      })
-      .expect(202);
-    return res.body.data.message_log_id as number;
-  };
-  const sentMessage = async (id: number) =>
-    waitFor(
-      async () => {
-        const m = await message(id);
-        return m.status === 'sent' ? m : undefined;
-      },
-      { what: `message ${id} sent` },
-    );
+  const message = (id: number) => readMessage(stack, t, id);
+  const sendOne = (body: Record<string, unknown> = {}) => sendTemplate(stack, t, body);
+  const sentMessage = (id: number) => waitForStatus(stack, t, id, ['sent']);
   const statusEvents = (id: number) =>
     events
       .filter((e) => e.routingKey === 'message.status_updated' && e.payload.message_log_id === id)
       .map((e) => e.payload.status);
 
   it('when reports arrive out of order and twice, then the status only moves forward and each change is emitted once', async () => {
-    const id = await sendTemplate();
+    const id = await sendOne();
     const sent = await sentMessage(id);
     const wamid = sent.provider_message_id as string;
     await publishInbound(stack, 'inbound.status', statusReport(t, wamid, 'read'));
@@ -60,7 +39,7 @@ describe('message statuses, the service window and the frequency-cap retry', () 
       statusReport(t, wamid, 'failed', [{ code: 131026, title: 'Undeliverable' }]),
     );
     // A marker report on another message tells us the ones above were all consumed.
-    const marker = await sendTemplate();
+    const marker = await sendOne();
     const markerWamid = (await sentMessage(marker)).provider_message_id as string;
     await publishInbound(stack, 'inbound.status', statusReport(t, markerWamid, 'delivered'));
     await waitFor(async () => (await message(marker)).status === 'delivered', { what: 'marker delivered' });
@@ -70,7 +49,7 @@ describe('message statuses, the service window and the frequency-cap retry', () 
   });
 
   it('when a failed report names an upstream code, then the message fails with an error_message naming it', async () => {
-    const id = await sendTemplate();
+    const id = await sendOne();
     const wamid = (await sentMessage(id)).provider_message_id as string;
     await publishInbound(
       stack,
@@ -117,7 +96,7 @@ describe('message statuses, the service window and the frequency-cap retry', () 
   });
 
   it('when 131049 fails a message that opted in, then one retry is scheduled and a failing retry is not retried again', async () => {
-    const id = await sendTemplate({ auto_retry_on_frequency_cap: true });
+    const id = await sendOne({ auto_retry_on_frequency_cap: true });
     const wamid = (await sentMessage(id)).provider_message_id as string;
     const frequencyCap = [
       { code: 131049, title: 'This message was not delivered to maintain healthy ecosystem engagement.' },

@@ -1,36 +1,10 @@
 import request from 'supertest';
 import { Client } from 'pg';
 import { startTcpProxy, waitFor, type TcpProxy } from '@bm/platform/testing';
+import { readMessage, sandboxSends, sendTemplate } from '../support/messages';
 import { createTenant, randomPhone, startStack, type Stack, type TenantFixture } from '../support/stack';
 
-interface SandboxSend {
-  at: string;
-  body: { to: string };
-  result: string;
-}
-
-const sandboxSends = async (stack: Stack, query: string): Promise<SandboxSend[]> =>
-  (await request(stack.sandboxUrl).get(`/_sandbox/sends?${query}`)).body.data as SandboxSend[];
-
-const messageStatus = async (stack: Stack, t: TenantFixture, id: number) =>
-  (await request(stack.gatewayUrl).get(`/api/v1/messages/${id}`).set(t.auth)).body.data as Record<
-    string,
-    unknown
-  >;
-
-const sendTemplate = async (stack: Stack, t: TenantFixture, phone = randomPhone()) =>
-  (
-    await request(stack.gatewayUrl)
-      .post('/api/v1/messages/send')
-      .set(t.auth)
-      .send({
-        channel_account_id: t.channelAccountId,
-        phone,
-        message_type: 'template',
-        data: { name: 'hello_world' },
-      })
-      .expect(202)
-  ).body.data.message_log_id as number;
+const messageStatus = (stack: Stack, t: TenantFixture, id: number) => readMessage(stack, t, id);
 
 describe('send workers with two replicas', () => {
   let stack: Stack;
@@ -80,7 +54,7 @@ describe('send workers with two replicas', () => {
       .post('/_sandbox/faults')
       .send({ match: { to: phone }, delay_ms: 1500, times: 1 })
       .expect(201);
-    const id = await sendTemplate(stack, t, phone);
+    const id = await sendTemplate(stack, t, { phone });
     const db = new Client({ connectionString: process.env.TEST_DATABASE_URL });
     await db.connect();
     try {

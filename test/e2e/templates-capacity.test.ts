@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { waitFor } from '@bm/platform/testing';
 import { collectEvents, publishInbound } from '../support/events';
+import { postSend, waitForStatus } from '../support/messages';
 import { createTenant, randomPhone, startStack, type Stack, type TenantFixture } from '../support/stack';
 
 describe('templates, opt-outs, upstream errors and tier capacity', () => {
@@ -20,26 +21,8 @@ describe('templates, opt-outs, upstream errors and tier capacity', () => {
     'x-internal-token': 'test-internal-token-0123456789',
     'x-bm-tenant-id': String(t.tenantId),
   });
-  const send = (body: Record<string, unknown>) =>
-    request(stack.gatewayUrl)
-      .post('/api/v1/messages/send')
-      .set(t.auth)
-      .send({
-        channel_account_id: t.channelAccountId,
-        phone: randomPhone(),
-        message_type: 'template',
-        data: { name: 'hello_world' },
-        ...body,
-      });
-  const finalMessage = (id: number) =>
-    waitFor(
-      async () => {
-        const m = (await request(stack.gatewayUrl).get(`/api/v1/messages/${id}`).set(t.auth)).body
-          .data as Record<string, unknown>;
-        return m.status === 'sent' || m.status === 'failed' ? m : undefined;
-      },
-      { timeoutMs: 15_000, what: `message ${id} settled` },
-    );
+  const send = (body: Record<string, unknown>) => postSend(stack, t, body);
+  const finalMessage = (id: number) => waitForStatus(stack, t, id, ['sent', 'failed'], 15_000);
 
   it('when a channel account is connected, then every page of templates is fetched and the app is subscribed', async () => {
     const res = await request(stack.gatewayUrl).get('/api/v1/templates').set(t.auth).expect(200);

@@ -1,0 +1,66 @@
+import request from 'supertest';
+import { waitFor } from '@bm/platform/testing';
+import { randomPhone, type Stack, type TenantFixture } from './stack';
+
+export type MessageView = Record<string, unknown>;
+
+/** POST /api/v1/messages/send through the gateway; a hello_world template to a random phone unless overridden. */
+export function postSend(
+  stack: Stack,
+  t: TenantFixture,
+  body: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
+  return request(stack.gatewayUrl)
+    .post('/api/v1/messages/send')
+    .set({ ...t.auth, ...headers })
+    .send({
+      channel_account_id: t.channelAccountId,
+      phone: randomPhone(),
+      message_type: 'template',
+      data: { name: 'hello_world' },
+      ...body,
+    });
+}
+
+/** Sends and returns the message_log_id of the 202. */
+export async function sendTemplate(
+  stack: Stack,
+  t: TenantFixture,
+  body: Record<string, unknown> = {},
+): Promise<number> {
+  return (await postSend(stack, t, body).expect(202)).body.data.message_log_id as number;
+}
+
+export async function readMessage(stack: Stack, t: TenantFixture, id: number): Promise<MessageView> {
+  return (await request(stack.gatewayUrl).get(`/api/v1/messages/${id}`).set(t.auth).expect(200)).body
+    .data as MessageView;
+}
+
+/** Polls the message until its status is one of those given. */
+export function waitForStatus(
+  stack: Stack,
+  t: TenantFixture,
+  id: number,
+  statuses: string[],
+  timeoutMs = 10_000,
+): Promise<MessageView> {
+  return waitFor(
+    async () => {
+      const m = await readMessage(stack, t, id);
+      return statuses.includes(m.status as string) ? m : undefined;
+    },
+    { timeoutMs, what: `message ${id} ${statuses.join('|')}` },
+  );
+}
+
+export interface SandboxSend {
+  at: string;
+  body: { to: string };
+  result: string;
+}
+
+/** What the sandbox received, filtered by its query (to=, phone_number_id=). */
+export async function sandboxSends(stack: Stack, query: string): Promise<SandboxSend[]> {
+  return (await request(stack.sandboxUrl).get(`/_sandbox/sends?${query}`)).body.data as SandboxSend[];
+}
