@@ -1,0 +1,18 @@
+import { createDataSource, OutboxEventEntity } from '@bm/platform';
+import type { DataSource } from 'typeorm';
+import type { IngressConfig } from '../config';
+import { CreateIngress1764100000000 } from './migrations/1764100000000-create-ingress';
+
+export const INGRESS_SCHEMA = 'ingress';
+
+/** The webhook-ingress data source: schema `ingress`, its own migrations table. */
+export function createIngressDataSource(config: IngressConfig): DataSource {
+  return createDataSource({
+    url: config.DATABASE_URL,
+    schema: INGRESS_SCHEMA,
+    entities: [OutboxEventEntity],
+    migrations: [CreateIngress1764100000000],
+    poolSize: config.DATABASE_POOL_SIZE,
+    applicationName: 'webhook-ingress',
+  });
+}

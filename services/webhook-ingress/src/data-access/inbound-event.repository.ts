@@ -1,0 +1,205 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { queryRows } from '@bm/platform';
+
+export const OUTCOMES = ['pending', 'processed', 'duplicate', 'unroutable', 'ignored'] as const;
+/** pending: stored, not split yet; the others say what splitting it did (see process-inbound-event). */
+export type Outcome = (typeof OUTCOMES)[number];
+
+export interface NewInboundEvent {
+  id: string;
+  requestId: string | null;
+  bodySha256: string;
+  rawBody: string;
+  headers: Record<string, string | string[]>;
+  signedWith: 'current' | 'previous';
+}
+
+export interface SplitSummary {
+  outcome: Exclude<Outcome, 'pending'>;
+  itemCount: number;
+  publishedCount: number;
+  duplicateCount: number;
+  unroutableCount: number;
+  skippedCount: number;
+  unroutablePhoneNumberIds: string[];
+}
+
+export interface InboundEvent extends Omit<SplitSummary, 'outcome'> {
+  id: string;
+  receivedAt: Date;
+  requestId: string | null;
+  bodySha256: string;
+  bodyBytes: number;
+  signedWith: string;
+  outcome: Outcome;
+  attempts: number;
+  lastError: string | null;
+  processedAt: Date | null;
+}
+
+export interface InboundEventWithBody extends InboundEvent {
+  rawBody: string;
+  headers: Record<string, unknown>;
+}
+
+const SUMMARY_COLUMNS = `id, received_at, request_id, body_sha256, body_bytes, signed_with, outcome, item_count,
+  published_count, duplicate_count, unroutable_count, skipped_count, unroutable_phone_number_ids, attempts,
+  last_error, processed_at`;
+
+interface Row {
+  id: string;
+  received_at: Date;
+  request_id: string | null;
+  body_sha256: string;
+  body_bytes: number;
+  signed_with: string;
+  outcome: Outcome;
+  item_count: number;
+  published_count: number;
+  duplicate_count: number;
+  unroutable_count: number;
+  skipped_count: number;
+  unroutable_phone_number_ids: string[];
+  attempts: number;
+  last_error: string | null;
+  processed_at: Date | null;
+  raw_body?: string;
+  headers?: Record<string, unknown>;
+}
+
+const toEvent = (r: Row): InboundEvent => ({
+  id: r.id,
+  receivedAt: r.received_at,
+  requestId: r.request_id,
+  bodySha256: r.body_sha256,
+  bodyBytes: r.body_bytes,
+  signedWith: r.signed_with,
+  outcome: r.outcome,
+  itemCount: r.item_count,
+  publishedCount: r.published_count,
+  duplicateCount: r.duplicate_count,
+  unroutableCount: r.unroutable_count,
+  skippedCount: r.skipped_count,
+  unroutablePhoneNumberIds: r.unroutable_phone_number_ids,
+  attempts: r.attempts,
+  lastError: r.last_error,
+  processedAt: r.processed_at,
+});
+
+/** The audit log of verified deliveries. */
+export class InboundEventRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** One statement, so the row is committed (durable) when this resolves. */
+  async insert(e: NewInboundEvent): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO ingress.inbound_events (id, request_id, body_sha256, body_bytes, raw_body, headers, signed_with)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)`,
+      [
+        e.id,
+        e.requestId,
+        e.bodySha256,
+        Buffer.byteLength(e.rawBody),
+        e.rawBody,
+        JSON.stringify(e.headers),
+        e.signedWith,
+      ],
+    );
+  }
+
+  async findWithBody(id: string): Promise<InboundEventWithBody | undefined> {
+    const [row] = await queryRows<Row>(
+      this.dataSource,
+      `SELECT ${SUMMARY_COLUMNS}, raw_body, headers FROM ingress.inbound_events WHERE id = $1`,
+      [id],
+    );
+    return row ? { ...toEvent(row), rawBody: row.raw_body ?? '', headers: row.headers ?? {} } : undefined;
+  }
+
+  async find(id: string): Promise<InboundEvent | undefined> {
+    const [row] = await queryRows<Row>(
+      this.dataSource,
+      `SELECT ${SUMMARY_COLUMNS} FROM ingress.inbound_events WHERE id = $1`,
+      [id],
+    );
+    return row ? toEvent(row) : undefined;
+  }
+
+  /** Newest first, optionally of one outcome. */
+  async list(outcome: Outcome | undefined, page: number, perPage: number) {
+    const where = outcome === undefined ? '' : 'WHERE outcome = $1';
+    const params = outcome === undefined ? [] : [outcome];
+    const [{ total }] = await queryRows<{ total: number }>(
+      this.dataSource,
+      `SELECT count(*)::int AS total FROM ingress.inbound_events ${where}`,
+      params,
+    );
+    const rows = await queryRows<Row>(
+      this.dataSource,
+      `SELECT ${SUMMARY_COLUMNS} FROM ingress.inbound_events ${where}
+       ORDER BY id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, perPage, (page - 1) * perPage],
+    );
+    return { items: rows.map(toEvent), total };
+  }
+
+  /** Other deliveries of the very same body (the upstream retries), newest first. */
+  async sameBody(bodySha256: string, exceptId: string): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
+      `SELECT id FROM ingress.inbound_events WHERE body_sha256 = $1 AND id <> $2 ORDER BY id DESC LIMIT 50`,
+      [bodySha256, exceptId],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Stored events waiting to be split whose retry time has come, oldest first. */
+  async dueIds(limit: number): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
+      `SELECT id FROM ingress.inbound_events WHERE outcome = 'pending' AND next_attempt_at <= now()
+       ORDER BY next_attempt_at LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Locks the event for splitting; with skipLocked, answers undefined while another worker holds it. */
+  async lock(tx: EntityManager, id: string, skipLocked: boolean): Promise<{ outcome: Outcome } | undefined> {
+    const [row] = await queryRows<{ outcome: Outcome }>(
+      tx,
+      `SELECT outcome FROM ingress.inbound_events WHERE id = $1 FOR UPDATE${skipLocked ? ' SKIP LOCKED' : ''}`,
+      [id],
+    );
+    return row;
+  }
+
+  async finish(tx: EntityManager, id: string, s: SplitSummary): Promise<void> {
+    await tx.query(
+      `UPDATE ingress.inbound_events SET outcome = $2, item_count = $3, published_count = $4,
+         duplicate_count = $5, unroutable_count = $6, skipped_count = $7, unroutable_phone_number_ids = $8,
+         attempts = attempts + 1, last_error = NULL, processed_at = now()
+       WHERE id = $1`,
+      [
+        id,
+        s.outcome,
+        s.itemCount,
+        s.publishedCount,
+        s.duplicateCount,
+        s.unroutableCount,
+        s.skippedCount,
+        s.unroutablePhoneNumberIds,
+      ],
+    );
+  }
+
+  /** A failed split of a pending event is retried later, backing off up to five minutes. */
+  async recordFailure(id: string, error: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE ingress.inbound_events SET attempts = attempts + 1, last_error = $2,
+         next_attempt_at = now() + least(interval '5 minutes', interval '1 second' * power(2, attempts))
+       WHERE id = $1 AND outcome = 'pending'`,
+      [id, error.slice(0, 1000)],
+    );
+  }
+}

@@ -1,0 +1,48 @@
+import { AppError } from '@bm/platform';
+import { ULID_PATTERN } from '@bm/contracts';
+import type { InboundEvent } from '../data-access/inbound-event.repository';
+
+/** An audit log entry as operators see it. */
+export interface InboundEventDto {
+  event_id: string;
+  received_at: string;
+  outcome: string;
+  body_sha256: string;
+  body_bytes: number;
+  signed_with: string;
+  item_count: number;
+  published_count: number;
+  duplicate_count: number;
+  unroutable_count: number;
+  skipped_count: number;
+  unroutable_phone_number_ids: string[];
+  attempts: number;
+  last_error: string | null;
+  processed_at: string | null;
+}
+
+export function toInboundEventDto(e: InboundEvent): InboundEventDto {
+  return {
+    event_id: e.id,
+    received_at: e.receivedAt.toISOString(),
+    outcome: e.outcome,
+    body_sha256: e.bodySha256,
+    body_bytes: e.bodyBytes,
+    signed_with: e.signedWith,
+    item_count: e.itemCount,
+    published_count: e.publishedCount,
+    duplicate_count: e.duplicateCount,
+    unroutable_count: e.unroutableCount,
+    skipped_count: e.skippedCount,
+    unroutable_phone_number_ids: e.unroutablePhoneNumberIds,
+    attempts: e.attempts,
+    last_error: e.lastError,
+    processed_at: e.processedAt?.toISOString() ?? null,
+  };
+}
+
+/** A path id that is not a ULID names no event. */
+export function inboundEventIdOf(raw: string): string {
+  if (!ULID_PATTERN.test(raw)) throw new AppError('NOT_FOUND', 'Inbound event not found');
+  return raw;
+}

@@ -1,0 +1,37 @@
+import type { Router } from 'express';
+import Joi from 'joi';
+import { ok, paginationQuerySchema } from '@bm/contracts';
+import { defineRoutes, validate } from '@bm/platform';
+import { OUTCOMES } from '../../data-access/inbound-event.repository';
+import { getInboundEvent } from '../../domain/get-inbound-event.use-case';
+import type { IngressDeps } from '../../domain/ingress-deps';
+import { listInboundEvents, type ListInboundEventsQuery } from '../../domain/list-inbound-events.use-case';
+import { reprocessInboundEvent } from '../../domain/reprocess-inbound-event.use-case';
+
+const listQuerySchema = Joi.object<ListInboundEventsQuery>({
+  outcome: Joi.string().valid(...OUTCOMES),
+  ...paginationQuerySchema,
+});
+
+/** The operators' audit API, reached through the gateway's /admin/v1 forwarding. */
+export function inboundEventRoutes(router: Router, deps: IngressDeps): void {
+  defineRoutes(router, [
+    {
+      method: 'GET',
+      path: '/admin/v1/inbound-events',
+      handlers: [
+        async (req, res) => res.json(ok(await listInboundEvents(deps, validate(listQuerySchema, req.query)))),
+      ],
+    },
+    {
+      method: 'GET',
+      path: '/admin/v1/inbound-events/:id',
+      handlers: [async (req, res) => res.json(ok(await getInboundEvent(deps, String(req.params.id))))],
+    },
+    {
+      method: 'POST',
+      path: '/admin/v1/inbound-events/:id/reprocess',
+      handlers: [async (req, res) => res.json(ok(await reprocessInboundEvent(deps, String(req.params.id))))],
+    },
+  ]);
+}

@@ -1,0 +1,98 @@
+import type { Express } from 'express';
+import {
+  AmqpClient,
+  createHttpApp,
+  createLogger,
+  OutboxRelay,
+  PeriodicTask,
+  pingDatabase,
+  requireInternalCaller,
+  serviceHealthRoutes,
+  type Logger,
+} from '@bm/platform';
+import type { IngressConfig } from './config';
+import { ChannelAccountLookup } from './data-access/channel-account-lookup';
+import { createIngressDataSource, INGRESS_SCHEMA } from './data-access/data-source';
+import { InboundEventRepository } from './data-access/inbound-event.repository';
+import { NotificationRepository } from './data-access/notification.repository';
+import { PublishedItemRepository } from './data-access/published-item.repository';
+import type { IngressDeps } from './domain/ingress-deps';
+import { processPendingEvents } from './domain/process-pending-events.use-case';
+import { channelWebhookRoutes } from './entry-points/http/channel-webhook.routes';
+import { inboundEventRoutes } from './entry-points/http/inbound-events.routes';
+import { notificationRoutes } from './entry-points/http/notifications.routes';
+
+export interface IngressService {
+  app: Express;
+  logger: Logger;
+  deps: IngressDeps;
+  /** Starts splitting stored events and relaying the outbox. */
+  startWorkers(): Promise<void>;
+  /** Stops in reverse: the splitter, the relay, then the connections. */
+  close(): Promise<void>;
+}
+
+/** Wires webhook-ingress: the upstream's endpoints, the audit and notification APIs, the splitter and relay. */
+export async function createIngressService(config: IngressConfig): Promise<IngressService> {
+  const logger = createLogger('webhook-ingress', config.LOG_LEVEL);
+  const dataSource = createIngressDataSource(config);
+  await dataSource.initialize();
+  const amqp = new AmqpClient({
+    url: config.AMQP_URL,
+    prefix: config.AMQP_PREFIX,
+    logger,
+    queueExpiresMs: config.AMQP_QUEUE_EXPIRES_MS,
+  });
+  const deps: IngressDeps = {
+    config,
+    logger,
+    dataSource,
+    events: new InboundEventRepository(dataSource),
+    items: new PublishedItemRepository(),
+    notifications: new NotificationRepository(dataSource),
+    accounts: new ChannelAccountLookup(
+      config.MESSAGING_URL,
+      config.INTERNAL_TOKEN,
+      config.ACCOUNT_CACHE_TTL_MS,
+      config.MESSAGING_TIMEOUT_MS,
+    ),
+  };
+  const relay = new OutboxRelay({ dataSource, schema: INGRESS_SCHEMA, amqp, logger });
+  const splitter = new PeriodicTask(
+    'inbound-splitter',
+    config.INGRESS_PROCESS_INTERVAL_MS,
+    () => processPendingEvents(deps),
+    logger,
+  );
+
+  const app = createHttpApp({
+    logger,
+    // The webhook route reads its body raw for the signature; the other routes take no body.
+    parseJson: false,
+    routes: (a) => {
+      // Ready means webhooks can be stored: while the broker is away the outbox keeps their items.
+      serviceHealthRoutes(a.router, { database: () => pingDatabase(dataSource) });
+      channelWebhookRoutes(a.router, deps);
+      a.use(requireInternalCaller(config.INTERNAL_TOKEN));
+      inboundEventRoutes(a.router, deps);
+      notificationRoutes(a.router, deps);
+    },
+  });
+
+  return {
+    app,
+    logger,
+    deps,
+    startWorkers: async () => {
+      await amqp.connect();
+      relay.start();
+      splitter.start();
+    },
+    close: async () => {
+      await splitter.stop();
+      await relay.stop();
+      await amqp.close();
+      await dataSource.destroy();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import request from 'supertest';
+import { INTERNAL_HEADERS } from '@bm/contracts';
+import { runMigrations, startHttpServer } from '@bm/platform';
+import { testEnv } from '@bm/platform/testing';
+import { loadIngressConfig } from '../../services/webhook-ingress/src/config';
+import { createIngressDataSource } from '../../services/webhook-ingress/src/data-access/data-source';
+import { createIngressService, type IngressService } from '../../services/webhook-ingress/src/ingress';
+import type { Stack } from './stack';
+
+let migrated: Promise<void> | undefined;
+
+/** webhook-ingress's migrations in the run's database, once per test file's process. */
+export function migrateIngress(): Promise<void> {
+  migrated ??= (async () => {
+    const ds = createIngressDataSource(loadIngressConfig(testEnv()));
+    await runMigrations(ds);
+    await ds.destroy();
+  })();
+  return migrated;
+}
+
+export interface IngressFixture {
+  url: string;
+  service: IngressService;
+  /** Headers of a call from the gateway: its credential and, for the tenant API, the tenant. */
+  internal(tenantId?: number): Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * webhook-ingress in this process beside a stack from `startStack()`: it asks the stack's messaging who owns a
+ * number, and the stack's sandbox sends its signed webhooks (statuses 50/100/150 ms after a send) to it.
+ */
+export async function startIngress(stack: Stack, env: Record<string, string> = {}): Promise<IngressFixture> {
+  await migrateIngress();
+  const config = loadIngressConfig(
+    testEnv({ MESSAGING_URL: stack.messagingUrl, INGRESS_PROCESS_INTERVAL_MS: '50', ...env }),
+  );
+  const service = await createIngressService(config);
+  await service.startWorkers();
+  const server = await startHttpServer(service.app, 0, '127.0.0.1');
+  await request(stack.sandboxUrl)
+    .put('/_sandbox/config')
+    .send({ webhook_url: `${server.url}/api/webhooks/channel`, status_delays_ms: [50, 100, 150] })
+    .expect(200);
+  return {
+    url: server.url,
+    service,
+    internal: (tenantId) => ({
+      [INTERNAL_HEADERS.token]: config.INTERNAL_TOKEN,
+      ...(tenantId === undefined ? {} : { [INTERNAL_HEADERS.tenantId]: String(tenantId) }),
+    }),
+    stop: async () => {
+      await server.close();
+      await service.close();
+    },
+  };
+}
