@@ -66,7 +66,7 @@ export function loadDispatcherConfig(env: NodeJS.ProcessEnv = process.env): Read
       DISPATCHER_POLL_INTERVAL_MS: Joi.number().integer().min(10).default(250),
       DISPATCHER_LEASE_GRACE_MS: Joi.number().integer().min(100).default(5_000),
       DISPATCHER_RESPONSE_EXCERPT_BYTES: Joi.number().integer().min(0).max(65_536).default(1_024),
-      DISPATCHER_CONSUMER_PREFETCH: Joi.number().integer().min(1).max(1000).default(64),
+      DISPATCHER_CONSUMER_PREFETCH: Joi.number().integer().min(1).max(1000).default(200),
       ENCRYPTION_KEY: Joi.string().min(16).default('dev-encryption-key-change-me'),
       BODY_LIMIT: Joi.string().default('100kb'),
     },

@@ -2,6 +2,7 @@ import { createDataSource } from '@bm/platform';
 import type { DataSource } from 'typeorm';
 import type { DispatcherConfig } from '../config';
 import { CreateDispatcher1764000000000 } from './migrations/1764000000000-create-dispatcher';
+import { ClaimByEndpoint1764000000001 } from './migrations/1764000000001-claim-by-endpoint';
 
 export const DISPATCHER_SCHEMA = 'dispatcher';
 
@@ -11,7 +12,7 @@ export function createDispatcherDataSource(config: DispatcherConfig): DataSource
     url: config.DATABASE_URL,
     schema: DISPATCHER_SCHEMA,
     entities: [],
-    migrations: [CreateDispatcher1764000000000],
+    migrations: [CreateDispatcher1764000000000, ClaimByEndpoint1764000000001],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'webhook-dispatcher',
   });

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { queryRows } from '@bm/platform';
+import { Batcher } from './batcher';
 
 /** A delivery leased for one attempt, with everything the attempt needs. */
 export interface ClaimedDelivery {
@@ -42,29 +43,36 @@ interface ClaimRow {
 
 /*
  * One claim at a time across replicas (a transaction-scoped advisory lock, held for a few milliseconds), so the
- * count of leased deliveries per endpoint is exact when the limit is applied. Due deliveries are walked oldest
- * first, skipping endpoints already at their limit (a hanging endpoint's backlog never hides other tenants'
- * deliveries), and locked with SKIP LOCKED; the lease makes them invisible to other claims until it expires.
+ * count of leased deliveries per endpoint is exact when the limit is applied. The endpoints with pending
+ * deliveries are found by a skip scan of the (tenant_id, next_attempt_at) index, one probe per endpoint, and each
+ * endpoint below its limit gives its oldest due deliveries up to the free slots: the cost follows the number of
+ * endpoints, not the backlog, so a hanging endpoint's thousands of waiting deliveries cost one probe. The rows
+ * are locked with SKIP LOCKED; the lease hides them from other claims until it expires.
  */
 const CLAIM = `
-  WITH busy AS (
+  WITH RECURSIVE endpoints AS (
+    (SELECT tenant_id FROM dispatcher.deliveries WHERE status = 'pending' ORDER BY tenant_id LIMIT 1)
+    UNION ALL
+    SELECT (SELECT d.tenant_id FROM dispatcher.deliveries d
+             WHERE d.status = 'pending' AND d.tenant_id > e.tenant_id ORDER BY d.tenant_id LIMIT 1)
+      FROM endpoints e WHERE e.tenant_id IS NOT NULL
+  ), busy AS (
     SELECT tenant_id, count(*)::int AS n FROM dispatcher.deliveries
      WHERE status = 'pending' AND lease_until > now() GROUP BY tenant_id
   ), due AS (
-    SELECT d.id, d.tenant_id, d.next_attempt_at FROM dispatcher.deliveries d
-     WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-       AND (d.lease_until IS NULL OR d.lease_until <= now())
-       AND NOT EXISTS (SELECT 1 FROM busy b WHERE b.tenant_id = d.tenant_id AND b.n >= $2)
-     ORDER BY d.next_attempt_at, d.id LIMIT $1 * 4
-  ), ranked AS (
-    SELECT due.id, due.next_attempt_at,
-           row_number() OVER (PARTITION BY due.tenant_id ORDER BY due.next_attempt_at, due.id)
-             + coalesce(b.n, 0) AS slot
-      FROM due LEFT JOIN busy b USING (tenant_id)
+    SELECT x.id, x.next_attempt_at
+      FROM endpoints e LEFT JOIN busy b ON b.tenant_id = e.tenant_id
+     CROSS JOIN LATERAL (
+       SELECT d.id, d.next_attempt_at FROM dispatcher.deliveries d
+        WHERE d.tenant_id = e.tenant_id AND d.status = 'pending' AND d.next_attempt_at <= now()
+          AND (d.lease_until IS NULL OR d.lease_until <= now())
+        ORDER BY d.next_attempt_at LIMIT greatest(0, $2 - coalesce(b.n, 0))
+     ) x
+     WHERE e.tenant_id IS NOT NULL
   ), picked AS (
-    SELECT d.id FROM dispatcher.deliveries d JOIN ranked r ON r.id = d.id
-     WHERE r.slot <= $2 AND d.status = 'pending' AND (d.lease_until IS NULL OR d.lease_until <= now())
-     ORDER BY r.next_attempt_at, d.id LIMIT $1
+    SELECT d.id FROM dispatcher.deliveries d JOIN due ON due.id = d.id
+     WHERE d.status = 'pending' AND (d.lease_until IS NULL OR d.lease_until <= now())
+     ORDER BY due.next_attempt_at, d.id LIMIT $1
        FOR UPDATE OF d SKIP LOCKED
   )
   UPDATE dispatcher.deliveries d
@@ -75,8 +83,35 @@ const CLAIM = `
             CASE WHEN p.previous_secret_expires_at > now() THEN p.previous_secret_sealed END
               AS previous_secret_sealed`;
 
+/*
+ * Records attempts and their deliveries' new state in one statement, only while each lease is still ours: a
+ * replica whose lease expired (and whose delivery another replica took over) records nothing.
+ */
+const RECORD = `
+  WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::timestamptz[],
+                         $7::int[], $8::int[], $9::text[], $10::text[])
+      AS i(delivery_id, lease_token, status, retry_in_ms, url, at, duration_ms, http_status, error, excerpt)
+  ), updated AS (
+    UPDATE dispatcher.deliveries d
+       SET status = i.status, attempt_count = d.attempt_count + 1,
+           next_attempt_at = now() + i.retry_in_ms * interval '1 millisecond',
+           lease_until = NULL, lease_token = NULL, updated_at = now(),
+           completed_at = CASE WHEN i.status = 'pending' THEN NULL ELSE now() END
+      FROM input i
+     WHERE d.id = i.delivery_id AND d.lease_token = i.lease_token
+    RETURNING d.id, d.tenant_id, d.attempt_count
+  )
+  INSERT INTO dispatcher.delivery_attempts
+    (delivery_id, tenant_id, attempt, url, at, duration_ms, http_status, error, response_excerpt)
+  SELECT u.id, u.tenant_id, u.attempt_count, i.url, i.at, i.duration_ms, i.http_status, i.error, i.excerpt
+    FROM updated u JOIN input i ON i.delivery_id = u.id
+  RETURNING delivery_id`;
+
 /** dispatcher.deliveries as the delivery worker uses them: lease, record the outcome, release. */
 export class DeliveryRepository {
+  private readonly recorder = new Batcher((attempts: AttemptRecord[]) => this.recordAttempts(attempts));
+
   constructor(private readonly ds: DataSource) {}
 
   async claim(
@@ -101,39 +136,27 @@ export class DeliveryRepository {
     }));
   }
 
-  /**
-   * Records the attempt and the delivery's new state in one statement, only while the lease is still ours: a
-   * replica whose lease expired (and whose delivery another replica took over) records nothing.
-   */
-  async recordAttempt(a: AttemptRecord): Promise<boolean> {
-    const rows = await queryRows<{ id: string }>(
-      this.ds,
-      `WITH delivery AS (
-         UPDATE dispatcher.deliveries
-            SET status = $3, attempt_count = attempt_count + 1,
-                next_attempt_at = now() + $4 * interval '1 millisecond',
-                lease_until = NULL, lease_token = NULL, updated_at = now(),
-                completed_at = CASE WHEN $3 = 'pending' THEN NULL ELSE now() END
-          WHERE id = $1 AND lease_token = $2
-          RETURNING id, tenant_id, attempt_count)
-       INSERT INTO dispatcher.delivery_attempts
-         (delivery_id, tenant_id, attempt, url, at, duration_ms, http_status, error, response_excerpt)
-       SELECT id, tenant_id, attempt_count, $5, $6, $7, $8, $9, $10 FROM delivery
-       RETURNING id`,
-      [
-        a.deliveryId,
-        a.leaseToken,
-        a.status,
-        a.retryInMs,
-        a.url,
-        a.at,
-        a.durationMs,
-        a.httpStatus,
-        a.error,
-        a.responseExcerpt,
-      ],
-    );
-    return rows.length > 0;
+  /** Records one attempt as part of the next batch; false when the lease was no longer ours. */
+  recordAttempt(a: AttemptRecord): Promise<boolean> {
+    return this.recorder.submit(a);
+  }
+
+  private async recordAttempts(attempts: AttemptRecord[]): Promise<boolean[]> {
+    const col = <K extends keyof AttemptRecord>(k: K) => attempts.map((a) => a[k]);
+    const rows = await queryRows<{ delivery_id: string }>(this.ds, RECORD, [
+      col('deliveryId'),
+      col('leaseToken'),
+      col('status'),
+      col('retryInMs'),
+      col('url'),
+      col('at'),
+      col('durationMs'),
+      col('httpStatus'),
+      col('error'),
+      col('responseExcerpt'),
+    ]);
+    const recorded = new Set(rows.map((r) => r.delivery_id));
+    return attempts.map((a) => recorded.has(a.deliveryId));
   }
 
   /** Gives a leased delivery back at once (the dispatcher is stopping mid-attempt); the attempt is not counted. */

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { WebhookEventName } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
+import { Batcher } from './batcher';
 
 export interface NewWebhookEvent {
   /** `evt_<ULID>`; a second insert of the same id is dropped. */
@@ -16,30 +17,54 @@ export interface NewWebhookEvent {
 
 /** dispatcher.events: the events to deliver, each stored once with its first delivery. */
 export class EventRepository {
+  private readonly batcher = new Batcher((events: NewWebhookEvent[]) => this.recordWithDeliveries(events));
+
   constructor(private readonly ds: DataSource) {}
 
+  /** Records one event as part of the next batch (one statement for every event consumed meanwhile). */
+  recordWithDelivery(event: NewWebhookEvent): Promise<string | undefined> {
+    return this.batcher.submit(event);
+  }
+
   /**
-   * In one statement (so atomically): when the tenant has a URL and its filter admits the event, stores the event
-   * and a pending delivery. Returns the delivery id, or undefined when there is no endpoint, the filter drops the
-   * event, or the event id is already stored (a redelivered domain event).
+   * In one statement (so atomically), for each event whose tenant has a URL and whose filter admits it: stores
+   * the event and a pending delivery. Answers, per event, its delivery id, or undefined when there is no
+   * endpoint, the filter drops the event, or the event id is already stored (a redelivered domain event).
    */
-  async recordWithDelivery(e: NewWebhookEvent): Promise<string | undefined> {
-    const [row] = await queryRows<{ id: string }>(
+  async recordWithDeliveries(events: NewWebhookEvent[]): Promise<Array<string | undefined>> {
+    // A batch may hold the same event twice (a redelivery arriving with the original): one of them is stored.
+    const unique = [...new Map(events.map((e) => [e.id, e])).values()];
+    const rows = await queryRows<{ id: string; event_id: string }>(
       this.ds,
-      `WITH endpoint AS (
-         SELECT tenant_id FROM dispatcher.endpoints
-          WHERE tenant_id = $2 AND url IS NOT NULL AND ($5 OR events IS NULL OR $3 = ANY(events))
+      `WITH input AS (
+         SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::boolean[])
+                    AS i(id, tenant_id, event, body, delivery_id, ignore_filter)
+       ), admitted AS (
+         SELECT i.* FROM input i JOIN dispatcher.endpoints p ON p.tenant_id = i.tenant_id
+          WHERE p.url IS NOT NULL AND (i.ignore_filter OR p.events IS NULL OR i.event = ANY(p.events))
        ), stored AS (
          INSERT INTO dispatcher.events (id, tenant_id, event, body)
-         SELECT $1, tenant_id, $3, $4 FROM endpoint
+         SELECT id, tenant_id, event, body FROM admitted
          ON CONFLICT (id) DO NOTHING
-         RETURNING id, tenant_id, event
+         RETURNING id
        )
        INSERT INTO dispatcher.deliveries (id, event_id, tenant_id, event)
-       SELECT $6, id, tenant_id, event FROM stored
-       RETURNING id`,
-      [e.id, e.tenantId, e.event, e.body, e.ignoreFilter, e.deliveryId],
+       SELECT a.delivery_id, a.id, a.tenant_id, a.event FROM admitted a JOIN stored s ON s.id = a.id
+       RETURNING id, event_id`,
+      [
+        unique.map((e) => e.id),
+        unique.map((e) => e.tenantId),
+        unique.map((e) => e.event),
+        unique.map((e) => e.body),
+        unique.map((e) => e.deliveryId),
+        unique.map((e) => e.ignoreFilter),
+      ],
     );
-    return row?.id;
+    const created = new Map(rows.map((r) => [r.event_id, r.id]));
+    // Only the submitter whose copy was stored gets the delivery; another copy in the same batch gets none.
+    return events.map((e) => {
+      const id = created.get(e.id);
+      return id === e.deliveryId ? id : undefined;
+    });
   }
 }

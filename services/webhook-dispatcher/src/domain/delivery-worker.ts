@@ -5,6 +5,7 @@ import { attemptDelivery } from './attempt-delivery.use-case';
 import type { DispatcherDeps } from './dispatcher-deps';
 
 const CLAIM_BATCH = 100;
+const LINGER_MS = 2;
 
 interface Running {
   delivery: ClaimedDelivery;
@@ -48,7 +49,9 @@ export class DeliveryWorker {
       .then((more) => {
         this.pass = undefined;
         if (this.stopped) return;
-        if (more || this.again) setImmediate(() => this.wake());
+        if (more) setImmediate(() => this.wake());
+        // Woken meanwhile: claim again after a moment, so finishes arriving together share one claim.
+        else if (this.again) this.timer = setTimeout(() => this.wake(), LINGER_MS);
         else this.timer = setTimeout(() => this.wake(), this.deps.config.DISPATCHER_POLL_INTERVAL_MS);
       });
   }
