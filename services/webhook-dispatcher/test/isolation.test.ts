@@ -61,31 +61,34 @@ describe('endpoint isolation and dispatchers stopping mid-delivery', () => {
     expect(a.receiver.maxOpen).toBe(4);
   });
 
-  it('when a dispatcher is stopped mid-delivery, then another one delivers the same X-Webhook-Id at once', async () => {
-    const first = await start();
-    const e = await endpoint(first, (i) => (i === 0 ? 'hang' : { status: 200 }));
+  /** Two dispatchers, a delivery held by the receiver, and the dispatcher that is making that attempt. */
+  async function heldDelivery() {
+    const both = [await start(), await start()];
+    const e = await endpoint(both[0], (i) => (i === 0 ? 'hang' : { status: 200 }));
     const deliveryId = await e.ping();
     await waitFor(() => e.receiver.held.length === 1, { what: 'request held' });
-    const second = await start();
-    await first.stop();
-    const d = await settled(second.url, e.tenantId, deliveryId);
+    const holder = both.find((d) => d.service.worker.inFlight().includes(deliveryId))!;
+    const other = both.find((d) => d !== holder)!;
+    return { e, deliveryId, holder, other };
+  }
+
+  it('when a dispatcher is stopped mid-delivery, then another one delivers the same X-Webhook-Id at once', async () => {
+    const { e, deliveryId, holder, other } = await heldDelivery();
+    await holder.stop();
+    const d = await settled(other.url, e.tenantId, deliveryId);
     expect(d.status).toBe('delivered');
     const [held, redone] = e.receiver.requests;
     expect(redone.headers['x-webhook-id']).toBe(held.headers['x-webhook-id']);
     expect(redone.body).toBe(held.body);
-    // The interrupted attempt was given back, not counted; the lease (1.5 s) was not waited for.
+    // The interrupted attempt was given back, not counted, and taken before its lease (1.5 s) expired.
     expect(d.attempts.map((x) => [x.attempt, x.http_status])).toEqual([[1, 200]]);
     expect(redone.at - held.at).toBeLessThan(1_500);
   });
 
   it('when a dispatcher dies mid-delivery, then another one delivers the same X-Webhook-Id once the lease expires', async () => {
-    const first = await start();
-    const e = await endpoint(first, (i) => (i === 0 ? 'hang' : { status: 200 }));
-    const deliveryId = await e.ping();
-    await waitFor(() => e.receiver.held.length === 1, { what: 'request held' });
-    const second = await start();
-    await first.crash();
-    const d = await settled(second.url, e.tenantId, deliveryId);
+    const { e, deliveryId, holder, other } = await heldDelivery();
+    await holder.crash();
+    const d = await settled(other.url, e.tenantId, deliveryId);
     expect(d.status).toBe('delivered');
     const [held, redone] = e.receiver.requests;
     expect(redone.headers['x-webhook-id']).toBe(held.headers['x-webhook-id']);

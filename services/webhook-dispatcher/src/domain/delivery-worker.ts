@@ -32,6 +32,11 @@ export class DeliveryWorker {
     this.wake();
   }
 
+  /** Ids of the deliveries this replica is attempting now. */
+  inFlight(): string[] {
+    return [...this.running.keys()];
+  }
+
   /** Claims now, or right after the pass in progress. */
   wake(): void {
     if (this.stopped) return;
