@@ -28,6 +28,9 @@ export interface DispatcherConfig extends CommonConfig {
   DISPATCHER_LEASE_GRACE_MS: number;
   DISPATCHER_RESPONSE_EXCERPT_BYTES: number;
   DISPATCHER_CONSUMER_PREFETCH: number;
+  /** Finished deliveries, their attempts and events are kept this long (pending ones always). */
+  DISPATCHER_RETENTION_DAYS: number;
+  DISPATCHER_RETENTION_INTERVAL_MS: number;
   /** Key that seals the signing secrets at rest. */
   ENCRYPTION_KEY: string;
   BODY_LIMIT: string;
@@ -67,6 +70,8 @@ export function loadDispatcherConfig(env: NodeJS.ProcessEnv = process.env): Read
       DISPATCHER_LEASE_GRACE_MS: Joi.number().integer().min(100).default(5_000),
       DISPATCHER_RESPONSE_EXCERPT_BYTES: Joi.number().integer().min(0).max(65_536).default(1_024),
       DISPATCHER_CONSUMER_PREFETCH: Joi.number().integer().min(1).max(1000).default(200),
+      DISPATCHER_RETENTION_DAYS: Joi.number().min(0).default(30),
+      DISPATCHER_RETENTION_INTERVAL_MS: Joi.number().integer().min(1000).default(600_000),
       ENCRYPTION_KEY: Joi.string().min(16).default('dev-encryption-key-change-me'),
       BODY_LIMIT: Joi.string().default('100kb'),
     },

@@ -3,6 +3,7 @@ import {
   AmqpClient,
   createHttpApp,
   createLogger,
+  PeriodicTask,
   pingDatabase,
   requireInternalCaller,
   SecretBox,
@@ -16,9 +17,11 @@ import { DeliveryRepository } from './data-access/delivery.repository';
 import { EndpointRepository } from './data-access/endpoint.repository';
 import { EventRepository } from './data-access/event.repository';
 import { WebhookSender } from './data-access/http/webhook-sender';
+import { RetentionRepository } from './data-access/retention.repository';
 import { AddressPolicy } from './domain/address-policy';
 import { DeliveryWorker } from './domain/delivery-worker';
 import type { DispatcherDeps } from './domain/dispatcher-deps';
+import { purgeOldDeliveries } from './domain/purge-old-deliveries.use-case';
 import { registerConsumers } from './entry-points/consumers/domain-events.consumer';
 import { deliveriesRoutes } from './entry-points/http/deliveries.routes';
 import { settingsRoutes } from './entry-points/http/settings.routes';
@@ -28,7 +31,7 @@ export interface DispatcherService {
   logger: Logger;
   deps: DispatcherDeps;
   worker: DeliveryWorker;
-  /** Starts consuming domain events and delivering. */
+  /** Starts consuming domain events, delivering and purging what is past the retention. */
   startWorkers(): Promise<void>;
   /** Stops in reverse: consumer (drained), worker (in-flight attempts given back), then the connections. */
   close(): Promise<void>;
@@ -62,9 +65,16 @@ export async function createDispatcherService(config: DispatcherConfig): Promise
     events: new EventRepository(dataSource),
     deliveries: new DeliveryRepository(dataSource),
     deliveryLog: new DeliveryLogRepository(dataSource),
+    retention: new RetentionRepository(dataSource),
     wakeWorker: () => worker.wake(),
   };
   const worker = new DeliveryWorker(deps);
+  const retention = new PeriodicTask(
+    'webhook retention',
+    config.DISPATCHER_RETENTION_INTERVAL_MS,
+    () => purgeOldDeliveries(deps),
+    logger,
+  );
   const withWorkers = config.DISPATCHER_ROLE !== 'api';
 
   const app = createHttpApp({
@@ -97,8 +107,10 @@ export async function createDispatcherService(config: DispatcherConfig): Promise
       await registerConsumers(amqp, deps);
       await amqp.connect();
       worker.start();
+      retention.start();
     },
     close: async () => {
+      await retention.stop();
       await amqp.close();
       await worker.stop();
       await sender.close();

@@ -6,6 +6,7 @@ import type { DeliveryRepository } from '../data-access/delivery.repository';
 import type { EndpointRepository } from '../data-access/endpoint.repository';
 import type { EventRepository } from '../data-access/event.repository';
 import type { WebhookSender } from '../data-access/http/webhook-sender';
+import type { RetentionRepository } from '../data-access/retention.repository';
 import type { AddressPolicy } from './address-policy';
 
 /** What the dispatcher's use cases need; built once in dispatcher.ts. */
@@ -20,6 +21,7 @@ export interface DispatcherDeps {
   events: EventRepository;
   deliveries: DeliveryRepository;
   deliveryLog: DeliveryLogRepository;
+  retention: RetentionRepository;
   /** Tells this replica's delivery worker that a delivery is due now (others find it on their next poll). */
   wakeWorker: () => void;
 }
