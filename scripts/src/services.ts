@@ -60,7 +60,7 @@ const ALL: ServiceSpec[] = [
     dir: 'services/gateway',
     port: 3000,
     portVar: 'GATEWAY_PORT',
-    readyPath: '/api/health',
+    readyPath: '/health/ready',
     migrates: true,
   },
 ];

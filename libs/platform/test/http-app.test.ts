@@ -109,3 +109,36 @@ describe('createHttpApp: every failure in the envelope', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
 });
+
+describe('createHttpApp: a dependency that is down', () => {
+  it('when PostgreSQL refuses the connection, then 503 SERVICE_UNAVAILABLE instead of a 500', async () => {
+    const app = createHttpApp({
+      logger: createLogger('test', 'silent'),
+      routes: (a) =>
+        defineRoutes(a.router, [
+          {
+            method: 'GET',
+            path: '/db',
+            handlers: [
+              () => {
+                throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+                  code: 'ECONNREFUSED',
+                });
+              },
+            ],
+          },
+        ]),
+    });
+    const server = await startHttpServer(app, 0, '127.0.0.1');
+    try {
+      const res = await request(server.url).get('/db');
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({
+        success: false,
+        error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String) },
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});

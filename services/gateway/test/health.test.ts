@@ -77,3 +77,16 @@ describe('GET /api/health', () => {
     }
   });
 });
+
+describe('gateway probes', () => {
+  it('when the cache is down, then /health/ready stays 200 (requests pass unmetered) and /health/live answers', async () => {
+    const gw = await startGateway({ REDIS_URL: 'redis://127.0.0.1:1' });
+    try {
+      await request(gw.url).get('/health/live').expect(200);
+      const ready = await request(gw.url).get('/health/ready').expect(200);
+      expect(ready.body.data.checks).toEqual({ database: true });
+    } finally {
+      await gw.stop();
+    }
+  });
+});

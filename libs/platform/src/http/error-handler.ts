@@ -8,9 +8,38 @@ interface BodyParserError extends Error {
   status?: number;
 }
 
+// Connection-level failures of PostgreSQL (or another dependency): the request could not be done, not half-done.
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Client has encountered a connection error/i;
+
+/** True when the error says a dependency is unreachable rather than that the request is wrong. */
+export function isDependencyDown(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown; driverError?: { code?: unknown } } | undefined;
+  const code = e?.code ?? e?.driverError?.code;
+  return (
+    (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) ||
+    (typeof e?.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message))
+  );
+}
+
 /** Maps body-parser failures to documented codes; anything else unknown becomes a 500. */
 function toAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
+  if (isDependencyDown(err)) return new AppError('SERVICE_UNAVAILABLE');
   const type = (err as BodyParserError | undefined)?.type ?? '';
   switch (type) {
     case 'entity.parse.failed':

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { fail, ok } from '@bm/contracts';
-import { defineRoutes, type RedisClient } from '@bm/platform';
+import { defineRoutes, pingDatabase, serviceHealthRoutes, type RedisClient } from '@bm/platform';
 import type { DataSource } from 'typeorm';
 import { checkHealth } from '../../domain/check-health.use-case';
 
@@ -28,7 +28,8 @@ export function healthRouter(dataSource: DataSource, redis: RedisClient, timeout
         },
       ],
     },
-    { method: 'GET', path: '/livez', handlers: [(_req, res) => res.json(ok({ status: 'alive' }))] },
   ]);
+  // Probes: ready while the database answers (Redis down only meters nothing, so it does not take pods out).
+  serviceHealthRoutes(router, { database: () => pingDatabase(dataSource) }, timeoutMs);
   return router;
 }
