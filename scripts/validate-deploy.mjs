@@ -556,11 +556,9 @@ function checkK8s(env, appFile, migrateFile) {
     }
     const live = c.livenessProbe;
     const liveOk =
-      service.name === GATEWAY
-        ? live?.tcpSocket && portOk(probePort(live))
-        : service.name === SANDBOX
-          ? probePath(live) === '/health' && portOk(probePort(live))
-          : probePath(live) === '/health/live' && portOk(probePort(live));
+      service.name === SANDBOX
+        ? probePath(live) === '/health' && portOk(probePort(live))
+        : probePath(live) === '/health/live' && portOk(probePort(live));
     if (!liveOk) problem(id, 'livenessProbe missing or on the wrong path');
 
     const svc = of(app, 'Service').find((s) => s.metadata.name === service.name);
