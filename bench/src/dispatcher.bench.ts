@@ -222,6 +222,13 @@ export async function benchDispatcher(
       for (const id of ids) await setEndpoint(dispatcherUrl, id, url);
       return ids;
     };
+    // A warm-up (JIT, connection pools, caches), not reported.
+    const warmReceived = new Map<number, number>();
+    const warmReceiver = await receiver(warmReceived, false);
+    servers.push(warmReceiver.server);
+    const warmUp = { tenants: await tenantsOn(warmReceiver.url), events: Math.ceil(events / 10) };
+    await runPhase('warm-up', producer, warmUp, warmReceived);
+
     const steadyReceived = new Map<number, number>();
     const steadyReceiver = await receiver(steadyReceived, false);
     servers.push(steadyReceiver.server);
