@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchGateway } from './gateway.bench';
 import { benchMessaging } from './messaging.bench';
+import { benchDispatcher, dispatcherReport } from './dispatcher.bench';
 import type { LoadResult } from './harness';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   process.stdout.write(`machine: ${machine}\nconnections: ${CONNECTIONS}, ${DURATION}s per target\n\n`);
   const gw = await benchGateway(CONNECTIONS, DURATION);
   const msg = await benchMessaging(CONNECTIONS, DURATION);
+  const dispatcher = await benchDispatcher(Number(process.env.BENCH_DISPATCHER_EVENTS ?? 10_000));
   const report = `# Benchmarks
 
 Command: \`pnpm bench\` (environment: BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_DURATION_SECONDS=${DURATION}).
@@ -49,6 +51,8 @@ The ${msg.drain.messages} messages the send benchmark left queued, drained by on
 (\`MESSAGING_ROLE=worker\`, started after the load): ${msg.drain.seconds.toFixed(1)} s,
 **${Math.round(msg.drain.perSecond)} msg/s**. The path: outbox relay, RabbitMQ, batched claim, throughput limiter in
 Redis, the sandbox over HTTP, batched status update with its events in PostgreSQL.
+
+${dispatcherReport(dispatcher)}
 `;
   process.stdout.write(`${report}\n`);
   writeFileSync(join(__dirname, '..', '..', 'BENCHMARKS.md'), report);

@@ -7,6 +7,7 @@ export * from './redis';
 export * from './shutdown';
 export * from './secret-box';
 export * from './idempotency';
+export * from './ids';
 export * from './http/app-factory';
 export * from './http/error-handler';
 export * from './http/internal-auth';

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { ulid } from 'ulidx';
+import { newUlid } from '../ids';
 import { quoteSchema } from './outbox.migration';
 
 /** An event to publish once the surrounding transaction commits. */
@@ -15,7 +15,7 @@ export interface OutboxEvent {
 export async function enqueueEvent(tx: EntityManager, schema: string, event: OutboxEvent): Promise<string> {
   // Outside a transaction the event could be published for a change that later rolls back.
   if (!tx.queryRunner?.isTransactionActive) throw new Error('enqueueEvent must run inside a transaction');
-  const messageId = event.messageId ?? ulid();
+  const messageId = event.messageId ?? newUlid();
   await tx.query(
     `INSERT INTO ${quoteSchema(schema)}.outbox (message_id, routing_key, payload, headers)
      VALUES ($1, $2, $3::jsonb, $4::jsonb)`,

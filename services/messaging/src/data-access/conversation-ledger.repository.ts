@@ -1,4 +1,4 @@
-import { ulid } from 'ulidx';
+import { newUlid } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 
 export interface Capacity {
@@ -83,7 +83,7 @@ export class ConversationLedger {
         await tx.query(
           `INSERT INTO messaging.capacity_reservations (id, channel_account_id, reference, count, expires_at)
            VALUES ($1, $2, $3, $4, now() + $5 * interval '1 millisecond')`,
-          [ulid(), channelAccountId, reference, granted, ttlMs],
+          [newUlid(), channelAccountId, reference, granted, ttlMs],
         );
       }
       return { granted, capacity: this.capacityOf(dailyLimit, used + granted) };

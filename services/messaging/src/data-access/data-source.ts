@@ -5,6 +5,7 @@ import { ChannelAccountEntity } from './channel-account.entity';
 import { TemplateEntity } from './template.entity';
 import { CreateMessaging1763900000000 } from './migrations/1763900000000-create-messaging';
 import { PartialUniqueIndexes1763900000001 } from './migrations/1763900000001-partial-unique-indexes';
+import { QueuedAttemptsIndex1763900000002 } from './migrations/1763900000002-queued-attempts-index';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -14,7 +15,11 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
     url: config.DATABASE_URL,
     schema: MESSAGING_SCHEMA,
     entities: [ChannelAccountEntity, TemplateEntity, OutboxEventEntity],
-    migrations: [CreateMessaging1763900000000, PartialUniqueIndexes1763900000001],
+    migrations: [
+      CreateMessaging1763900000000,
+      PartialUniqueIndexes1763900000001,
+      QueuedAttemptsIndex1763900000002,
+    ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',
   });

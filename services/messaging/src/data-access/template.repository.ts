@@ -1,4 +1,4 @@
-import { ulid } from 'ulidx';
+import { newUlid } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { TemplateEntity } from './template.entity';
 
@@ -52,7 +52,7 @@ export class TemplateRepository {
            components = EXCLUDED.components, updated_at = now()
          RETURNING id`,
         [
-          ulid(),
+          newUlid(),
           channelAccountId,
           t.upstreamId,
           t.name,

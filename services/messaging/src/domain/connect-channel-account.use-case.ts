@@ -1,6 +1,5 @@
-import { ulid } from 'ulidx';
 import type { CreateChannelAccountRequest } from '@bm/contracts';
-import { AppError } from '@bm/platform';
+import { AppError, newUlid } from '@bm/platform';
 import type { ChannelAccount } from '../data-access/channel-account.repository';
 import type { Template, TemplateInput } from '../data-access/template.repository';
 import type { UpstreamTemplate } from '../data-access/upstream/cloud-api.client';
@@ -73,7 +72,7 @@ export async function connectChannelAccount(
   }
   return deps.dataSource.transaction(async (tx) => {
     const account = await deps.accounts.insert(tx, {
-      id: ulid(),
+      id: newUlid(),
       tenantId,
       phoneNumberId: input.phone_number_id,
       wabaId: input.waba_id,

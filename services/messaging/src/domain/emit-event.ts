@@ -1,7 +1,6 @@
-import { ulid } from 'ulidx';
 import type { EntityManager } from 'typeorm';
 import type { DomainEventKey, DomainEventPayloads } from '@bm/contracts';
-import { enqueueEvent } from '@bm/platform';
+import { enqueueEvent, newUlid } from '@bm/platform';
 import { MESSAGING_SCHEMA } from '../data-access/data-source';
 import { DELIVER_COMMAND } from '../data-access/message-log.repository';
 
@@ -15,7 +14,7 @@ export function buildEvent<K extends DomainEventKey>(
   tenantId: number,
   fields: Fields<K>,
 ): { messageId: string; payload: Record<string, unknown> } {
-  const eventId = ulid();
+  const eventId = newUlid();
   return {
     messageId: eventId,
     payload: { event_id: eventId, tenant_id: tenantId, occurred_at: new Date().toISOString(), ...fields },
@@ -37,7 +36,7 @@ export { DELIVER_COMMAND };
 export async function enqueueDelivery(tx: EntityManager, messageLogId: number): Promise<void> {
   await enqueueEvent(tx, MESSAGING_SCHEMA, {
     routingKey: DELIVER_COMMAND,
-    messageId: `deliver-${messageLogId}-${ulid()}`, // the same form as MessageLogRepository.insert writes
+    messageId: `deliver-${messageLogId}-${newUlid()}`, // the same form as MessageLogRepository.insert writes
     payload: { message_log_id: messageLogId },
   });
 }

@@ -63,7 +63,8 @@ async function settleAbandonedAttempts(deps: MessagingDeps): Promise<void> {
   await deps.dataSource.transaction(async (tx) => {
     const rows: Parameters<typeof toMessageLog>[0][] = await tx.query(
       `SELECT * FROM messaging.message_logs
-        WHERE status = 'queued' AND attempt_started_at < now() - $1 * interval '1 millisecond'
+        WHERE status = 'queued' AND attempt_started_at IS NOT NULL
+          AND attempt_started_at < now() - $1 * interval '1 millisecond'
         LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
       [graceMs],
     );

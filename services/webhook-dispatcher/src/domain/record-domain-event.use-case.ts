@@ -1,4 +1,4 @@
-import { ulid } from 'ulidx';
+import { newUlid } from '@bm/platform';
 import type { DomainEventPayloads } from '@bm/contracts';
 import type { DispatcherDeps } from './dispatcher-deps';
 import { toWebhookBody, webhookEventId, type DeliverableDomainEvent } from './webhook-event';
@@ -20,7 +20,7 @@ export async function recordDomainEvent<K extends DeliverableDomainEvent>(
     tenantId: payload.tenant_id,
     event,
     body: JSON.stringify(body),
-    deliveryId: ulid(),
+    deliveryId: newUlid(),
     ignoreFilter: false,
   });
   if (deliveryId !== undefined) deps.wakeWorker();

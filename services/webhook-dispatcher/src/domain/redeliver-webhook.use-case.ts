@@ -1,6 +1,5 @@
-import { ulid } from 'ulidx';
 import { ULID_PATTERN, type WebhookRedeliveryDto } from '@bm/contracts';
-import { AppError } from '@bm/platform';
+import { AppError, newUlid } from '@bm/platform';
 import type { DispatcherDeps } from './dispatcher-deps';
 
 /** Sends a logged delivery's event again as a new delivery: same event id, fresh timestamp and signature. */
@@ -10,7 +9,7 @@ export async function redeliverWebhook(
   deliveryId: string,
 ): Promise<WebhookRedeliveryDto> {
   const created = ULID_PATTERN.test(deliveryId)
-    ? await deps.deliveryLog.redeliver(tenantId, deliveryId, ulid())
+    ? await deps.deliveryLog.redeliver(tenantId, deliveryId, newUlid())
     : undefined;
   if (created === undefined) throw new AppError('DELIVERY_NOT_FOUND');
   deps.wakeWorker();

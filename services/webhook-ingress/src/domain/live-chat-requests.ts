@@ -1,4 +1,4 @@
-import { ulid } from 'ulidx';
+import { newUlid } from '@bm/platform';
 import type { AccountOwner } from '../data-access/channel-account-lookup';
 import type { NewNotification } from '../data-access/notification.repository';
 import type { OutgoingItem } from '../data-access/published-item.repository';
@@ -25,7 +25,7 @@ export function liveChatRequests(
     const dedupeKey = `live_chat_request:${m.phone_number_id}:${customer}:${hour}`;
     if (byKey.has(dedupeKey)) continue;
     byKey.set(dedupeKey, {
-      id: ulid(),
+      id: newUlid(),
       tenantId: owner.tenantId,
       type: 'live_chat_request',
       dedupeKey,

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ulid } from 'ulidx';
 import { INTERNAL_HEADERS } from '@bm/contracts';
-import { AppError } from '@bm/platform';
+import { AppError, newUlid } from '@bm/platform';
 import type { IngressDeps } from './ingress-deps';
 import { verifySignature } from './verify-signature';
 
@@ -66,7 +65,7 @@ export async function receiveWebhook(
     throw new AppError('INVALID_SIGNATURE');
   }
   const rawBody = jsonText(delivery.rawBody);
-  const eventId = ulid();
+  const eventId = newUlid();
   try {
     await deps.events.insert({
       id: eventId,

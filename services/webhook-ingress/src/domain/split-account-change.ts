@@ -4,7 +4,7 @@ import type {
   InboundPhoneQualityItem,
   InboundTemplateStatusItem,
 } from '@bm/contracts';
-import { ulid } from 'ulidx';
+import { newUlid } from '@bm/platform';
 import { isObject, isoFromUnixSeconds, stringOf, type Json, type SplitItem } from './inbound-item';
 
 /** JSON with object keys sorted, so the same change hashes the same whatever its key order. */
@@ -34,7 +34,7 @@ export function splitAccountChange(
     .update(canonical({ waba_id: wabaId, time: entryTime ?? null, field, value }))
     .digest('hex');
   const base = {
-    event_id: ulid(),
+    event_id: newUlid(),
     tenant_id: null,
     occurred_at: isoFromUnixSeconds(entryTime, receivedAt),
     waba_id: wabaId,

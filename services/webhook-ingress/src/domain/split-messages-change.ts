@@ -1,5 +1,5 @@
 import type { InboundMedia, InboundMessageItem, InboundStatusItem, UpstreamError } from '@bm/contracts';
-import { ulid } from 'ulidx';
+import { newUlid } from '@bm/platform';
 import {
   arrayOf,
   isObject,
@@ -54,7 +54,7 @@ function messageItem(ctx: ChangeContext, message: Json, names: Map<string, strin
   if (!id || !from || !type) return 'message without id, from or type';
   const { text, payload } = textAndPayload(message);
   const item: InboundMessageItem = {
-    event_id: ulid(),
+    event_id: newUlid(),
     tenant_id: null,
     occurred_at: isoFromUnixSeconds(message.timestamp, ctx.receivedAt),
     waba_id: ctx.wabaId,
@@ -95,7 +95,7 @@ function statusItem(ctx: ChangeContext, status: Json): SplitItem | string {
   if (!id || !value || !recipient) return 'status without id, status or recipient_id';
   if (!STATUSES.has(value)) return `unknown status ${value}`;
   const item: InboundStatusItem = {
-    event_id: ulid(),
+    event_id: newUlid(),
     tenant_id: null,
     occurred_at: isoFromUnixSeconds(status.timestamp, ctx.receivedAt),
     waba_id: ctx.wabaId,

@@ -1,0 +1,20 @@
+import { randomFillSync } from 'node:crypto';
+import { ulid } from 'ulidx';
+
+// ulidx draws one crypto byte per character by default (16 system calls per id); ids are made on every event,
+// so the randomness comes from a pool refilled 4 KiB at a time instead.
+const pool = Buffer.alloc(4096);
+let offset = pool.length;
+
+function pooledRandom(): number {
+  if (offset >= pool.length) {
+    randomFillSync(pool);
+    offset = 0;
+  }
+  return pool[offset++] / 256;
+}
+
+/** A new ULID (time-sortable, 80 random bits from the crypto pool). */
+export function newUlid(): string {
+  return ulid(undefined, pooledRandom);
+}
