@@ -162,3 +162,58 @@ describe('the scheduler with two replicas', () => {
     expect(new Set(sends.map((s) => s.body.to)).size).toBe(30);
   });
 });
+
+describe('deliveries that cannot go out yet', () => {
+  let stack: Stack;
+  let redisProxy: TcpProxy;
+
+  beforeAll(async () => {
+    redisProxy = await startTcpProxy('127.0.0.1', 6379);
+    stack = await startStack({
+      messagingEnv: { REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`, STRANDED_AFTER_MS: '1000' },
+    });
+  });
+  afterAll(async () => {
+    await stack.stop();
+    await redisProxy.close();
+  });
+
+  it('when Redis is away, then nothing is sent or failed, and the message goes out once it is back', async () => {
+    const t = await createTenant(stack);
+    const phone = randomPhone();
+    redisProxy.cut();
+    const id = await sendTemplate(stack, t, { phone });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await readMessage(stack, t, id)).status).toBe('queued');
+    expect(await sandboxSends(stack, `to=${phone}`)).toHaveLength(0);
+    redisProxy.restore();
+    await waitFor(async () => (await readMessage(stack, t, id)).status === 'sent', {
+      timeoutMs: 15_000,
+      what: 'sent',
+    });
+    expect(await sandboxSends(stack, `to=${phone}`)).toHaveLength(1);
+  });
+
+  it('when a queued message lost its delivery command, then the scheduler gives it a new one', async () => {
+    const t = await createTenant(stack);
+    const phone = randomPhone();
+    const id = await sendTemplate(stack, t, { phone, scheduled_at: '2031-01-01T00:00:00Z' });
+    const db = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await db.connect();
+    try {
+      // What a command dead-lettered during a database outage leaves: queued, no command anywhere.
+      await db.query(
+        `UPDATE messaging.message_logs SET status = 'queued', scheduled_at = NULL, updated_at = now() - interval '1 minute'
+          WHERE id = $1`,
+        [id],
+      );
+    } finally {
+      await db.end();
+    }
+    await waitFor(async () => (await readMessage(stack, t, id)).status === 'sent', {
+      timeoutMs: 10_000,
+      what: 'sent',
+    });
+    expect(await sandboxSends(stack, `to=${phone}`)).toHaveLength(1);
+  });
+});

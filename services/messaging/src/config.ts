@@ -18,6 +18,8 @@ export interface MessagingConfig extends CommonConfig {
   SCHEDULER_INTERVAL_MS: number;
   /** How long after the upstream timeout an unfinished attempt is taken as abandoned by a dead worker. */
   ATTEMPT_GRACE_MS: number;
+  /** A queued message untouched this long gets a new delivery command (its first may have been lost). */
+  STRANDED_AFTER_MS: number;
   FREQUENCY_CAP_RETRY_DELAY_MS: number;
   CAPACITY_RESERVATION_TTL_MS: number;
   BODY_LIMIT: string;
@@ -44,6 +46,7 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv = process.env): Reado
       SEND_RETRY_BASE_MS: Joi.number().integer().min(10).default(2_000),
       SCHEDULER_INTERVAL_MS: Joi.number().integer().min(20).default(250),
       ATTEMPT_GRACE_MS: Joi.number().integer().min(0).default(30_000),
+      STRANDED_AFTER_MS: Joi.number().integer().min(1000).default(300_000),
       FREQUENCY_CAP_RETRY_DELAY_MS: Joi.number()
         .integer()
         .min(0)

@@ -6,6 +6,7 @@ import { TemplateEntity } from './template.entity';
 import { CreateMessaging1763900000000 } from './migrations/1763900000000-create-messaging';
 import { PartialUniqueIndexes1763900000001 } from './migrations/1763900000001-partial-unique-indexes';
 import { QueuedAttemptsIndex1763900000002 } from './migrations/1763900000002-queued-attempts-index';
+import { StrandedQueuedIndex1763900000003 } from './migrations/1763900000003-stranded-queued-index';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -19,6 +20,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       CreateMessaging1763900000000,
       PartialUniqueIndexes1763900000001,
       QueuedAttemptsIndex1763900000002,
+      StrandedQueuedIndex1763900000003,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

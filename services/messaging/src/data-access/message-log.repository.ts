@@ -279,6 +279,18 @@ export class MessageLogRepository {
     return rows.map(toMessageLog);
   }
 
+  /** Gives back claims of messages that were never handed over; they come again after `delayMs`. */
+  async releaseClaims(ids: number[], delayMs: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.dataSource.query(
+      `UPDATE messaging.message_logs
+          SET attempt_started_at = NULL, send_attempts = greatest(send_attempts - 1, 0),
+              next_attempt_at = now() + $2 * interval '1 millisecond', updated_at = now()
+        WHERE id = ANY($1::bigint[]) AND status = 'queued' AND attempt_started_at IS NOT NULL`,
+      [ids, delayMs],
+    );
+  }
+
   /**
    * The hot path of successful sends in one atomic statement for a whole batch: each message becomes `sent`,
    * its status event goes into the outbox, and a template opens its conversation in the tier ledger. Messages

@@ -33,22 +33,38 @@ async function persistently<T>(deps: MessagingDeps, what: string, write: () => P
   }
 }
 
-/** Sends one account's claimed messages, each as soon as the number's throughput allows. */
+/**
+ * Sends one account's claimed messages, each as soon as the number's throughput allows. If the budget cannot be
+ * asked (Redis away) or the account cannot be read, the messages not yet handed over give their claim back and
+ * come again through the scheduler: nothing was sent, so nothing is counted or failed.
+ */
 async function sendAll(
   deps: MessagingDeps,
   limiter: ThroughputLimiter,
   messages: MessageLog[],
-): Promise<SendResult[]> {
-  const account = await deps.accounts.findCached(messages[0].channelAccountId);
-  if (!account) throw new Error(`channel account ${messages[0].channelAccountId} vanished`);
-  const token = deps.secrets.open(account.accessTokenSealed);
+): Promise<Array<{ message: MessageLog; result: SendResult }>> {
   const calls: Array<Promise<SendResult>> = [];
-  await limiter.acquire(account.id, account.throughputPerSecond, messages.length, (n) => {
-    for (const message of messages.slice(calls.length, calls.length + n)) {
-      calls.push(deps.upstream.sendMessage(account.phoneNumberId, token, upstreamBody(message)));
-    }
-  });
-  return Promise.all(calls);
+  try {
+    const account = await deps.accounts.findCached(messages[0].channelAccountId);
+    if (!account) throw new Error(`channel account ${messages[0].channelAccountId} vanished`);
+    const token = deps.secrets.open(account.accessTokenSealed);
+    await limiter.acquire(account.id, account.throughputPerSecond, messages.length, (n) => {
+      for (const message of messages.slice(calls.length, calls.length + n)) {
+        calls.push(deps.upstream.sendMessage(account.phoneNumberId, token, upstreamBody(message)));
+      }
+    });
+  } catch (err) {
+    const unsent = messages.slice(calls.length).map((m) => m.id);
+    deps.logger.warn('sending paused, claims given back', {
+      messages: unsent.length,
+      error: (err as Error).message,
+    });
+    await persistently(deps, 'giving claims back', () =>
+      deps.messages.releaseClaims(unsent, deps.config.SEND_RETRY_BASE_MS),
+    );
+  }
+  const results = await Promise.all(calls);
+  return results.map((result, i) => ({ message: messages[i], result }));
 }
 
 /** What came of a failed call: a later retry while attempts remain for a transient error, else failed. */
@@ -94,12 +110,7 @@ export async function deliverMessages(
   for (const m of claimed)
     byAccount.set(m.channelAccountId, [...(byAccount.get(m.channelAccountId) ?? []), m]);
   const outcomes = (
-    await Promise.all(
-      [...byAccount.values()].map(async (messages) => {
-        const results = await sendAll(deps, limiter, messages);
-        return messages.map((message, i) => ({ message, result: results[i] }));
-      }),
-    )
+    await Promise.all([...byAccount.values()].map((messages) => sendAll(deps, limiter, messages)))
   ).flat();
 
   const sent = outcomes.flatMap(({ message, result }) => {

@@ -48,6 +48,7 @@ export async function releaseDueMessages(deps: MessagingDeps): Promise<number> {
     for (const row of rows) await enqueueDelivery(tx, Number(row.id));
     return rows.length;
   });
+  released += await requeueStranded(deps);
   await settleAbandonedAttempts(deps);
   await applyOrphanedReports(deps);
   return released;
@@ -75,5 +76,29 @@ async function settleAbandonedAttempts(deps: MessagingDeps): Promise<void> {
           'send outcome unknown: the worker stopped during the upstream call; not resent to avoid a duplicate',
       });
     }
+  });
+}
+
+/**
+ * A queued message whose delivery command was lost (dead-lettered while the database was away, say) would wait
+ * for ever: after STRANDED_AFTER_MS without progress it gets a new command. A duplicate command is harmless,
+ * the claim lets only one through.
+ */
+async function requeueStranded(deps: MessagingDeps): Promise<number> {
+  return deps.dataSource.transaction(async (tx) => {
+    const rows = await queryRows<{ id: string }>(
+      tx,
+      `UPDATE messaging.message_logs SET updated_at = now()
+        WHERE id IN (SELECT id FROM messaging.message_logs
+                      WHERE status = 'queued' AND attempt_started_at IS NULL AND next_attempt_at IS NULL
+                        AND updated_at < now() - $1 * interval '1 millisecond'
+                      LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [deps.config.STRANDED_AFTER_MS],
+    );
+    for (const row of rows) await enqueueDelivery(tx, Number(row.id));
+    if (rows.length > 0)
+      deps.logger.warn('queued messages without a delivery command requeued', { count: rows.length });
+    return rows.length;
   });
 }
