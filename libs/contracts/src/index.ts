@@ -21,3 +21,4 @@ export * from './schemas/domain-events';
 export * from './schemas/inbound-events';
 export * from './schemas/event-registry';
 export * from './schemas/recipient-list';
+export * from './openapi';

@@ -10,6 +10,7 @@ import { ApiKeyAuthenticator } from './domain/authenticate-api-key.use-case';
 import { parsePlans } from './domain/plans';
 import { RateLimiter } from './domain/rate-limiter';
 import { adminRouter } from './entry-points/http/admin.routes';
+import { docsRouter } from './entry-points/http/docs.routes';
 import { createForwarder, type Forwarder } from './entry-points/http/forward';
 import { healthRouter } from './entry-points/http/health.routes';
 import { publicApiRouter, upstreamWebhookRouter } from './entry-points/http/public-api.routes';
@@ -53,6 +54,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     logger,
     parseJson: false,
     routes: (a) => {
+      a.use(docsRouter());
       a.use(healthRouter(dataSource, redis, config.HEALTH_TIMEOUT_MS));
       a.use(upstreamWebhookRouter(forward, targets));
       a.use(

@@ -1,0 +1,264 @@
+import { ERROR_CODES, type ErrorCode } from '../error-codes';
+import { FORWARDED_ADMIN_ROUTES, PUBLIC_ROUTES, UPSTREAM_WEBHOOK_ROUTES } from '../routes';
+import { DTO_SCHEMAS } from './dto-schemas';
+import { joiToJsonSchema, type JsonSchema } from './joi-to-json-schema';
+import { GATEWAY_ROUTES, OPERATIONS, type OperationSpec } from './operations';
+import { webhooksSection } from './webhook-events';
+
+/** Every route the document lists: the gateway's own, the public table, the upstream's and the operator API. */
+export const DOCUMENTED_ROUTES: readonly { method: string; path: string; operationId: string }[] = [
+  ...GATEWAY_ROUTES,
+  ...PUBLIC_ROUTES,
+  ...UPSTREAM_WEBHOOK_ROUTES,
+  ...FORWARDED_ADMIN_ROUTES,
+];
+
+/** `/api/v1/messages/:id` → `/api/v1/messages/{id}`. */
+export function openApiPath(expressPath: string): string {
+  return expressPath.replace(/:([A-Za-z_]+)/g, '{$1}');
+}
+
+const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+const COMMON_ERRORS: ErrorCode[] = ['METHOD_NOT_ALLOWED', 'INTERNAL_ERROR'];
+const AUTH_ERRORS: Record<OperationSpec['auth'], ErrorCode[]> = {
+  apiKey: ['INVALID_API_KEY', 'TENANT_FORBIDDEN', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE'],
+  admin: ['INVALID_API_KEY', 'SERVICE_UNAVAILABLE'],
+  none: [],
+  upstream: ['SERVICE_UNAVAILABLE'],
+};
+const BODY_ERRORS: ErrorCode[] = [
+  'INVALID_JSON',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'VALIDATION_ERROR',
+];
+
+/** The error codes an operation may answer, grouped by their HTTP status. */
+export function errorCodesOf(spec: OperationSpec): Map<number, ErrorCode[]> {
+  const codes = new Set<ErrorCode>([...AUTH_ERRORS[spec.auth], ...spec.errors, ...COMMON_ERRORS]);
+  if (spec.body) BODY_ERRORS.forEach((c) => codes.add(c));
+  if (spec.query) codes.add('VALIDATION_ERROR');
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status: number = ERROR_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return byStatus;
+}
+
+function successResponse(spec: OperationSpec, rateHeaders: Record<string, unknown>) {
+  if (spec.data === null) {
+    return {
+      description: 'The hub.challenge, echoed',
+      headers: { 'X-Request-Id': headerRef('X-Request-Id') },
+      content: { 'text/plain': { schema: { type: 'string' } } },
+    };
+  }
+  return {
+    description: spec.summary,
+    headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...rateHeaders },
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['success', 'data'],
+          properties: { success: { const: true }, data: schemaRef(spec.data) },
+          additionalProperties: false,
+        },
+      },
+    },
+  };
+}
+
+function errorResponse(status: number, codes: ErrorCode[], rateHeaders: Record<string, unknown>) {
+  const headers: Record<string, unknown> = { 'X-Request-Id': headerRef('X-Request-Id'), ...rateHeaders };
+  if (status === 429) headers['Retry-After'] = headerRef('Retry-After');
+  if (status === 405) headers.Allow = headerRef('Allow');
+  return {
+    description: codes.join(', '),
+    headers,
+    content: {
+      'application/json': {
+        schema: {
+          allOf: [
+            schemaRef('ErrorEnvelope'),
+            { properties: { error: { properties: { code: { enum: codes } } } } },
+          ],
+        },
+      },
+    },
+  };
+}
+
+function parametersOf(path: string, spec: OperationSpec): unknown[] {
+  const params: unknown[] = [...path.matchAll(/:([A-Za-z_]+)/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  if (spec.query) {
+    const query = joiToJsonSchema(spec.query);
+    const required = (query.required as string[] | undefined) ?? [];
+    for (const [name, schema] of Object.entries((query.properties as Record<string, JsonSchema>) ?? {})) {
+      params.push({ name, in: 'query', required: required.includes(name), schema });
+    }
+  }
+  if (spec.data === null) {
+    for (const name of ['hub.mode', 'hub.verify_token', 'hub.challenge']) {
+      params.push({ name, in: 'query', required: true, schema: { type: 'string' } });
+    }
+  }
+  if (spec.auth === 'apiKey') params.push({ $ref: '#/components/parameters/XTenantId' });
+  if (spec.idempotent) params.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (spec.auth === 'upstream') params.push({ $ref: '#/components/parameters/HubSignature' });
+  params.push({ $ref: '#/components/parameters/XRequestIdIn' });
+  return params;
+}
+
+function operationOf(
+  route: { method: string; path: string; operationId: string },
+  requests: Record<string, JsonSchema>,
+) {
+  const spec = OPERATIONS[route.operationId];
+  if (spec === undefined) throw new Error(`No OpenAPI description for ${route.operationId}`);
+  const rateHeaders =
+    spec.auth === 'apiKey'
+      ? {
+          'X-RateLimit-Limit': headerRef('X-RateLimit-Limit'),
+          'X-RateLimit-Remaining': headerRef('X-RateLimit-Remaining'),
+          'X-RateLimit-Reset': headerRef('X-RateLimit-Reset'),
+        }
+      : {};
+  const responses: Record<string, unknown> = { [String(spec.status)]: successResponse(spec, rateHeaders) };
+  for (const [status, codes] of [...errorCodesOf(spec)].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = errorResponse(status, codes, status === 401 ? {} : rateHeaders);
+  }
+  const operation: Record<string, unknown> = {
+    operationId: route.operationId,
+    summary: spec.summary,
+    tags: [spec.tag],
+    parameters: parametersOf(route.path, spec),
+    responses,
+  };
+  if (spec.auth === 'apiKey') operation.security = [{ apiKey: [] }];
+  else if (spec.auth === 'admin') operation.security = [{ adminToken: [] }];
+  else operation.security = [];
+  if (spec.body) {
+    const name = `${route.operationId[0].toUpperCase()}${route.operationId.slice(1)}Request`;
+    requests[name] = joiToJsonSchema(spec.body);
+    operation.requestBody = { required: true, content: { 'application/json': { schema: schemaRef(name) } } };
+  } else if (spec.auth === 'upstream') {
+    operation.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: { type: 'object', description: 'Upstream webhook body' } } },
+    };
+  }
+  return operation;
+}
+
+const errorEnvelope: JsonSchema = {
+  type: 'object',
+  required: ['success', 'error'],
+  properties: {
+    success: { const: false },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', enum: Object.keys(ERROR_CODES) },
+        message: { type: 'string' },
+        details: {
+          type: 'object',
+          description:
+            'VALIDATION_ERROR: `errors` = [{field, message}]; MESSAGE_NOT_CANCELLABLE: `status`; …',
+          properties: { errors: { type: 'array', items: schemaRef('FieldError') } },
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+};
+
+const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+
+/** The OpenAPI 3.1 document of the public API, built from the route tables and the joi schemas. */
+export function buildOpenApiDocument(): Record<string, unknown> {
+  const requests: Record<string, JsonSchema> = {};
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of DOCUMENTED_ROUTES) {
+    const path = openApiPath(route.path);
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(route, requests) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Business Messaging API',
+      version: '1.0.0',
+      description:
+        'Send WhatsApp-style messages one at a time or in campaigns, and follow them by polling and by signed ' +
+        'webhooks. Every body of /api/** is the envelope `{success, data}` or `{success: false, error}`; ' +
+        'API datetimes are UTC (`toISOString()`), phones are digits with country code.',
+    },
+    servers: [{ url: 'http://localhost:3000', description: 'Local gateway (`pnpm start`)' }],
+    tags: ['Messages', 'Templates', 'Campaigns', 'Opt-outs', 'Webhooks', 'Notifications', 'Health']
+      .concat(['Upstream network', 'Operator', 'Outbound webhooks'])
+      .map((name) => ({ name })),
+    paths,
+    webhooks: webhooksSection(),
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'bm_live_<key id><secret>' },
+        adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the operator API' },
+      },
+      schemas: {
+        ErrorEnvelope: errorEnvelope,
+        FieldError: {
+          type: 'object',
+          required: ['field', 'message'],
+          properties: { field: { type: 'string' }, message: { type: 'string' } },
+        },
+        ...DTO_SCHEMAS,
+        ...requests,
+      },
+      parameters: {
+        XTenantId: {
+          name: 'X-TENANT-ID',
+          in: 'header',
+          description: "When sent, must name the key's tenant (403 TENANT_FORBIDDEN otherwise)",
+          schema: { type: 'string', pattern: '^\\d+$' },
+        },
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          description: 'A replay with the same key and body answers the first result; another body is 409',
+          schema: { type: 'string', maxLength: 255 },
+        },
+        HubSignature: {
+          name: 'X-Hub-Signature-256',
+          in: 'header',
+          required: true,
+          description: '`sha256=<hex HMAC-SHA256 of the raw body with the app secret>`',
+          schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+        },
+        XRequestIdIn: {
+          name: 'X-Request-Id',
+          in: 'header',
+          description: 'Echoed back; a new one is made when absent',
+          schema: { type: 'string' },
+        },
+      },
+      headers: {
+        'X-Request-Id': { description: "The client's own value, or a new one", schema: { type: 'string' } },
+        'X-RateLimit-Limit': integerHeader("Requests per window of the tenant's plan (absent on unlimited)"),
+        'X-RateLimit-Remaining': integerHeader('Requests left in this window'),
+        'X-RateLimit-Reset': integerHeader('Seconds until the window resets'),
+        'Retry-After': integerHeader('Seconds to wait before retrying'),
+        Allow: { description: 'The methods this path accepts', schema: { type: 'string' } },
+      },
+    },
+  };
+}

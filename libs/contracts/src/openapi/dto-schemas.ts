@@ -1,0 +1,210 @@
+import { WEBHOOK_EVENTS } from '../events';
+import { CAMPAIGN_STATUSES } from '../schemas/campaigns';
+import { RECIPIENT_STATUSES } from '../schemas/campaign-recipients';
+import { MESSAGING_TIERS } from '../schemas/common';
+import { CONVERSATION_CATEGORIES, MESSAGE_TYPES } from '../schemas/messages';
+import { MESSAGE_STATUSES } from '../schemas/message-logs';
+import { OPT_OUT_SOURCES } from '../schemas/opt-outs';
+import { TEMPLATE_CATEGORIES, TEMPLATE_HEADER_FORMATS, TEMPLATE_STATUSES } from '../schemas/templates';
+import { WEBHOOK_DELIVERY_STATUSES } from '../schemas/webhooks';
+import type { JsonSchema } from './joi-to-json-schema';
+
+/*
+ * Response schemas of the DTO interfaces in ../schemas, which have no joi schema because the services build
+ * them. Enums come from the same constants as the TypeScript types; the response validation test holds the
+ * rest to the real answers.
+ */
+
+const str: JsonSchema = { type: 'string' };
+const int: JsonSchema = { type: 'integer' };
+const instant: JsonSchema = { type: 'string', format: 'date-time', description: 'UTC, toISOString() form' };
+const ulid: JsonSchema = { type: 'string', pattern: '^[0-9A-HJKMNP-TV-Z]{26}$' };
+const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
+const oneOf = (values: readonly string[]): JsonSchema => ({ type: 'string', enum: [...values] });
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+/** A closed object: every listed property is required unless named in `optional`. */
+export function object(properties: Record<string, JsonSchema>, optional: readonly string[] = []): JsonSchema {
+  return {
+    type: 'object',
+    properties,
+    required: Object.keys(properties).filter((k) => !optional.includes(k)),
+    additionalProperties: false,
+  };
+}
+
+export const DTO_SCHEMAS: Record<string, JsonSchema> = {
+  Pagination: object({ current_page: int, per_page: int, total: int, last_page: int }),
+  SendAcknowledgement: object({
+    status: oneOf(['queued', 'scheduled']),
+    message_log_id: int,
+    conversation_category: oneOf(CONVERSATION_CATEGORIES),
+    cost: { type: 'number' },
+    scheduled_at: nullable(instant),
+  }),
+  MessageLog: object({
+    message_log_id: int,
+    status: oneOf(MESSAGE_STATUSES),
+    to_phone: str,
+    message_type: oneOf(MESSAGE_TYPES),
+    provider_message_id: nullable(str),
+    sent_at: nullable(instant),
+    scheduled_at: nullable(instant),
+    cost_amount: { type: 'number' },
+    cost_currency: str,
+    error_message: nullable(str),
+    created_at: instant,
+    retry_count: int,
+    retry_of_message_log_id: nullable(int),
+    retried_by_message_log_id: nullable(int),
+    campaign_id: nullable(ulid),
+    channel_account_id: ulid,
+  }),
+  MessageList: object({
+    messages: { type: 'array', items: ref('MessageLog') },
+    pagination: ref('Pagination'),
+  }),
+  Template: object({
+    id: ulid,
+    channel_account_id: ulid,
+    name: str,
+    language: str,
+    status: oneOf(TEMPLATE_STATUSES),
+    category: oneOf(TEMPLATE_CATEGORIES),
+    header_format: nullable(oneOf(TEMPLATE_HEADER_FORMATS)),
+    header_sample_media_url: nullable(str),
+    components: { type: 'array', items: { type: 'object', required: ['type'], properties: { type: str } } },
+  }),
+  TemplateList: object({ templates: { type: 'array', items: ref('Template') } }),
+  CampaignPart: object({
+    campaign_id: ulid,
+    name: nullable(str),
+    part_number: int,
+    status: oneOf(CAMPAIGN_STATUSES),
+    requested_count: int,
+    scheduled_at: nullable(instant),
+  }),
+  CampaignCreated: object(
+    {
+      campaign_id: ulid,
+      name: nullable(str),
+      status: oneOf(CAMPAIGN_STATUSES),
+      message_type: oneOf(['template']),
+      requested_count: int,
+      total_count: int,
+      scheduled_at: nullable(instant),
+      created_at: instant,
+      campaign_group_id: ulid,
+      parts_total: int,
+      parts: { type: 'array', items: ref('CampaignPart') },
+    },
+    ['campaign_group_id', 'parts_total', 'parts'],
+  ),
+  Campaign: object(campaignFields()),
+  CampaignRetry: object({ ...campaignFields(), retried_count: int }),
+  CampaignCancelled: object({ success: { const: true }, campaign_id: ulid, status: { const: 'cancelled' } }),
+  CampaignRecipientList: object({
+    campaign_id: ulid,
+    recipients: {
+      type: 'array',
+      items: object({
+        phone: str,
+        name: nullable(str),
+        status: oneOf(RECIPIENT_STATUSES),
+        message_log_id: nullable({ type: 'string', pattern: '^\\d+$' }),
+        error_message: nullable(str),
+        sent_at: nullable(instant),
+      }),
+    },
+    pagination: ref('Pagination'),
+  }),
+  OptOut: object({ phone: str, source: oneOf(OPT_OUT_SOURCES), created_at: instant }),
+  OptOutList: object({ opt_outs: { type: 'array', items: ref('OptOut') }, pagination: ref('Pagination') }),
+  OptOutDeleted: object({ phone: str, deleted: { const: true } }),
+  WebhookSettings: object({
+    url: nullable(str),
+    events: nullable({ type: 'array', items: oneOf(WEBHOOK_EVENTS) }),
+    secret_set: { type: 'boolean' },
+  }),
+  WebhookSecret: object({ secret: { type: 'string', pattern: '^whsec_' } }),
+  WebhookTest: object({ delivery_id: str }),
+  WebhookRedelivery: object({ delivery_id: str, event_id: str }),
+  WebhookDeliveryList: object({
+    deliveries: {
+      type: 'array',
+      items: object({
+        delivery_id: str,
+        event_id: { type: 'string', pattern: '^evt_[0-9A-HJKMNP-TV-Z]{26}$' },
+        event: oneOf(WEBHOOK_EVENTS),
+        status: oneOf(WEBHOOK_DELIVERY_STATUSES),
+        created_at: instant,
+        attempts: {
+          type: 'array',
+          items: object({
+            attempt: int,
+            at: instant,
+            duration_ms: nullable(int),
+            http_status: nullable(int),
+            error: nullable(str),
+          }),
+        },
+      }),
+    },
+    pagination: ref('Pagination'),
+  }),
+  NotificationList: {
+    type: 'object',
+    description: 'Live-chat requests raised by inbound customer messages, newest first',
+    properties: {
+      notifications: { type: 'array', items: { type: 'object' } },
+      pagination: ref('Pagination'),
+    },
+  },
+  HealthReport: object({
+    status: oneOf(['healthy', 'degraded']),
+    checks: object({ app: { type: 'boolean' }, database: { type: 'boolean' }, cache: { type: 'boolean' } }),
+    timestamp: instant,
+  }),
+  Tenant: object({ tenant_id: int, name: str, plan: str, created_at: instant }),
+  ApiKeyIssued: object({
+    key_id: str,
+    api_key: { type: 'string', pattern: '^bm_live_', description: 'Shown this once' },
+    tenant_id: int,
+    created_at: instant,
+  }),
+  ApiKeyRevoked: {
+    type: 'object',
+    required: ['key_id'],
+    properties: { key_id: str, revoked: { type: 'boolean' } },
+  },
+  ChannelAccount: {
+    type: 'object',
+    required: ['channel_account_id'],
+    properties: { channel_account_id: ulid, tier: oneOf(MESSAGING_TIERS) },
+  },
+  Received: object({ received: { const: true }, event_id: str }),
+  InboundEventList: { type: 'object', description: 'The inbound audit log, newest first' },
+  InboundEvent: { type: 'object', description: 'A delivery as received and what became of each item' },
+};
+
+function campaignFields(): Record<string, JsonSchema> {
+  return {
+    campaign_id: ulid,
+    name: nullable(str),
+    status: oneOf(CAMPAIGN_STATUSES),
+    message_type: oneOf(['template']),
+    total_count: int,
+    sent_count: int,
+    failed_count: int,
+    scheduled_at: nullable(instant),
+    created_at: instant,
+    failure_reason: nullable(str),
+    requested_count: int,
+    channel_account_id: ulid,
+    template_name: str,
+    template_language: nullable(str),
+    campaign_group_id: nullable(ulid),
+    part_number: nullable(int),
+    parts_total: nullable(int),
+  };
+}

@@ -1,0 +1,305 @@
+import type Joi from 'joi';
+import type { ErrorCode } from '../error-codes';
+import { createChannelAccountSchema, createTenantSchema, updateTenantSchema } from '../schemas/admin';
+import { campaignRecipientsQuerySchema } from '../schemas/campaign-recipients';
+import { createCampaignDocumentSchema } from '../schemas/campaigns';
+import { listMessagesQuerySchema } from '../schemas/message-logs';
+import { sendMessageSchema } from '../schemas/messages';
+import { addOptOutSchema, listOptOutsQuerySchema } from '../schemas/opt-outs';
+import { listTemplatesQuerySchema, submitTemplateSchema } from '../schemas/templates';
+import { webhookDeliveriesQuerySchema, webhookSettingsSchema } from '../schemas/webhooks';
+
+export type Auth = 'apiKey' | 'admin' | 'none' | 'upstream';
+
+/** What the document says of one operation beyond its method and path (those come from the route tables). */
+export interface OperationSpec {
+  summary: string;
+  tag: string;
+  auth: Auth;
+  body?: Joi.Schema;
+  query?: Joi.ObjectSchema;
+  status: number;
+  /** Name of the `data` schema in components, or null for no JSON body (the verification echo). */
+  data: string | null;
+  errors: ErrorCode[];
+  idempotent?: boolean;
+}
+
+/** The gateway's own routes, in the route-table shape (Express paths). */
+export const GATEWAY_ROUTES = [
+  { method: 'GET', path: '/api/health', operationId: 'getHealth' },
+  { method: 'POST', path: '/admin/v1/tenants', operationId: 'adminCreateTenant' },
+  { method: 'GET', path: '/admin/v1/tenants/:tenantId', operationId: 'adminGetTenant' },
+  { method: 'PATCH', path: '/admin/v1/tenants/:tenantId', operationId: 'adminUpdateTenant' },
+  { method: 'POST', path: '/admin/v1/tenants/:tenantId/api-keys', operationId: 'adminIssueApiKey' },
+  { method: 'DELETE', path: '/admin/v1/api-keys/:keyId', operationId: 'adminRevokeApiKey' },
+] as const;
+
+const MSG_NF: ErrorCode[] = ['MESSAGE_NOT_FOUND'];
+const CAMP_NF: ErrorCode[] = ['CAMPAIGN_NOT_FOUND'];
+const TEMPLATE_SEND: ErrorCode[] = [
+  'NO_ACTIVE_ACCOUNT',
+  'OUTSIDE_SERVICE_WINDOW',
+  'TEMPLATE_NOT_FOUND',
+  'TEMPLATE_NOT_APPROVED',
+  'TEMPLATE_PAUSED',
+  'TEMPLATE_PARAMETER_MISMATCH',
+  'TEMPLATE_HEADER_MEDIA_REQUIRED',
+  'RECIPIENT_OPTED_OUT',
+];
+
+const api = (spec: Omit<OperationSpec, 'auth'>): OperationSpec => ({ ...spec, auth: 'apiKey' });
+const admin = (spec: Omit<OperationSpec, 'auth' | 'tag'>): OperationSpec => ({
+  ...spec,
+  auth: 'admin',
+  tag: 'Operator',
+});
+
+export const OPERATIONS: Record<string, OperationSpec> = {
+  sendMessage: api({
+    summary: 'Send a text or template message',
+    tag: 'Messages',
+    body: sendMessageSchema,
+    status: 202,
+    data: 'SendAcknowledgement',
+    errors: [...TEMPLATE_SEND, 'IDEMPOTENCY_KEY_CONFLICT', 'MESSAGING_TIER_LIMIT_EXCEEDED', 'UPSTREAM_ERROR'],
+    idempotent: true,
+  }),
+  listMessages: api({
+    summary: 'List sent messages, newest first',
+    tag: 'Messages',
+    query: listMessagesQuerySchema,
+    status: 200,
+    data: 'MessageList',
+    errors: [],
+  }),
+  getMessage: api({
+    summary: 'Get a message log',
+    tag: 'Messages',
+    status: 200,
+    data: 'MessageLog',
+    errors: MSG_NF,
+  }),
+  cancelMessage: api({
+    summary: 'Cancel a scheduled message',
+    tag: 'Messages',
+    status: 200,
+    data: 'MessageLog',
+    errors: [...MSG_NF, 'MESSAGE_NOT_CANCELLABLE'],
+  }),
+  listTemplates: api({
+    summary: "List the account's templates",
+    tag: 'Templates',
+    query: listTemplatesQuerySchema,
+    status: 200,
+    data: 'TemplateList',
+    errors: [],
+  }),
+  submitTemplate: api({
+    summary: 'Submit a template to the upstream network',
+    tag: 'Templates',
+    body: submitTemplateSchema,
+    status: 201,
+    data: 'Template',
+    errors: ['CHANNEL_ACCOUNT_NOT_FOUND', 'NO_ACTIVE_ACCOUNT', 'CONFLICT', 'UPSTREAM_ERROR'],
+  }),
+  createCampaign: api({
+    summary: 'Create a bulk template campaign',
+    tag: 'Campaigns',
+    body: createCampaignDocumentSchema,
+    status: 202,
+    data: 'CampaignCreated',
+    errors: [...TEMPLATE_SEND, 'IDEMPOTENCY_KEY_CONFLICT', 'MESSAGING_TIER_LIMIT_EXCEEDED'],
+    idempotent: true,
+  }),
+  getCampaign: api({
+    summary: 'Get a campaign',
+    tag: 'Campaigns',
+    status: 200,
+    data: 'Campaign',
+    errors: CAMP_NF,
+  }),
+  listCampaignRecipients: api({
+    summary: "List a campaign's recipients",
+    tag: 'Campaigns',
+    query: campaignRecipientsQuerySchema,
+    status: 200,
+    data: 'CampaignRecipientList',
+    errors: CAMP_NF,
+  }),
+  cancelCampaign: api({
+    summary: 'Cancel a campaign that has not started',
+    tag: 'Campaigns',
+    status: 200,
+    data: 'CampaignCancelled',
+    errors: [...CAMP_NF, 'CAMPAIGN_NOT_CANCELLABLE'],
+  }),
+  retryCampaign: api({
+    summary: 'Send again to the failed recipients of a completed or failed campaign',
+    tag: 'Campaigns',
+    status: 202,
+    data: 'CampaignRetry',
+    errors: [...CAMP_NF, 'CAMPAIGN_NOT_RETRYABLE', 'MESSAGING_TIER_LIMIT_EXCEEDED'],
+  }),
+  listOptOuts: api({
+    summary: 'List opted-out contacts',
+    tag: 'Opt-outs',
+    query: listOptOutsQuerySchema,
+    status: 200,
+    data: 'OptOutList',
+    errors: [],
+  }),
+  addOptOut: api({
+    summary: 'Add an opted-out contact',
+    tag: 'Opt-outs',
+    body: addOptOutSchema,
+    status: 201,
+    data: 'OptOut',
+    errors: [],
+  }),
+  removeOptOut: api({
+    summary: 'Remove an opted-out contact',
+    tag: 'Opt-outs',
+    status: 200,
+    data: 'OptOutDeleted',
+    errors: ['OPT_OUT_NOT_FOUND', 'VALIDATION_ERROR'],
+  }),
+  getWebhookSettings: api({
+    summary: 'Get the outbound webhook settings',
+    tag: 'Webhooks',
+    status: 200,
+    data: 'WebhookSettings',
+    errors: [],
+  }),
+  putWebhookSettings: api({
+    summary: 'Replace the outbound webhook settings',
+    tag: 'Webhooks',
+    body: webhookSettingsSchema,
+    status: 200,
+    data: 'WebhookSettings',
+    errors: [],
+  }),
+  rotateWebhookSecret: api({
+    summary: 'Generate a new signing secret (returned once)',
+    tag: 'Webhooks',
+    status: 200,
+    data: 'WebhookSecret',
+    errors: [],
+  }),
+  sendWebhookTest: api({
+    summary: 'Send a webhook.test event now',
+    tag: 'Webhooks',
+    status: 202,
+    data: 'WebhookTest',
+    errors: [],
+  }),
+  listWebhookDeliveries: api({
+    summary: 'The webhook health monitor: logged deliveries and their attempts',
+    tag: 'Webhooks',
+    query: webhookDeliveriesQuerySchema,
+    status: 200,
+    data: 'WebhookDeliveryList',
+    errors: [],
+  }),
+  redeliverWebhook: api({
+    summary: 'Send a logged delivery again',
+    tag: 'Webhooks',
+    status: 202,
+    data: 'WebhookRedelivery',
+    errors: ['DELIVERY_NOT_FOUND'],
+  }),
+  listNotifications: api({
+    summary: 'Live-chat request notifications',
+    tag: 'Notifications',
+    status: 200,
+    data: 'NotificationList',
+    errors: [],
+  }),
+  verifyChannelWebhook: {
+    summary: "The upstream network's verification GET: echoes hub.challenge as text/plain",
+    tag: 'Upstream network',
+    auth: 'none',
+    status: 200,
+    data: null,
+    errors: ['VERIFICATION_FAILED'],
+  },
+  receiveChannelWebhook: {
+    summary: "The upstream network's signed webhooks (X-Hub-Signature-256 over the raw body)",
+    tag: 'Upstream network',
+    auth: 'upstream',
+    status: 200,
+    data: 'Received',
+    errors: ['INVALID_SIGNATURE', 'PAYLOAD_TOO_LARGE', 'INVALID_JSON'],
+  },
+  getHealth: {
+    summary: 'Health of the gateway and its dependencies',
+    tag: 'Health',
+    auth: 'none',
+    status: 200,
+    data: 'HealthReport',
+    errors: ['SERVICE_DEGRADED'],
+  },
+  adminCreateTenant: admin({
+    summary: 'Create a tenant',
+    body: createTenantSchema,
+    status: 201,
+    data: 'Tenant',
+    errors: [],
+  }),
+  adminGetTenant: admin({
+    summary: 'Get a tenant',
+    status: 200,
+    data: 'Tenant',
+    errors: ['TENANT_NOT_FOUND'],
+  }),
+  adminUpdateTenant: admin({
+    summary: "Change a tenant's plan",
+    body: updateTenantSchema,
+    status: 200,
+    data: 'Tenant',
+    errors: ['TENANT_NOT_FOUND'],
+  }),
+  adminIssueApiKey: admin({
+    summary: 'Issue an API key (shown this once)',
+    status: 201,
+    data: 'ApiKeyIssued',
+    errors: ['TENANT_NOT_FOUND'],
+  }),
+  adminRevokeApiKey: admin({
+    summary: 'Revoke an API key',
+    status: 200,
+    data: 'ApiKeyRevoked',
+    errors: ['API_KEY_NOT_FOUND'],
+  }),
+  adminCreateChannelAccount: admin({
+    summary: 'Connect a channel account; its templates are fetched before the answer',
+    body: createChannelAccountSchema,
+    status: 201,
+    data: 'ChannelAccount',
+    errors: ['TENANT_NOT_FOUND', 'CONFLICT', 'UPSTREAM_ERROR'],
+  }),
+  adminSyncTemplates: admin({
+    summary: "Fetch the account's templates from the upstream network",
+    status: 200,
+    data: 'TemplateList',
+    errors: ['CHANNEL_ACCOUNT_NOT_FOUND', 'UPSTREAM_ERROR'],
+  }),
+  adminListInboundEvents: admin({
+    summary: 'The inbound webhook audit log',
+    status: 200,
+    data: 'InboundEventList',
+    errors: [],
+  }),
+  adminGetInboundEvent: admin({
+    summary: 'One inbound delivery as received',
+    status: 200,
+    data: 'InboundEvent',
+    errors: ['NOT_FOUND'],
+  }),
+  adminReprocessInboundEvent: admin({
+    summary: 'Split an inbound delivery again (safe to repeat)',
+    status: 200,
+    data: 'InboundEvent',
+    errors: ['NOT_FOUND'],
+  }),
+};
