@@ -21,7 +21,8 @@ async function main(): Promise<void> {
   const report = `# Benchmarks
 
 Command: \`pnpm bench\` (environment: BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_DURATION_SECONDS=${DURATION}).
-Machine: ${machine}. Load generator (autocannon), servers, PostgreSQL and Redis share the machine.
+Machine: ${machine}. Load generator (autocannon), servers, PostgreSQL and Redis share the machine;
+absolute figures vary by about a third from run to run here, each ratio compares figures of the same run.
 Run: ${new Date().toISOString()}.
 
 ## Gateway path vs bare Express (target: gateway >= 0.5x)
