@@ -8,13 +8,15 @@ import { builtServices, ROOT, type ServiceSpec } from './services';
 
 const GATEWAY = `http://127.0.0.1:${process.env.GATEWAY_PORT ?? 3000}`;
 const DEMO_FILE = join(ROOT, '.local', 'demo.json');
-const DEMO_ACCOUNT = {
-  phone_number_id: '100000000000001',
-  waba_id: '200000000000001',
+// Fresh sandbox ids per seed: a database kept from an earlier checkout may already hold an older demo number.
+const randomDigits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join('');
+const demoAccount = () => ({
+  phone_number_id: `1${randomDigits(14)}`,
+  waba_id: `2${randomDigits(14)}`,
   display_phone_number: '15550001111',
   access_token: 'sandbox-access-token',
   tier: 'TIER_1K',
-};
+});
 
 interface Demo {
   tenant_id: number;
@@ -94,7 +96,7 @@ async function seed(withMessaging: boolean): Promise<Demo> {
   const key = await admin.issueKey(tenant.tenant_id);
   const demo: Demo = { tenant_id: tenant.tenant_id, api_key: key.api_key };
   if (withMessaging) {
-    demo.channel_account_id = (await admin.connectAccount(tenant.tenant_id, DEMO_ACCOUNT)).channel_account_id;
+    demo.channel_account_id = (await admin.connectAccount(tenant.tenant_id, demoAccount())).channel_account_id;
   }
   mkdirSync(join(ROOT, '.local'), { recursive: true });
   writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2), { mode: 0o600 });
