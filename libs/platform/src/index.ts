@@ -17,4 +17,5 @@ export * from './http/server';
 export * from './http/service-health.routes';
 export * from './periodic-task';
 export * from './db/data-source';
+export * from './db/migrate-main';
 export * from './amqp';

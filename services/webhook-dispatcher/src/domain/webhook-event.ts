@@ -1,6 +1,7 @@
 import {
   formatWebhookTimestamp,
   WEBHOOK_EVENT_ID_PREFIX,
+  WEBHOOK_EVENTS,
   type DomainEventPayloads,
   type WebhookEventBody,
   type WebhookEventName,
@@ -9,20 +10,9 @@ import {
 /** The domain events that become webhooks: every published event but the test ping. */
 export type DeliverableDomainEvent = Exclude<WebhookEventName, 'webhook.test'>;
 
-export const DELIVERABLE_DOMAIN_EVENTS: readonly DeliverableDomainEvent[] = [
-  'message.status_updated',
-  'message.received',
-  'campaign.created',
-  'campaign.started',
-  'campaign.completed',
-  'template.submitted',
-  'template.status_changed',
-  'flow.session_started',
-  'flow.session_completed',
-  'flow.session_cancelled',
-  'account.quality_event',
-];
-
+export const DELIVERABLE_DOMAIN_EVENTS: readonly DeliverableDomainEvent[] = WEBHOOK_EVENTS.filter(
+  (name): name is DeliverableDomainEvent => name !== 'webhook.test',
+);
 const PUBLISHED_STATUSES = new Set(['sent', 'delivered', 'read', 'failed']);
 
 /**
