@@ -1,17 +1,17 @@
 import type { Express } from 'express';
 import {
-  AmqpClient,
+  amqpClientFor,
   createHttpApp,
   createLogger,
   createRedis,
   IdempotencyStore,
+  type Logger,
   OutboxRelay,
   PeriodicTask,
   pingDatabase,
   requireInternalCaller,
   SecretBox,
   serviceHealthRoutes,
-  type Logger,
 } from '@bm/platform';
 import type { MessagingConfig } from './config';
 import { ChannelAccountRepository } from './data-access/channel-account.repository';
@@ -47,12 +47,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
   const dataSource = createMessagingDataSource(config);
   await dataSource.initialize();
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger });
-  const amqp = new AmqpClient({
-    url: config.AMQP_URL,
-    prefix: config.AMQP_PREFIX,
-    logger,
-    queueExpiresMs: config.AMQP_QUEUE_EXPIRES_MS,
-  });
+  const amqp = amqpClientFor(config, logger);
   const messages = new MessageLogRepository(dataSource);
   const deps: MessagingDeps = {
     config,

@@ -1,14 +1,14 @@
 import type { Express } from 'express';
 import {
-  AmqpClient,
+  amqpClientFor,
   createHttpApp,
   createLogger,
+  type Logger,
   PeriodicTask,
   pingDatabase,
   requireInternalCaller,
   SecretBox,
   serviceHealthRoutes,
-  type Logger,
 } from '@bm/platform';
 import type { DispatcherConfig } from './config';
 import { createDispatcherDataSource } from './data-access/data-source';
@@ -42,12 +42,7 @@ export async function createDispatcherService(config: DispatcherConfig): Promise
   const logger = createLogger('webhook-dispatcher', config.LOG_LEVEL);
   const dataSource = createDispatcherDataSource(config);
   await dataSource.initialize();
-  const amqp = new AmqpClient({
-    url: config.AMQP_URL,
-    prefix: config.AMQP_PREFIX,
-    logger,
-    queueExpiresMs: config.AMQP_QUEUE_EXPIRES_MS,
-  });
+  const amqp = amqpClientFor(config, logger);
   const policy = new AddressPolicy(config.DISPATCHER_ALLOW_HTTP, config.DISPATCHER_ALLOWED_HOSTS);
   const sender = new WebhookSender(policy, {
     timeoutMs: config.DISPATCHER_TIMEOUT_MS,

@@ -1,14 +1,14 @@
 import type { Express } from 'express';
 import {
-  AmqpClient,
+  amqpClientFor,
   createHttpApp,
   createLogger,
+  type Logger,
   OutboxRelay,
   PeriodicTask,
   pingDatabase,
   requireInternalCaller,
   serviceHealthRoutes,
-  type Logger,
 } from '@bm/platform';
 import type { IngressConfig } from './config';
 import { ChannelAccountLookup } from './data-access/channel-account-lookup';
@@ -37,12 +37,7 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
   const logger = createLogger('webhook-ingress', config.LOG_LEVEL);
   const dataSource = createIngressDataSource(config);
   await dataSource.initialize();
-  const amqp = new AmqpClient({
-    url: config.AMQP_URL,
-    prefix: config.AMQP_PREFIX,
-    logger,
-    queueExpiresMs: config.AMQP_QUEUE_EXPIRES_MS,
-  });
+  const amqp = amqpClientFor(config, logger);
   const deps: IngressDeps = {
     config,
     logger,

@@ -4,3 +4,4 @@ export { OutboxEventEntity } from './outbox.entity';
 export { createOutboxTable, dropOutboxTable } from './outbox.migration';
 export { enqueueEvent, type OutboxEvent } from './enqueue-event';
 export { OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
+export { amqpClientFor } from './amqp-from-config';

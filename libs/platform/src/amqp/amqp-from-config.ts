@@ -1,0 +1,13 @@
+import type { CommonConfig } from '../config';
+import type { Logger } from '../logger';
+import { AmqpClient } from './amqp-client';
+
+/** The service's AMQP client from its common configuration (URL, name prefix, test-only queue expiry). */
+export function amqpClientFor(config: CommonConfig, logger: Logger): AmqpClient {
+  return new AmqpClient({
+    url: config.AMQP_URL,
+    prefix: config.AMQP_PREFIX,
+    logger,
+    queueExpiresMs: config.AMQP_QUEUE_EXPIRES_MS,
+  });
+}
