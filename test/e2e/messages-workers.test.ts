@@ -24,7 +24,7 @@ describe('send workers with two replicas', () => {
     await proxy.close();
   });
 
-  it('when 20 messages go out on a number capped at 5 per second, then no second carries more than 5 sends', async () => {
+  it('when 20 messages go out on a number capped at 5 per second, then they take four one-second windows', async () => {
     const t = await createTenant(stack, 'TIER_1K', { throughput_per_second: 5 });
     const ids = await Promise.all(Array.from({ length: 20 }, () => sendTemplate(stack, t)));
     await waitFor(
@@ -39,12 +39,14 @@ describe('send workers with two replicas', () => {
       (s) => s.result === 'accepted',
     );
     expect(sends).toHaveLength(20);
-    const perSecond = new Map<number, number>();
-    for (const s of sends) {
-      const second = Math.floor(new Date(s.at).getTime() / 1000);
-      perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
-    }
-    expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(5);
+    // The budget is a fixed one-second window per number, shared by both replicas in Redis. The sandbox stamps
+    // sends with its own clock, a few ms after the worker's window opened, so the check is what a fixed window
+    // promises whatever the observer's alignment: 20 sends need four windows, so they cross three boundaries
+    // (over 2 s from first to last),
+    // and any 11 consecutive sends (more than two windows' worth) span a second.
+    const times = sends.map((x) => new Date(x.at).getTime()).sort((a, b) => a - b);
+    expect(times[times.length - 1] - times[0]).toBeGreaterThanOrEqual(1950);
+    for (let k = 10; k < times.length; k += 1) expect(times[k] - times[k - 10]).toBeGreaterThanOrEqual(950);
   });
 
   it('when a worker loses the broker in the middle of a send, then the redelivered command does not send again', async () => {
