@@ -46,13 +46,4 @@ export class CustomerStateRepository {
       await tx.query('DELETE FROM messaging.opt_outs WHERE tenant_id = $1 AND phone = $2', [tenantId, phone]);
     }
   }
-
-  /** Records that a consumer handled an event; false when it already had (a redelivery). */
-  async markProcessed(tx: EntityManager, eventId: string): Promise<boolean> {
-    const rows: unknown[] = await tx.query(
-      'INSERT INTO messaging.processed_events (message_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING 1',
-      [eventId],
-    );
-    return rows.length > 0;
-  }
 }

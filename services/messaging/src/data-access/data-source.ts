@@ -7,6 +7,7 @@ import { CreateMessaging1763900000000 } from './migrations/1763900000000-create-
 import { PartialUniqueIndexes1763900000001 } from './migrations/1763900000001-partial-unique-indexes';
 import { QueuedAttemptsIndex1763900000002 } from './migrations/1763900000002-queued-attempts-index';
 import { StrandedQueuedIndex1763900000003 } from './migrations/1763900000003-stranded-queued-index';
+import { DropProcessedEvents1763900000004 } from './migrations/1763900000004-drop-processed-events';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -21,6 +22,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       PartialUniqueIndexes1763900000001,
       QueuedAttemptsIndex1763900000002,
       StrandedQueuedIndex1763900000003,
+      DropProcessedEvents1763900000004,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

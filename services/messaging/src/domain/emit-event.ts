@@ -36,7 +36,8 @@ export { DELIVER_COMMAND };
 export async function enqueueDelivery(tx: EntityManager, messageLogId: number): Promise<void> {
   await enqueueEvent(tx, MESSAGING_SCHEMA, {
     routingKey: DELIVER_COMMAND,
-    messageId: `deliver-${messageLogId}-${newUlid()}`, // the same form as MessageLogRepository.insert writes
+    // Unique per command (a message may get several: retries, requeues); consumers dedupe by the claim, not the id.
+    messageId: `deliver-${messageLogId}-${newUlid()}`,
     payload: { message_log_id: messageLogId },
   });
 }
