@@ -12,6 +12,7 @@ import {
   requireInternalCaller,
   SecretBox,
   serviceHealthRoutes,
+  serviceMetrics,
 } from '@bm/platform';
 import type { MessagingConfig } from './config';
 import { ChannelAccountRepository } from './data-access/channel-account.repository';
@@ -22,6 +23,7 @@ import { MessageLogRepository } from './data-access/message-log.repository';
 import { MessageLogWriter } from './data-access/message-log-writer';
 import { TemplateRepository } from './data-access/template.repository';
 import { CloudApiClient } from './data-access/upstream/cloud-api.client';
+import { upstreamMetrics } from './data-access/upstream/upstream-metrics';
 import type { MessagingDeps } from './domain/messaging-deps';
 import { releaseDueMessages } from './domain/release-due-messages.use-case';
 import { ThroughputLimiter } from './domain/throughput-limiter';
@@ -44,10 +46,11 @@ export interface MessagingService {
 /** Wires the messaging service: repositories, upstream adapter, HTTP routes, consumers and background tasks. */
 export async function createMessagingService(config: MessagingConfig): Promise<MessagingService> {
   const logger = createLogger('messaging', config.LOG_LEVEL);
+  const metrics = serviceMetrics('messaging');
   const dataSource = createMessagingDataSource(config);
   await dataSource.initialize();
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger });
-  const amqp = amqpClientFor(config, logger);
+  const amqp = amqpClientFor(config, logger, metrics);
   const messages = new MessageLogRepository(dataSource);
   const deps: MessagingDeps = {
     config,
@@ -59,6 +62,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
       config.UPSTREAM_BASE_URL,
       config.UPSTREAM_API_VERSION,
       config.UPSTREAM_TIMEOUT_MS,
+      upstreamMetrics(metrics),
     ),
     accounts: new ChannelAccountRepository(dataSource),
     templates: new TemplateRepository(dataSource),
@@ -68,7 +72,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     ledger: new ConversationLedger(dataSource),
     idempotency: new IdempotencyStore(dataSource, MESSAGING_SCHEMA),
   };
-  const relay = new OutboxRelay({ dataSource, schema: MESSAGING_SCHEMA, amqp, logger });
+  const relay = new OutboxRelay({ dataSource, schema: MESSAGING_SCHEMA, amqp, logger, metrics });
   const scheduler = new PeriodicTask(
     'scheduler',
     config.SCHEDULER_INTERVAL_MS,
@@ -78,6 +82,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
 
   const app = createHttpApp({
     logger,
+    metrics,
     bodyLimit: config.BODY_LIMIT,
     securityHeaders: false,
     routes: (a) => {

@@ -9,6 +9,7 @@ import {
   requireInternalCaller,
   SecretBox,
   serviceHealthRoutes,
+  serviceMetrics,
 } from '@bm/platform';
 import type { DispatcherConfig } from './config';
 import { createDispatcherDataSource } from './data-access/data-source';
@@ -16,6 +17,7 @@ import { DeliveryLogRepository } from './data-access/delivery-log.repository';
 import { DeliveryRepository } from './data-access/delivery.repository';
 import { EndpointRepository } from './data-access/endpoint.repository';
 import { EventRepository } from './data-access/event.repository';
+import { webhookMetrics } from './data-access/http/webhook-metrics';
 import { WebhookSender } from './data-access/http/webhook-sender';
 import { RetentionRepository } from './data-access/retention.repository';
 import { AddressPolicy } from './domain/address-policy';
@@ -40,9 +42,10 @@ export interface DispatcherService {
 /** Wires the webhook dispatcher: repositories, the guarded sender, HTTP routes, the consumer and the worker. */
 export async function createDispatcherService(config: DispatcherConfig): Promise<DispatcherService> {
   const logger = createLogger('webhook-dispatcher', config.LOG_LEVEL);
+  const metrics = serviceMetrics('webhook-dispatcher');
   const dataSource = createDispatcherDataSource(config);
   await dataSource.initialize();
-  const amqp = amqpClientFor(config, logger);
+  const amqp = amqpClientFor(config, logger, metrics);
   const policy = new AddressPolicy(config.DISPATCHER_ALLOW_HTTP, config.DISPATCHER_ALLOWED_HOSTS);
   const sender = new WebhookSender(policy, {
     timeoutMs: config.DISPATCHER_TIMEOUT_MS,
@@ -62,6 +65,7 @@ export async function createDispatcherService(config: DispatcherConfig): Promise
     deliveryLog: new DeliveryLogRepository(dataSource),
     retention: new RetentionRepository(dataSource),
     wakeWorker: () => worker.wake(),
+    metrics: webhookMetrics(metrics),
   };
   const worker = new DeliveryWorker(deps);
   const retention = new PeriodicTask(
@@ -74,6 +78,7 @@ export async function createDispatcherService(config: DispatcherConfig): Promise
 
   const app = createHttpApp({
     logger,
+    metrics,
     bodyLimit: config.BODY_LIMIT,
     securityHeaders: false,
     routes: (a) => {

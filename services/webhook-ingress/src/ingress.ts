@@ -9,6 +9,7 @@ import {
   pingDatabase,
   requireInternalCaller,
   serviceHealthRoutes,
+  serviceMetrics,
 } from '@bm/platform';
 import type { IngressConfig } from './config';
 import { ChannelAccountLookup } from './data-access/channel-account-lookup';
@@ -35,9 +36,10 @@ export interface IngressService {
 /** Wires webhook-ingress: the upstream's endpoints, the audit and notification APIs, the splitter and relay. */
 export async function createIngressService(config: IngressConfig): Promise<IngressService> {
   const logger = createLogger('webhook-ingress', config.LOG_LEVEL);
+  const metrics = serviceMetrics('webhook-ingress');
   const dataSource = createIngressDataSource(config);
   await dataSource.initialize();
-  const amqp = amqpClientFor(config, logger);
+  const amqp = amqpClientFor(config, logger, metrics);
   const deps: IngressDeps = {
     config,
     logger,
@@ -52,7 +54,7 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
       config.MESSAGING_TIMEOUT_MS,
     ),
   };
-  const relay = new OutboxRelay({ dataSource, schema: INGRESS_SCHEMA, amqp, logger });
+  const relay = new OutboxRelay({ dataSource, schema: INGRESS_SCHEMA, amqp, logger, metrics });
   const splitter = new PeriodicTask(
     'inbound-splitter',
     config.INGRESS_PROCESS_INTERVAL_MS,
@@ -62,6 +64,7 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
 
   const app = createHttpApp({
     logger,
+    metrics,
     // The webhook route reads its body raw for the signature; the other routes take no body.
     parseJson: false,
     routes: (a) => {

@@ -6,6 +6,7 @@ import type {
   MessageHandler,
   PublishOptions,
 } from './amqp.types';
+import { consumerMetrics, reportQueueDepths, type ConsumerMetrics } from './amqp-metrics';
 import { confirmPublish } from './confirm-publish';
 import { QueueConsumer } from './queue-consumer';
 import { isRefusal, openConnection } from './open-connection';
@@ -27,9 +28,19 @@ export class AmqpClient implements EventPublisher {
   private failures = 0;
   private everConnected = false;
   private wake?: () => void;
+  private readonly metrics?: ConsumerMetrics;
+  private readonly stopReportingDepths?: () => void;
 
   constructor(private readonly options: AmqpClientOptions) {
     this.exchange = options.prefix ? `${options.prefix}.events` : 'events';
+    if (options.metrics) {
+      this.metrics = consumerMetrics(options.metrics);
+      this.stopReportingDepths = reportQueueDepths(
+        options.metrics,
+        () => this.connection,
+        () => this.consumers.map((c) => c.names),
+      );
+    }
   }
 
   /**
@@ -81,6 +92,7 @@ export class AmqpClient implements EventPublisher {
       retryDelayMs: opts.retryDelayMs ?? o.retryDelayMs ?? 1000,
       queueExpiresMs: o.queueExpiresMs,
       logger: o.logger,
+      metrics: this.metrics,
       sendToQueue: (q, content, options) => this.send('', q, content, options),
       onChannelLost: () => this.dropConnection(),
     });
@@ -97,6 +109,7 @@ export class AmqpClient implements EventPublisher {
   /** Stops consumers, waits for running handlers, then closes the connection; never reconnects afterwards. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      this.stopReportingDepths?.();
       this.wake?.();
       await this.connecting?.catch(() => undefined);
       await Promise.all(this.consumers.map((c) => c.stop()));

@@ -1,4 +1,5 @@
 import type { Logger } from '../logger';
+import type { ServiceMetrics } from '../metrics/service-metrics';
 
 /** Options of the one RabbitMQ client every service uses. */
 export interface AmqpClientOptions {
@@ -18,6 +19,8 @@ export interface AmqpClientOptions {
   publishTimeoutMs?: number;
   /** Upper bound of the reconnect backoff (default 5 s). */
   maxReconnectDelayMs?: number;
+  /** Where consumer rates, failures, handler times and queue depths are reported; none when absent. */
+  metrics?: ServiceMetrics;
 }
 
 /** What `publish` needs besides the payload; `messageId` lets consumers drop duplicates. */

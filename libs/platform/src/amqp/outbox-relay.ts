@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../logger';
+import type { ServiceMetrics } from '../metrics/service-metrics';
 import type { EventPublisher } from './amqp.types';
 import { quoteSchema } from './outbox.migration';
 
@@ -17,6 +18,8 @@ export interface OutboxRelayOptions {
   retentionHours?: number;
   /** How often the cleanup runs (default 10 min). */
   cleanupIntervalMs?: number;
+  /** Reports `bm_outbox_backlog{schema}` (rows not yet published) while the relay runs. */
+  metrics?: ServiceMetrics;
 }
 
 interface OutboxRow {
@@ -37,6 +40,7 @@ export class OutboxRelay {
   private pass?: Promise<void>;
   private running = false;
   private lastCleanup = 0;
+  private stopReporting?: () => void;
 
   constructor(private readonly o: OutboxRelayOptions) {
     this.table = `${quoteSchema(o.schema)}.outbox`;
@@ -47,12 +51,21 @@ export class OutboxRelay {
     if (this.running) return;
     this.running = true;
     this.lastCleanup = Date.now();
+    this.stopReporting = this.o.metrics?.sampledGauge(
+      {
+        name: 'bm_outbox_backlog',
+        help: 'Committed events in the outbox not yet published to the broker, by schema',
+        labelNames: ['schema'],
+      },
+      async () => [{ labels: { schema: this.o.schema }, value: await this.backlog() }],
+    );
     this.schedule(0);
   }
 
   /** Stops polling and waits for the pass in progress to commit. */
   async stop(): Promise<void> {
     this.running = false;
+    this.stopReporting?.();
     clearTimeout(this.timer);
     await this.pass;
   }

@@ -1,6 +1,7 @@
 import type { Channel, ChannelModel, ConsumeMessage, Options } from 'amqplib';
 import type { Logger } from '../logger';
 import type { MessageHandler } from './amqp.types';
+import type { ConsumeOutcome, ConsumerMetrics } from './amqp-metrics';
 import { HEADER, declareConsumerQueues, toHandlerMessage, type QueueNames } from './topology';
 
 export interface QueueConsumerSettings {
@@ -13,6 +14,7 @@ export interface QueueConsumerSettings {
   retryDelayMs: number;
   queueExpiresMs?: number;
   logger: Logger;
+  metrics?: ConsumerMetrics;
   /** Publishes to a queue through the client's confirm channel; resolves once the broker confirmed. */
   sendToQueue: (queue: string, content: Buffer, options: Options.Publish) => Promise<void>;
   /** Called when the channel dies on its own, so the client rebuilds the connection and this consumer. */
@@ -27,6 +29,11 @@ export class QueueConsumer {
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly s: QueueConsumerSettings) {}
+
+  /** The consumer's queue, retry queue and dead-letter queue. */
+  get names(): QueueNames {
+    return this.s.names;
+  }
 
   /** Declares the queues on a fresh channel of the connection and starts consuming. */
   async attach(connection: ChannelModel): Promise<void> {
@@ -81,25 +88,30 @@ export class QueueConsumer {
   }
 
   private async process(ch: Channel, msg: ConsumeMessage): Promise<void> {
+    const started = process.hrtime.bigint();
+    const outcome = await this.handle(ch, msg);
+    this.s.metrics?.settled(this.s.names.main, outcome, Number(process.hrtime.bigint() - started) / 1e9);
+  }
+
+  private async handle(ch: Channel, msg: ConsumeMessage): Promise<ConsumeOutcome> {
     const message = toHandlerMessage(msg);
     if (message === undefined) {
       // Not JSON: no retry can help, so straight to the dead-letter queue.
-      await this.settleFailure(
+      return this.settleFailure(
         ch,
         msg,
         this.s.maxDeliveries,
         msg.fields.routingKey,
         new Error('content is not JSON'),
       );
-      return;
     }
     try {
       await this.s.handler(message);
     } catch (err) {
-      await this.settleFailure(ch, msg, message.attempt, message.routingKey, err);
-      return;
+      return this.settleFailure(ch, msg, message.attempt, message.routingKey, err);
     }
     this.ack(ch, msg);
+    return 'ack';
   }
 
   private async settleFailure(
@@ -108,7 +120,7 @@ export class QueueConsumer {
     attempt: number,
     routingKey: string,
     err: unknown,
-  ) {
+  ): Promise<ConsumeOutcome> {
     const error = err instanceof Error ? err.message : String(err);
     const final = attempt >= this.s.maxDeliveries;
     const { names, logger } = this.s;
@@ -143,9 +155,10 @@ export class QueueConsumer {
       logger.warn('amqp could not schedule retry', { queue: names.main, error: (sendErr as Error).message });
       await new Promise((r) => setTimeout(r, this.s.retryDelayMs));
       this.settle(() => ch.nack(msg, false, true));
-      return;
+      return 'requeue';
     }
     this.ack(ch, msg);
+    return final ? 'dead_letter' : 'retry';
   }
 
   private ack(ch: Channel, msg: ConsumeMessage): void {

@@ -8,7 +8,9 @@ import express, {
 import helmet from 'helmet';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
+import { serviceMetrics, type ServiceMetrics } from '../metrics/service-metrics';
 import { errorHandler } from './error-handler';
+import { httpMetrics, metricsRoute } from './http-metrics';
 import { requestContext } from './request-context';
 import { notFound } from './routes';
 
@@ -23,6 +25,11 @@ export interface HttpAppOptions {
    * gateway sets them on every public answer, and they would only be sent twice.
    */
   securityHeaders?: boolean;
+  /**
+   * The registry `GET /metrics` serves and the HTTP metrics go to; by default `serviceMetrics(<the logger's
+   * service name>)`, the same one the service's other modules get from `serviceMetrics`.
+   */
+  metrics?: ServiceMetrics;
   /** Adds the app's routes between the common front and the common back. */
   routes: (app: Express) => void;
 }
@@ -68,12 +75,24 @@ export function jsonBody(limit = '1mb'): RequestHandler[] {
   ];
 }
 
-/** An Express 5 app with helmet, request ids, JSON parsing with raw-body capture, 404/405 and the error handler. */
+/** The service name the logger stamps on its lines. */
+function serviceOf(logger: Logger): string {
+  const meta = logger.defaultMeta as { service?: unknown } | undefined;
+  return typeof meta?.service === 'string' ? meta.service : 'unknown';
+}
+
+/**
+ * An Express 5 app with HTTP metrics and `GET /metrics` (before any authentication: the platform keeps it off the
+ * public Ingress), helmet, request and trace ids, JSON parsing with raw-body capture, 404/405 and the error handler.
+ */
 export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  const metrics = options.metrics ?? serviceMetrics(serviceOf(options.logger));
+  app.use(httpMetrics(metrics));
+  metricsRoute(app.router, metrics);
   app.use(requestContext);
   if (options.securityHeaders !== false) app.use(helmet());
   if (options.parseJson !== false) app.use(jsonBody(options.bodyLimit));

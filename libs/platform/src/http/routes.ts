@@ -10,13 +10,19 @@ export interface RouteDefinition {
 
 /**
  * Registers routes grouped by path and answers 405 METHOD_NOT_ALLOWED (with `Allow`) for a known path
- * asked with another method, so only truly unknown paths fall through to 404.
+ * asked with another method, so only truly unknown paths fall through to 404. The matched template is kept on
+ * `res.locals.route` for the HTTP metrics.
  */
 export function defineRoutes(router: Router, routes: RouteDefinition[]): void {
   const byPath = new Map<string, RouteDefinition[]>();
   for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
   for (const [path, defs] of byPath) {
     const route = router.route(path);
+    // Named here, where the mount path is known: an error handled further out sees req.baseUrl reset.
+    route.all((req: Request, res: Response, next: NextFunction) => {
+      res.locals.route = `${req.baseUrl}${path}`;
+      next();
+    });
     for (const def of defs) {
       const method = def.method.toLowerCase() as Lowercase<HttpMethod>;
       route[method](...def.handlers);

@@ -64,6 +64,7 @@ export async function attemptDelivery(
     intervalMs: c.DISPATCHER_RETRY_INTERVAL_MS,
     retryAfterMaxMs: c.DISPATCHER_RETRY_AFTER_MAX_MS,
   });
+  deps.metrics.attempt(next.status, outcome);
   const answered = outcome.httpStatus !== null;
   const recorded = await deps.deliveries.recordAttempt({
     deliveryId: delivery.id,

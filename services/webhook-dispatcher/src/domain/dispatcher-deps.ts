@@ -5,6 +5,7 @@ import type { DeliveryLogRepository } from '../data-access/delivery-log.reposito
 import type { DeliveryRepository } from '../data-access/delivery.repository';
 import type { EndpointRepository } from '../data-access/endpoint.repository';
 import type { EventRepository } from '../data-access/event.repository';
+import type { WebhookMetrics } from '../data-access/http/webhook-metrics';
 import type { WebhookSender } from '../data-access/http/webhook-sender';
 import type { RetentionRepository } from '../data-access/retention.repository';
 import type { AddressPolicy } from './address-policy';
@@ -24,4 +25,5 @@ export interface DispatcherDeps {
   retention: RetentionRepository;
   /** Tells this replica's delivery worker that a delivery is due now (others find it on their next poll). */
   wakeWorker: () => void;
+  metrics: WebhookMetrics;
 }

@@ -1,7 +1,8 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import axios, { type AxiosInstance, isAxiosError } from 'axios';
+import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
 import { classifyFailure, type UpstreamFailure } from './upstream-errors';
+import type { UpstreamMetrics, UpstreamOperation } from './upstream-metrics';
 
 export interface UpstreamTemplate {
   id: string;
@@ -26,7 +27,12 @@ interface GraphError {
 export class CloudApiClient {
   private readonly http: AxiosInstance;
 
-  constructor(baseUrl: string, version: string, timeoutMs: number) {
+  constructor(
+    baseUrl: string,
+    version: string,
+    timeoutMs: number,
+    private readonly metrics?: UpstreamMetrics,
+  ) {
     this.http = axios.create({
       baseURL: `${baseUrl.replace(/\/$/, '')}/${version}`,
       timeout: timeoutMs,
@@ -43,11 +49,12 @@ export class CloudApiClient {
     body: Record<string, unknown>,
   ): Promise<SendResult> {
     try {
-      const res = await this.http.post<{ messages?: Array<{ id?: string }> } & GraphError>(
-        `/${encodeURIComponent(phoneNumberId)}/messages`,
-        body,
-        { headers: { authorization: `Bearer ${accessToken}` } },
-      );
+      const res = await this.call<{ messages?: Array<{ id?: string }> } & GraphError>('send_message', {
+        method: 'POST',
+        url: `/${encodeURIComponent(phoneNumberId)}/messages`,
+        data: body,
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
       const id = res.data?.messages?.[0]?.id;
       if (res.status >= 200 && res.status < 300 && typeof id === 'string')
         return { ok: true, providerMessageId: id };
@@ -66,12 +73,12 @@ export class CloudApiClient {
     const templates: UpstreamTemplate[] = [];
     let url: string | undefined = `/${encodeURIComponent(wabaId)}/message_templates?limit=100`;
     for (let page = 0; url !== undefined && page < 1000; page += 1) {
-      const res: {
-        status: number;
-        data: { data?: UpstreamTemplate[]; paging?: { next?: string } } & GraphError;
-      } = await this.http.get(url, {
-        headers: { authorization: `Bearer ${accessToken}` },
-      });
+      const res: AxiosResponse<{ data?: UpstreamTemplate[]; paging?: { next?: string } } & GraphError> =
+        await this.call('list_templates', {
+          method: 'GET',
+          url,
+          headers: { authorization: `Bearer ${accessToken}` },
+        });
       if (res.status !== 200) throw new Error(this.failureOf(res.status, res.data).message);
       templates.push(...(res.data.data ?? []));
       url = res.data.paging?.next;
@@ -84,10 +91,14 @@ export class CloudApiClient {
     accessToken: string,
     body: Record<string, unknown>,
   ): Promise<{ ok: true; id: string; status: string; category: string } | UpstreamFailure> {
-    const res = await this.http.post<{ id?: string; status?: string; category?: string } & GraphError>(
-      `/${encodeURIComponent(wabaId)}/message_templates`,
-      body,
-      { headers: { authorization: `Bearer ${accessToken}` } },
+    const res = await this.call<{ id?: string; status?: string; category?: string } & GraphError>(
+      'create_template',
+      {
+        method: 'POST',
+        url: `/${encodeURIComponent(wabaId)}/message_templates`,
+        data: body,
+        headers: { authorization: `Bearer ${accessToken}` },
+      },
     );
     if (res.status === 200 && res.data.id) {
       return {
@@ -102,14 +113,30 @@ export class CloudApiClient {
 
   /** Subscribes our app to the WABA's webhooks, so the inbound endpoint receives its events. */
   async subscribeApp(wabaId: string, accessToken: string): Promise<void> {
-    const res = await this.http.post<GraphError>(
-      `/${encodeURIComponent(wabaId)}/subscribed_apps`,
-      undefined,
-      {
-        headers: { authorization: `Bearer ${accessToken}` },
-      },
-    );
+    const res = await this.call<GraphError>('subscribe_app', {
+      method: 'POST',
+      url: `/${encodeURIComponent(wabaId)}/subscribed_apps`,
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
     if (res.status !== 200) throw new Error(this.failureOf(res.status, res.data).message);
+  }
+
+  /** One request, timed and counted by operation, status and upstream error code. */
+  private async call<T extends GraphError>(
+    operation: UpstreamOperation,
+    request: AxiosRequestConfig,
+  ): Promise<AxiosResponse<T>> {
+    const started = process.hrtime.bigint();
+    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    try {
+      const res = await this.http.request<T>(request);
+      const code = res.data?.error?.code;
+      this.metrics?.call(operation, seconds(), res.status, typeof code === 'number' ? code : null);
+      return res;
+    } catch (err) {
+      this.metrics?.call(operation, seconds(), null, null);
+      throw err;
+    }
   }
 
   private failureOf(status: number, data: GraphError | undefined): UpstreamFailure {
