@@ -1,4 +1,5 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 
@@ -22,6 +23,25 @@ export function forkServer(
     });
     child.once('message', (m: { port: number }) => resolve({ child, port: m.port }));
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+/** The repository root, where the built services are. */
+export const ROOT = join(__dirname, '..', '..');
+export const INTERNAL_TOKEN = 'bench-internal-token-0123456789';
+/** The benchmarks' own database, so a run never meets development data. */
+export const DATABASE_URL =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/business_messaging_bench';
+
+/** Starts a built service script (relative to the repository root) with the given environment added. */
+export function startService(script: string, env: Record<string, string>): ChildProcess {
+  // BENCH_CPU_PROF=<dir> writes a CPU profile of every service, to look for where the time goes.
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  return spawn(process.execPath, [...profile, join(ROOT, script)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
 

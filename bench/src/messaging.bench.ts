@@ -1,30 +1,26 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { forkServer, freePort, load, stop, waitHealthy, type LoadResult } from './harness';
+import {
+  forkServer,
+  freePort,
+  load,
+  startService,
+  stop,
+  waitHealthy,
+  type LoadResult,
+  ROOT,
+  INTERNAL_TOKEN,
+  DATABASE_URL,
+} from './harness';
 
-const ROOT = join(__dirname, '..', '..');
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
-const INTERNAL_TOKEN = 'bench-internal-token-0123456789';
-const DATABASE_URL =
-  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/business_messaging_bench';
 
 export interface MessagingBenchResult {
   baseline: LoadResult;
   send: LoadResult;
   ratio: number;
   drain: { messages: number; seconds: number; perSecond: number };
-}
-
-function startService(script: string, env: Record<string, string>): ChildProcess {
-  // BENCH_CPU_PROF=<dir> writes a CPU profile of every service, to look for where the time goes.
-  const profile = process.env.BENCH_CPU_PROF
-    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-    : [];
-  return spawn(process.execPath, [...profile, join(ROOT, script)], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
 }
 
 async function admin<T>(gatewayUrl: string, method: string, path: string, body?: unknown): Promise<T> {

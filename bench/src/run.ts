@@ -1,31 +1,22 @@
 import { cpus, totalmem } from 'node:os';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchGateway } from './gateway.bench';
 import { benchMessaging } from './messaging.bench';
 import { benchDispatcher, dispatcherReport } from './dispatcher.bench';
+import { benchIngress, ingressReport } from './ingress.bench';
 import type { LoadResult } from './harness';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
+const REPORT = join(__dirname, '..', '..', 'BENCHMARKS.md');
 
 const row = (r: LoadResult) =>
   `| ${r.name} | ${Math.round(r.requestsPerSecond)} | ${r.p99Ms} | ${r.errors} | ${r.non2xx} |`;
 
-async function main(): Promise<void> {
-  const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-  process.stdout.write(`machine: ${machine}\nconnections: ${CONNECTIONS}, ${DURATION}s per target\n\n`);
+async function gatewaySection(): Promise<string> {
   const gw = await benchGateway(CONNECTIONS, DURATION);
-  const msg = await benchMessaging(CONNECTIONS, DURATION);
-  const dispatcher = await benchDispatcher(Number(process.env.BENCH_DISPATCHER_EVENTS ?? 10_000));
-  const report = `# Benchmarks
-
-Command: \`pnpm bench\` (environment: BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_DURATION_SECONDS=${DURATION}).
-Machine: ${machine}. Load generator (autocannon), servers, PostgreSQL and Redis share the machine;
-absolute figures vary by about a third from run to run here, each ratio compares figures of the same run.
-Run: ${new Date().toISOString()}.
-
-## Gateway path vs bare Express (target: gateway >= 0.5x)
+  return `## Gateway path vs bare Express (target: gateway >= 0.5x)
 
 | target | req/s | p99 ms | errors | non-2xx |
 |---|---|---|---|---|
@@ -33,8 +24,12 @@ ${row(gw.baseline)}
 ${row(gw.gateway)}
 
 Ratio gateway / baseline: **${gw.ratio.toFixed(2)}x**
+`;
+}
 
-## Single send vs insert + confirm-publish (target: >= 0.6x, p99 <= 100 ms)
+async function messagingSection(): Promise<string> {
+  const msg = await benchMessaging(CONNECTIONS, DURATION);
+  return `## Single send vs insert + confirm-publish (target: >= 0.6x, p99 <= 100 ms)
 
 The messaging API deployment (\`MESSAGING_ROLE=api\`) behind the gateway; the workers run as their own
 deployment and drain the backlog afterwards (next section).
@@ -52,11 +47,63 @@ The ${msg.drain.messages} messages the send benchmark left queued, drained by on
 (\`MESSAGING_ROLE=worker\`, started after the load): ${msg.drain.seconds.toFixed(1)} s,
 **${Math.round(msg.drain.perSecond)} msg/s**. The path: outbox relay, RabbitMQ, batched claim, throughput limiter in
 Redis, the sandbox over HTTP, batched status update with its events in PostgreSQL.
-
-${dispatcherReport(dispatcher)}
 `;
-  process.stdout.write(`${report}\n`);
-  writeFileSync(join(__dirname, '..', '..', 'BENCHMARKS.md'), report);
+}
+
+/** Every benchmark by the name `pnpm bench <name>` runs it alone; `pnpm bench` runs them all in this order. */
+const BENCHMARKS: Record<string, () => Promise<string>> = {
+  gateway: gatewaySection,
+  messaging: messagingSection,
+  dispatcher: async () =>
+    dispatcherReport(await benchDispatcher(Number(process.env.BENCH_DISPATCHER_EVENTS ?? 10_000))),
+  ingress: async () => ingressReport(await benchIngress(CONNECTIONS, DURATION)),
+};
+
+const begin = (name: string) => `<!-- bench:${name} -->`;
+const end = (name: string) => `<!-- /bench:${name} -->`;
+
+/** The sections of the current report, by benchmark name, so a partial run keeps the others' figures. */
+function previousSections(): Map<string, string> {
+  const sections = new Map<string, string>();
+  if (!existsSync(REPORT)) return sections;
+  const text = readFileSync(REPORT, 'utf8');
+  for (const name of Object.keys(BENCHMARKS)) {
+    const from = text.indexOf(begin(name));
+    const to = text.indexOf(end(name));
+    if (from >= 0 && to > from) sections.set(name, text.slice(from, to + end(name).length));
+  }
+  return sections;
+}
+
+async function main(): Promise<void> {
+  const requested = process.argv.slice(2);
+  const unknown = requested.filter((n) => !(n in BENCHMARKS));
+  if (unknown.length > 0) {
+    throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(BENCHMARKS).join(', ')}`);
+  }
+  const names = requested.length > 0 ? requested : Object.keys(BENCHMARKS);
+  const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  process.stdout.write(`machine: ${machine}\nconnections: ${CONNECTIONS}, ${DURATION}s per target\n\n`);
+  const sections = previousSections();
+  const command = ['pnpm bench', ...requested].join(' ');
+  for (const name of names) {
+    const body = await BENCHMARKS[name]();
+    const stamp = `Run: ${new Date().toISOString()} (\`${command}\`, BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_DURATION_SECONDS=${DURATION}).`;
+    sections.set(name, `${begin(name)}\n${body}\n${stamp}\n${end(name)}`);
+    process.stdout.write(`${body}\n`);
+  }
+  const report = `# Benchmarks
+
+Command: \`pnpm bench\` runs every benchmark; \`pnpm bench <${Object.keys(BENCHMARKS).join('|')}>\` runs one and
+rewrites only its section. Machine: ${machine}. Load generator, servers, PostgreSQL, RabbitMQ and Redis share the
+machine; absolute figures vary by about a third from run to run here, each ratio compares figures of the same run.
+
+${Object.keys(BENCHMARKS)
+  .filter((name) => sections.has(name))
+  .map((name) => sections.get(name))
+  .join('\n\n')}
+`;
+  writeFileSync(REPORT, report);
   process.exit(0);
 }
 

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '@bm/platform';
+import { InboundEventWriter } from './inbound-event-writer';
 
 export const OUTCOMES = ['pending', 'processed', 'duplicate', 'unroutable', 'ignored'] as const;
 /** pending: stored, not split yet; the others say what splitting it did (see process-inbound-event). */
@@ -35,6 +36,13 @@ export interface InboundEvent extends Omit<SplitSummary, 'outcome'> {
   attempts: number;
   lastError: string | null;
   processedAt: Date | null;
+}
+
+/** A stored delivery waiting to be split. */
+export interface PendingBody {
+  id: string;
+  receivedAt: Date;
+  rawBody: string;
 }
 
 export interface InboundEventWithBody extends InboundEvent {
@@ -88,23 +96,15 @@ const toEvent = (r: Row): InboundEvent => ({
 
 /** The audit log of verified deliveries. */
 export class InboundEventRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly writer: InboundEventWriter;
 
-  /** One statement, so the row is committed (durable) when this resolves. */
-  async insert(e: NewInboundEvent): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO ingress.inbound_events (id, request_id, body_sha256, body_bytes, raw_body, headers, signed_with)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)`,
-      [
-        e.id,
-        e.requestId,
-        e.bodySha256,
-        Buffer.byteLength(e.rawBody),
-        e.rawBody,
-        JSON.stringify(e.headers),
-        e.signedWith,
-      ],
-    );
+  constructor(private readonly dataSource: DataSource) {
+    this.writer = new InboundEventWriter(dataSource);
+  }
+
+  /** Resolves once the row is committed (durable); concurrent deliveries share one statement and commit. */
+  insert(e: NewInboundEvent): Promise<void> {
+    return this.writer.insert(e);
   }
 
   async findWithBody(id: string): Promise<InboundEventWithBody | undefined> {
@@ -153,15 +153,49 @@ export class InboundEventRepository {
     return rows.map((r) => r.id);
   }
 
-  /** Stored events waiting to be split whose retry time has come, oldest first. */
-  async dueIds(limit: number): Promise<string[]> {
-    const rows = await queryRows<{ id: string }>(
+  /**
+   * Due events with their bodies, oldest first: up to `limit` of them and about `maxBytes` of body (always at
+   * least one), so a run of 3 MB bodies is not read all at once.
+   */
+  async dueWithBodies(limit: number, maxBytes: number): Promise<PendingBody[]> {
+    let bytes = 0;
+    const ids: string[] = [];
+    for (const r of await this.due(limit)) {
+      bytes += r.body_bytes;
+      if (ids.length > 0 && bytes > maxBytes) break;
+      ids.push(r.id);
+    }
+    if (ids.length === 0) return [];
+    const rows = await queryRows<{ id: string; received_at: Date; raw_body: string }>(
       this.dataSource,
-      `SELECT id FROM ingress.inbound_events WHERE outcome = 'pending' AND next_attempt_at <= now()
+      `SELECT id, received_at, raw_body FROM ingress.inbound_events WHERE id = ANY($1::text[])`,
+      [ids],
+    );
+    const byId = new Map(
+      rows.map((r) => [r.id, { id: r.id, receivedAt: r.received_at, rawBody: r.raw_body }]),
+    );
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** Stored events waiting to be split whose retry time has come, oldest first. */
+  private due(limit: number) {
+    return queryRows<{ id: string; body_bytes: number }>(
+      this.dataSource,
+      `SELECT id, body_bytes FROM ingress.inbound_events WHERE outcome = 'pending' AND next_attempt_at <= now()
        ORDER BY next_attempt_at LIMIT $1`,
       [limit],
     );
-    return rows.map((r) => r.id);
+  }
+
+  /** Locks those of the events still pending, skipping any another worker holds; answers the locked ids. */
+  async lockPending(tx: EntityManager, ids: string[]): Promise<Set<string>> {
+    const rows = await queryRows<{ id: string }>(
+      tx,
+      `SELECT id FROM ingress.inbound_events WHERE id = ANY($1::text[]) AND outcome = 'pending'
+       ORDER BY id FOR UPDATE SKIP LOCKED`,
+      [ids],
+    );
+    return new Set(rows.map((r) => r.id));
   }
 
   /** Locks the event for splitting; with skipLocked, answers undefined while another worker holds it. */
@@ -175,20 +209,35 @@ export class InboundEventRepository {
   }
 
   async finish(tx: EntityManager, id: string, s: SplitSummary): Promise<void> {
+    await this.finishMany(tx, [{ id, ...s }]);
+  }
+
+  /** Records what splitting did to each event, in one statement. */
+  async finishMany(tx: EntityManager, summaries: Array<SplitSummary & { id: string }>): Promise<void> {
+    if (summaries.length === 0) return;
     await tx.query(
-      `UPDATE ingress.inbound_events SET outcome = $2, item_count = $3, published_count = $4,
-         duplicate_count = $5, unroutable_count = $6, skipped_count = $7, unroutable_phone_number_ids = $8,
-         attempts = attempts + 1, last_error = NULL, processed_at = now()
-       WHERE id = $1`,
+      `UPDATE ingress.inbound_events e SET outcome = s.outcome, item_count = s.item_count,
+         published_count = s.published_count, duplicate_count = s.duplicate_count,
+         unroutable_count = s.unroutable_count, skipped_count = s.skipped_count,
+         unroutable_phone_number_ids = ARRAY(SELECT jsonb_array_elements_text(s.unroutable)),
+         attempts = e.attempts + 1, last_error = NULL, processed_at = now()
+       FROM jsonb_to_recordset($1::jsonb) AS s(id text, outcome text, item_count integer,
+         published_count integer, duplicate_count integer, unroutable_count integer, skipped_count integer,
+         unroutable jsonb)
+       WHERE e.id = s.id`,
       [
-        id,
-        s.outcome,
-        s.itemCount,
-        s.publishedCount,
-        s.duplicateCount,
-        s.unroutableCount,
-        s.skippedCount,
-        s.unroutablePhoneNumberIds,
+        JSON.stringify(
+          summaries.map((s) => ({
+            id: s.id,
+            outcome: s.outcome,
+            item_count: s.itemCount,
+            published_count: s.publishedCount,
+            duplicate_count: s.duplicateCount,
+            unroutable_count: s.unroutableCount,
+            skipped_count: s.skippedCount,
+            unroutable: s.unroutablePhoneNumberIds,
+          })),
+        ),
       ],
     );
   }

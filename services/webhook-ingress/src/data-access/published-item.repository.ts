@@ -2,10 +2,11 @@ import type { EntityManager } from 'typeorm';
 import { queryRows } from '@bm/platform';
 import type { SplitItem } from '../domain/inbound-item';
 
-/** An item ready for the outbox: its payload already carries the tenant when one is known. */
+/** An item ready for the outbox, with the delivery it came in and the tenant when one is known. */
 export interface OutgoingItem {
   item: SplitItem;
   tenantId: number | null;
+  inboundEventId: string;
 }
 
 export interface PublishedItem {
@@ -27,12 +28,13 @@ export class PublishedItemRepository {
    * It writes the platform's outbox table itself, rather than one `enqueueEvent` round trip per item, because a
    * 3 MB body holds thousands of items.
    */
-  async publish(tx: EntityManager, inboundEventId: string, items: OutgoingItem[]): Promise<Set<string>> {
+  async publish(tx: EntityManager, items: OutgoingItem[]): Promise<Set<string>> {
     if (!tx.queryRunner?.isTransactionActive) throw new Error('publish must run inside a transaction');
     const fresh = new Set<string>();
     for (let start = 0; start < items.length; start += CHUNK) {
-      const rows = items.slice(start, start + CHUNK).map(({ item, tenantId }, i) => ({
+      const rows = items.slice(start, start + CHUNK).map(({ item, tenantId, inboundEventId }, i) => ({
         ord: start + i,
+        inbound_event_id: inboundEventId,
         dedupe_key: item.dedupeKey,
         item_event_id: item.payload.event_id,
         routing_key: item.routingKey,
@@ -43,12 +45,12 @@ export class PublishedItemRepository {
       const inserted = await queryRows<{ message_id: string }>(
         tx,
         `WITH input AS (
-           SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(ord integer, dedupe_key text, item_event_id text,
-             routing_key text, phone_number_id text, tenant_id integer, payload jsonb)
+           SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(ord integer, inbound_event_id text, dedupe_key text,
+             item_event_id text, routing_key text, phone_number_id text, tenant_id integer, payload jsonb)
          ), fresh AS (
            INSERT INTO ingress.published_items
              (dedupe_key, item_event_id, routing_key, inbound_event_id, phone_number_id, tenant_id)
-           SELECT dedupe_key, item_event_id, routing_key, $2, phone_number_id, tenant_id FROM input
+           SELECT dedupe_key, item_event_id, routing_key, inbound_event_id, phone_number_id, tenant_id FROM input
            ORDER BY dedupe_key -- one lock order for overlapping bodies split at once: no deadlock
            ON CONFLICT (dedupe_key) DO NOTHING
            RETURNING dedupe_key
@@ -57,7 +59,7 @@ export class PublishedItemRepository {
          SELECT i.item_event_id, i.routing_key, i.payload FROM input i JOIN fresh f USING (dedupe_key)
          ORDER BY i.ord
          RETURNING message_id`,
-        [JSON.stringify(rows), inboundEventId],
+        [JSON.stringify(rows)],
       );
       for (const row of inserted) fresh.add(row.message_id);
     }

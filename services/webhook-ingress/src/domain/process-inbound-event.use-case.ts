@@ -1,5 +1,7 @@
+import type { EntityManager } from 'typeorm';
 import type { AccountOwner } from '../data-access/channel-account-lookup';
 import type { SplitSummary } from '../data-access/inbound-event.repository';
+import type { OutgoingItem } from '../data-access/published-item.repository';
 import type { IngressDeps } from './ingress-deps';
 import type { SplitItem, SplitResult } from './inbound-item';
 import { liveChatRequests } from './live-chat-requests';
@@ -21,7 +23,10 @@ export function splitStoredBody(rawBody: string, receivedAt: Date): SplitResult 
 }
 
 /** Messaging's answer for every number the items name; throws when it cannot answer (retried later). */
-async function ownersOf(deps: IngressDeps, items: SplitItem[]): Promise<Map<string, AccountOwner | null>> {
+export async function ownersOf(
+  deps: IngressDeps,
+  items: SplitItem[],
+): Promise<Map<string, AccountOwner | null>> {
   const ids = [...new Set(items.map((i) => i.payload.phone_number_id).filter((id) => id !== null))];
   const owners = await Promise.all(ids.map((id) => deps.accounts.ownerOf(id)));
   return new Map(ids.map((id, i) => [id, owners[i]]));
@@ -33,12 +38,60 @@ function outcomeOf(s: Omit<SplitSummary, 'outcome'>): SplitSummary['outcome'] {
   return s.publishedCount === 0 ? 'duplicate' : 'processed';
 }
 
+/** A stored delivery split into items, about to be published. */
+export interface SplitEvent extends SplitResult {
+  id: string;
+}
+
 /**
- * Splits one stored delivery into items and puts each new one in the outbox, with the live-chat notifications
- * it raises, in one transaction. Items of a number messaging does not know are kept back (the event is marked
- * `unroutable`; reprocess it once the number is connected). Account-level changes name only a WABA and go out
- * with tenant_id null: messaging resolves them. `pending` mode is the worker's: it skips an event another
- * worker holds or that is done; `again` is the operator's reprocess, safe to repeat since dedupe keys hold.
+ * Inside the caller's transaction, which holds the events' locks: puts each new item of the events in the outbox
+ * (an item in two of them goes out with the first), with the live-chat notifications it raises, and records what
+ * became of each event. Items of a number messaging does not know are kept back (the event is `unroutable`).
+ */
+export async function publishSplitEvents(
+  deps: IngressDeps,
+  tx: EntityManager,
+  events: SplitEvent[],
+  owners: Map<string, AccountOwner | null>,
+): Promise<Array<SplitSummary & { id: string }>> {
+  const ownerOf = (item: SplitItem) =>
+    item.payload.phone_number_id === null ? undefined : owners.get(item.payload.phone_number_id);
+  const outgoing: OutgoingItem[] = [];
+  const keys = new Set<string>();
+  for (const event of events) {
+    for (const item of event.items) {
+      if (ownerOf(item) === null || keys.has(item.dedupeKey)) continue;
+      keys.add(item.dedupeKey);
+      outgoing.push({ item, tenantId: ownerOf(item)?.tenantId ?? null, inboundEventId: event.id });
+    }
+  }
+  const fresh = await deps.items.publish(tx, outgoing);
+  const newItems = outgoing.filter((o) => fresh.has(o.item.payload.event_id));
+  await deps.notifications.insertMany(tx, liveChatRequests(newItems, owners));
+  const published = await deps.items.findByKeys(tx, [...keys]);
+  const summaries = events.map((event) => {
+    const unroutable = event.items.filter((item) => ownerOf(item) === null);
+    const found = event.items.flatMap((item) => published.get(item.dedupeKey) ?? []);
+    const own = found.filter((p) => p.inboundEventId === event.id).length;
+    const counts = {
+      itemCount: event.items.length,
+      publishedCount: own,
+      duplicateCount: found.length - own,
+      unroutableCount: unroutable.length,
+      skippedCount: event.skipped.length,
+      unroutablePhoneNumberIds: [...new Set(unroutable.map((item) => item.payload.phone_number_id ?? ''))],
+    };
+    return { id: event.id, ...counts, outcome: outcomeOf(counts) };
+  });
+  await deps.events.finishMany(tx, summaries);
+  return summaries;
+}
+
+/**
+ * Splits one stored delivery into items and publishes them (publishSplitEvents) in one transaction. Account-level
+ * changes name only a WABA and go out with tenant_id null: messaging resolves them. `pending` mode is the
+ * worker's: it skips an event another worker holds or that is done; `again` is the operator's reprocess, safe
+ * to repeat since dedupe keys hold.
  */
 export async function processInboundEvent(
   deps: IngressDeps,
@@ -47,34 +100,12 @@ export async function processInboundEvent(
 ): Promise<SplitSummary | undefined> {
   const event = await deps.events.findWithBody(id);
   if (!event || (mode === 'pending' && event.outcome !== 'pending')) return undefined;
-  const { items, skipped } = splitStoredBody(event.rawBody, event.receivedAt);
-  const owners = await ownersOf(deps, items);
-  const ownerOf = (item: SplitItem) =>
-    item.payload.phone_number_id === null ? undefined : owners.get(item.payload.phone_number_id);
-  const routable = items.filter((item) => ownerOf(item) !== null);
-  const unroutable = items.filter((item) => ownerOf(item) === null);
+  const split = splitStoredBody(event.rawBody, event.receivedAt);
+  const owners = await ownersOf(deps, split.items);
   return deps.dataSource.transaction(async (tx) => {
     const locked = await deps.events.lock(tx, id, mode === 'pending');
     if (!locked || (mode === 'pending' && locked.outcome !== 'pending')) return undefined;
-    const outgoing = routable.map((item) => ({ item, tenantId: ownerOf(item)?.tenantId ?? null }));
-    const fresh = await deps.items.publish(tx, id, outgoing);
-    const newItems = outgoing.filter((o) => fresh.has(o.item.payload.event_id));
-    await deps.notifications.insertMany(tx, liveChatRequests(newItems, owners));
-    const published = await deps.items.findByKeys(
-      tx,
-      routable.map((item) => item.dedupeKey),
-    );
-    const own = [...published.values()].filter((p) => p.inboundEventId === id).length;
-    const counts = {
-      itemCount: items.length,
-      publishedCount: own,
-      duplicateCount: published.size - own,
-      unroutableCount: unroutable.length,
-      skippedCount: skipped.length,
-      unroutablePhoneNumberIds: [...new Set(unroutable.map((item) => item.payload.phone_number_id ?? ''))],
-    };
-    const summary = { ...counts, outcome: outcomeOf(counts) };
-    await deps.events.finish(tx, id, summary);
+    const [{ id: _id, ...summary }] = await publishSplitEvents(deps, tx, [{ id, ...split }], owners);
     return summary;
   });
 }

@@ -1,0 +1,341 @@
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import amqp from 'amqplib';
+import { Client } from 'pg';
+import { ulid } from 'ulidx';
+import { freePort, startService, stop, waitHealthy, ROOT, INTERNAL_TOKEN, DATABASE_URL } from './harness';
+
+const APP_SECRET = 'bench-app-secret';
+const AMQP_URL = process.env.BENCH_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+const AMQP_PREFIX = 'bench.ingress';
+
+export interface IngressPhase {
+  name: string;
+  batch: number;
+  /** Requests paced to this many items per second; as fast as 200s come back when absent. */
+  ratePerSecond?: number;
+  items: number;
+  requests: number;
+  /** Answers other than 200, and connection errors. */
+  failures: number;
+  loadSeconds: number;
+  ackedPerSecond: number;
+  /** First acknowledgement to the last status visible: the rate the whole path applied them. */
+  appliedPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** Acknowledged items whose status change was never seen (within the deadline). */
+  missing: number;
+}
+
+export interface IngressBenchResult {
+  connections: number;
+  durationSeconds: number;
+  phases: IngressPhase[];
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+interface Account {
+  id: string;
+  tenantId: number;
+  phoneNumberId: string;
+  wabaId: string;
+}
+
+/** A connected number and `count` messages of it already `sent`, each with its provider message id. */
+async function seedMessages(db: Client, account: Account, count: number) {
+  const prefix = `wamid.bench.${ulid()}.`;
+  const rows = await db.query<{ id: string; provider_message_id: string }>(
+    `INSERT INTO messaging.message_logs (tenant_id, channel_account_id, to_phone, message_type, content,
+       conversation_category, status, provider_message_id, sent_at)
+     SELECT $1, $2, '14155550100', 'text', '{"text":"Your order has shipped."}', 'service', 'sent', $3 || g, now()
+       FROM generate_series(1, $4) g
+     RETURNING id, provider_message_id`,
+    [account.tenantId, account.id, prefix, count],
+  );
+  return rows.rows.map((r) => ({ id: Number(r.id), wamid: r.provider_message_id }));
+}
+
+async function seedAccount(db: Client): Promise<Account> {
+  const suffix = String(Date.now()).slice(-9);
+  const account = {
+    id: ulid(),
+    tenantId: 800_000_000 + Math.floor(Math.random() * 100_000_000),
+    phoneNumberId: `7${suffix}`,
+    wabaId: `6${suffix}`,
+  };
+  // Never used to send: the benchmark only reports statuses of messages it seeds as sent.
+  await db.query(
+    `INSERT INTO messaging.channel_accounts (id, tenant_id, phone_number_id, waba_id, display_phone_number,
+       access_token_sealed, tier, throughput_per_second)
+     VALUES ($1, $2, $3, $4, '15550009999', 'unused', 'TIER_UNLIMITED', 1000)`,
+    [account.id, account.tenantId, account.phoneNumberId, account.wabaId],
+  );
+  return account;
+}
+
+/** A signed upstream webhook reporting `delivered` for each message (UPSTREAM-REFERENCE.md "Webhooks"). */
+function statusWebhook(account: Account, wamids: string[]): { body: Buffer; signature: string } {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const body = Buffer.from(
+    JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: account.wabaId,
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { display_phone_number: '15550009999', phone_number_id: account.phoneNumberId },
+                statuses: wamids.map((id) => ({
+                  id,
+                  status: 'delivered',
+                  timestamp,
+                  recipient_id: '14155550100',
+                  conversation: { id: '72b14d6b0f0d2bbf4d5b2b5b3b6d7a11', origin: { type: 'utility' } },
+                  pricing: { billable: true, pricing_model: 'PMP', category: 'utility' },
+                })),
+              },
+            },
+          ],
+        },
+      ],
+    }),
+  );
+  return { body, signature: `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}` };
+}
+
+function post(agent: Agent, url: URL, body: Buffer, signature: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': body.length,
+          'x-hub-signature-256': signature,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Watches `message.status_updated` on the messaging exchange: when each message's `delivered` was seen. */
+async function watchStatuses(seen: Map<number, number>) {
+  const connection = await amqp.connect(AMQP_URL);
+  const channel = await connection.createChannel();
+  const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
+  await channel.bindQueue(queue, `${AMQP_PREFIX}.events`, 'message.status_updated');
+  await channel.consume(
+    queue,
+    (msg) => {
+      if (!msg) return;
+      const at = Date.now();
+      const event = JSON.parse(msg.content.toString('utf8')) as { message_log_id: number; status: string };
+      if (event.status === 'delivered' && !seen.has(event.message_log_id)) seen.set(event.message_log_id, at);
+    },
+    { noAck: true },
+  );
+  return { close: () => connection.close() };
+}
+
+interface PhaseLoad {
+  name: string;
+  batch: number;
+  connections: number;
+  durationSeconds: number;
+  ratePerSecond?: number;
+}
+
+/**
+ * `connections` loops post signed webhooks of `batch` statuses each, for the duration or until the seeded messages
+ * run out, noting when each item was acknowledged; then waits until every acknowledged item's status change is
+ * seen as a `message.status_updated` event.
+ */
+async function runPhase(
+  url: URL,
+  db: Client,
+  account: Account,
+  seen: Map<number, number>,
+  load: PhaseLoad,
+): Promise<IngressPhase> {
+  // Enough for the phase at a generous rate; a phase that exhausts them ends early and says so in its seconds.
+  const capacity = load.ratePerSecond
+    ? Math.ceil(load.ratePerSecond * load.durationSeconds)
+    : Number(process.env.BENCH_INGRESS_MAX_ITEMS ?? 60_000);
+  const messages = await seedMessages(db, account, capacity);
+  const agent = new Agent({ keepAlive: true, maxSockets: load.connections });
+  const acked = new Map<number, number>();
+  let next = 0;
+  let requests = 0;
+  let failures = 0;
+  const started = Date.now();
+  const deadline = started + load.durationSeconds * 1000;
+  const worker = async () => {
+    for (;;) {
+      const ticket = next;
+      if (ticket + load.batch > messages.length || Date.now() >= deadline) return;
+      next += load.batch;
+      if (load.ratePerSecond) {
+        const due = started + (ticket / load.ratePerSecond) * 1000;
+        if (due >= deadline) return;
+        await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())));
+      }
+      const batch = messages.slice(ticket, ticket + load.batch);
+      const { body, signature } = statusWebhook(
+        account,
+        batch.map((m) => m.wamid),
+      );
+      requests += 1;
+      try {
+        const status = await post(agent, url, body, signature);
+        const at = Date.now();
+        if (status === 200) for (const m of batch) acked.set(m.id, at);
+        else failures += 1;
+      } catch {
+        failures += 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: load.connections }, worker));
+  const loadSeconds = (Date.now() - started) / 1000;
+  agent.destroy();
+  const waitUntil = Date.now() + Number(process.env.BENCH_INGRESS_DRAIN_SECONDS ?? 300) * 1000;
+  const visible = () => [...acked.keys()].filter((id) => seen.has(id)).length;
+  while (visible() < acked.size && Date.now() < waitUntil) await new Promise((r) => setTimeout(r, 100));
+  const latencies = [...acked.entries()]
+    .filter(([id]) => seen.has(id))
+    .map(([id, at]) => seen.get(id)! - at)
+    .sort((a, b) => a - b);
+  const lastSeen = Math.max(...[...acked.keys()].map((id) => seen.get(id) ?? 0));
+  const missing = acked.size - latencies.length;
+  return {
+    name: load.name,
+    batch: load.batch,
+    ratePerSecond: load.ratePerSecond,
+    items: acked.size,
+    requests,
+    failures,
+    loadSeconds,
+    ackedPerSecond: acked.size / loadSeconds,
+    appliedPerSecond: latencies.length / ((lastSeen - started) / 1000),
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    maxMs: latencies.length ? latencies[latencies.length - 1] : NaN,
+    missing,
+  };
+}
+
+/**
+ * Signed status webhooks into webhook-ingress (its own process, defaults), split and published to messaging (its own
+ * process) which applies them to seeded `sent` messages: items acknowledged per second at 64 connections with
+ * batches of 1 and 50 statuses, and the latency from each item's 200 to its `message.status_updated` event (an
+ * upper bound on "visible": the event leaves through messaging's outbox after the commit). Then the same at a
+ * paced rate (the target's 3,000 items/s) to see the latency when the path is not saturated.
+ */
+export async function benchIngress(
+  connections: number,
+  durationSeconds: number,
+): Promise<IngressBenchResult> {
+  const common = {
+    DATABASE_URL,
+    AMQP_URL,
+    AMQP_PREFIX,
+    REDIS_PREFIX: 'bench.ingress:',
+    INTERNAL_TOKEN,
+    LOG_LEVEL: 'error',
+  };
+  const migrate = spawnSync(process.execPath, [join(ROOT, 'scripts/dist/migrate-all.js')], {
+    env: { ...process.env, ...common },
+    stdio: 'inherit',
+  });
+  if (migrate.status !== 0) throw new Error('migrations failed');
+  const [messagingPort, ingressPort] = [await freePort(), await freePort()];
+  const children: ChildProcess[] = [
+    // No sandbox: nothing is sent, so no status arrives but the benchmark's own.
+    startService('services/messaging/dist/start.js', {
+      ...common,
+      MESSAGING_PORT: String(messagingPort),
+      UPSTREAM_BASE_URL: 'http://127.0.0.1:9',
+    }),
+    startService('services/webhook-ingress/dist/start.js', {
+      ...common,
+      INGRESS_PORT: String(ingressPort),
+      INGRESS_APP_SECRET: APP_SECRET,
+      MESSAGING_URL: `http://127.0.0.1:${messagingPort}`,
+    }),
+  ];
+  const db = new Client({ connectionString: DATABASE_URL });
+  await db.connect();
+  const seen = new Map<number, number>();
+  let watcher: { close(): Promise<void> } | undefined;
+  try {
+    await waitHealthy(`http://127.0.0.1:${messagingPort}/health/ready`);
+    await waitHealthy(`http://127.0.0.1:${ingressPort}/health/ready`);
+    watcher = await watchStatuses(seen);
+    const account = await seedAccount(db);
+    const url = new URL(`http://127.0.0.1:${ingressPort}/api/webhooks/channel`);
+    const target = Number(process.env.BENCH_INGRESS_RATE ?? 3_000);
+    const loads: PhaseLoad[] = [
+      { name: 'batches of 1', batch: 1, connections, durationSeconds },
+      { name: 'batches of 50', batch: 50, connections, durationSeconds },
+      { name: `batches of 1 at ${target}/s`, batch: 1, connections, durationSeconds, ratePerSecond: target },
+      {
+        name: `batches of 50 at ${target}/s`,
+        batch: 50,
+        connections,
+        durationSeconds,
+        ratePerSecond: target,
+      },
+    ];
+    // A warm-up (JIT, pools, the account lookup's cache), not reported.
+    await runPhase(url, db, account, seen, { name: 'warm-up', batch: 10, connections, durationSeconds: 2 });
+    const phases: IngressPhase[] = [];
+    for (const load of loads) {
+      const phase = await runPhase(url, db, account, seen, load);
+      process.stdout.write(`${JSON.stringify(phase)}\n`);
+      phases.push(phase);
+    }
+    return { connections, durationSeconds, phases };
+  } finally {
+    await watcher?.close().catch(() => undefined);
+    await db.end();
+    await Promise.all(children.map(stop));
+  }
+}
+
+/** The BENCHMARKS.md section of a result. */
+export function ingressReport(r: IngressBenchResult): string {
+  const ms = (n: number) => (Number.isNaN(n) ? '-' : String(n));
+  const row = (p: IngressPhase) =>
+    `| ${p.name} | ${p.items} | ${p.failures} | ${p.loadSeconds.toFixed(1)} | **${Math.round(p.ackedPerSecond)}** | ${Math.round(p.appliedPerSecond)} | ${ms(p.p50Ms)} | **${ms(p.p99Ms)}** | ${ms(p.maxMs)} | ${p.missing} |`;
+  return `## Inbound status webhooks: acknowledged, then visible (target: >= 3,000 status items/s acknowledged; p99 ack to visible <= 1 s)
+
+Signed \`delivered\` webhooks posted at ${r.connections} connections to webhook-ingress (its own process), which stores
+each in its audit log and answers 200, then splits it into items published to messaging (its own process), which
+applies them to seeded \`sent\` messages. Saturated phases post for ${r.durationSeconds} s or until their seeded messages
+run out; paced phases post at the given item rate. Latency: from the item's 200 at the client to its
+\`message.status_updated\` event reaching the benchmark (an upper bound on "visible": the event leaves messaging's
+outbox after the status change committed). Applied/s: items over first request to last status visible.
+
+| load | items | non-200 | s | acked items/s | applied items/s | p50 ms | p99 ms | max ms | never seen |
+|---|---|---|---|---|---|---|---|---|---|
+${r.phases.map(row).join('\n')}
+`;
+}
