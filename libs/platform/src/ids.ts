@@ -14,6 +14,16 @@ function pooledRandom(): number {
   return pool[offset++] / 256;
 }
 
+/** `bytes` random bytes from the crypto pool as lower-case hex (trace and span ids). */
+export function randomHex(bytes: number): string {
+  if (offset + bytes > pool.length) {
+    randomFillSync(pool);
+    offset = 0;
+  }
+  offset += bytes;
+  return pool.toString('hex', offset - bytes, offset);
+}
+
 /** A new ULID (time-sortable, 80 random bits from the crypto pool). */
 export function newUlid(): string {
   return ulid(undefined, pooledRandom);

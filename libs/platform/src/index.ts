@@ -21,3 +21,4 @@ export * from './db/data-source';
 export * from './db/migrate-main';
 export * from './amqp';
 export * from './metrics';
+export * from './tracing';

@@ -17,7 +17,11 @@ function redact(value: unknown, depth = 0): unknown {
 }
 
 const contextFormat = winston.format((info) => {
-  const { requestId, tenantId } = currentContext();
+  const { requestId, tenantId, trace } = currentContext();
+  if (trace !== undefined && info.trace_id === undefined) {
+    info.trace_id = trace.traceId;
+    info.span_id = trace.spanId;
+  }
   if (requestId !== undefined && info.request_id === undefined) info.request_id = requestId;
   if (tenantId !== undefined && info.tenant_id === undefined) info.tenant_id = tenantId;
   for (const key of Object.keys(info)) {
@@ -28,7 +32,7 @@ const contextFormat = winston.format((info) => {
   return info;
 });
 
-/** JSON lines on stdout with the service name, request id and tenant id of the current context. */
+/** JSON lines on stdout with the service name, request id, tenant id and trace id of the current context. */
 export function createLogger(service: string, level = 'info'): Logger {
   return winston.createLogger({
     level: level === 'silent' ? 'error' : level,

@@ -7,6 +7,7 @@ import type {
   PublishOptions,
 } from './amqp.types';
 import { consumerMetrics, reportQueueDepths, type ConsumerMetrics } from './amqp-metrics';
+import { withTraceparent } from '../tracing/trace-context';
 import { confirmPublish } from './confirm-publish';
 import { QueueConsumer } from './queue-consumer';
 import { isRefusal, openConnection } from './open-connection';
@@ -57,7 +58,10 @@ export class AmqpClient implements EventPublisher {
     return this.publisher !== undefined;
   }
 
-  /** Publishes a persistent JSON message; resolves once the broker confirmed it, rejects when not connected. */
+  /**
+   * Publishes a persistent JSON message, with the current trace's `traceparent` unless the headers carry one;
+   * resolves once the broker confirmed it, rejects when not connected.
+   */
   async publish(routingKey: string, payload: object, { messageId, headers }: PublishOptions): Promise<void> {
     if (!messageId) throw new Error('publish needs a messageId');
     const content = Buffer.from(JSON.stringify(payload));
@@ -66,7 +70,7 @@ export class AmqpClient implements EventPublisher {
       contentType: 'application/json',
       messageId,
       timestamp: Math.floor(Date.now() / 1000),
-      headers: headers ?? {},
+      headers: withTraceparent(headers),
     });
   }
 

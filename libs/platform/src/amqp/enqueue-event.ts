@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { newUlid } from '../ids';
+import { withTraceparent } from '../tracing/trace-context';
 import { quoteSchema } from './outbox.migration';
 
 /** An event to publish once the surrounding transaction commits. */
@@ -11,7 +12,10 @@ export interface OutboxEvent {
   headers?: Record<string, unknown>;
 }
 
-/** Writes the event to `${schema}.outbox` inside the caller's transaction; returns its messageId. */
+/**
+ * Writes the event to `${schema}.outbox` inside the caller's transaction, with the current trace's `traceparent`
+ * in its headers; returns its messageId.
+ */
 export async function enqueueEvent(tx: EntityManager, schema: string, event: OutboxEvent): Promise<string> {
   // Outside a transaction the event could be published for a change that later rolls back.
   if (!tx.queryRunner?.isTransactionActive) throw new Error('enqueueEvent must run inside a transaction');
@@ -20,7 +24,12 @@ export async function enqueueEvent(tx: EntityManager, schema: string, event: Out
     `INSERT INTO ${quoteSchema(schema)}.outbox (message_id, routing_key, payload, headers)
      VALUES ($1, $2, $3::jsonb, $4::jsonb)`,
     // Stringified by hand: pg would turn a top-level array into a Postgres array literal.
-    [messageId, event.routingKey, JSON.stringify(event.payload), JSON.stringify(event.headers ?? {})],
+    [
+      messageId,
+      event.routingKey,
+      JSON.stringify(event.payload),
+      JSON.stringify(withTraceparent(event.headers)),
+    ],
   );
   return messageId;
 }

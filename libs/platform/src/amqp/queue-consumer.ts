@@ -1,5 +1,6 @@
 import type { Channel, ChannelModel, ConsumeMessage, Options } from 'amqplib';
 import type { Logger } from '../logger';
+import { runInTrace, TRACEPARENT } from '../tracing/trace-context';
 import type { MessageHandler } from './amqp.types';
 import type { ConsumeOutcome, ConsumerMetrics } from './amqp-metrics';
 import { HEADER, declareConsumerQueues, toHandlerMessage, type QueueNames } from './topology';
@@ -106,7 +107,8 @@ export class QueueConsumer {
       );
     }
     try {
-      await this.s.handler(message);
+      // The handler's logs and the events it emits continue the publisher's trace.
+      await runInTrace(message.headers[TRACEPARENT], () => this.s.handler(message));
     } catch (err) {
       return this.settleFailure(ch, msg, message.attempt, message.routingKey, err);
     }

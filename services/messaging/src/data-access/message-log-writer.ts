@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { currentTraceparent } from '@bm/platform';
 import type {
   InsertOptions,
   MessageLog,
@@ -30,7 +31,8 @@ export class MessageLogWriter {
 
   insert(message: NewMessageLog, options: InsertOptions): Promise<MessageLog | undefined> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ item: { message, ...options }, resolve, reject });
+      // Taken now: the batch is written from whichever request's context flushes it.
+      this.queue.push({ item: { message, traceparent: currentTraceparent(), ...options }, resolve, reject });
       this.flush();
     });
   }

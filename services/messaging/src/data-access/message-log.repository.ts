@@ -1,4 +1,4 @@
-import { queryRows } from '@bm/platform';
+import { currentTraceparent, queryRows } from '@bm/platform';
 import { openConversationSql } from './conversation-ledger.repository';
 import type { MessageStatus } from '@bm/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -119,6 +119,8 @@ type Db = DataSource | EntityManager;
 export interface InsertOptions {
   deliver?: boolean;
   requireServiceWindow?: boolean;
+  /** The trace the delivery command continues; `insert` takes the current one. */
+  traceparent?: string;
 }
 
 /** The internal command that hands one queued message to a send worker. */
@@ -131,7 +133,7 @@ export class MessageLogRepository {
   async insert(db: Db, m: NewMessageLog, options: InsertOptions): Promise<MessageLog | undefined>;
   async insert(db: Db, m: NewMessageLog, options?: { deliver?: boolean }): Promise<MessageLog>;
   async insert(db: Db, m: NewMessageLog, options: InsertOptions = {}): Promise<MessageLog | undefined> {
-    return (await this.insertMany(db, [{ message: m, ...options }]))[0];
+    return (await this.insertMany(db, [{ message: m, traceparent: currentTraceparent(), ...options }]))[0];
   }
 
   /**
@@ -151,10 +153,10 @@ export class MessageLogRepository {
          SELECT t.*, nextval('messaging.message_logs_id_seq') AS new_id
            FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::text[], $8::text[],
                        $9::timestamptz[], $10::boolean[], $11::int[], $12::bigint[], $13::text[], $14::text[],
-                       $15::boolean[], $16::boolean[])
+                       $15::boolean[], $16::boolean[], $17::text[])
                 WITH ORDINALITY AS t(tenant_id, channel_account_id, to_phone, message_type, content, template_category,
                   conversation_category, status, scheduled_at, auto_retry, retry_count, retry_of, campaign_id,
-                  campaign_recipient_id, deliver, require_window, ord)),
+                  campaign_recipient_id, deliver, require_window, traceparent, ord)),
        ok AS (
          SELECT * FROM i
           WHERE NOT i.require_window OR EXISTS (
@@ -171,9 +173,10 @@ export class MessageLogRepository {
                 campaign_recipient_id FROM ok
          RETURNING *),
        o AS (
-         INSERT INTO messaging.outbox (message_id, routing_key, payload)
+         INSERT INTO messaging.outbox (message_id, routing_key, payload, headers)
          SELECT 'deliver-' || ok.new_id || '-' || gen_random_uuid(), '${DELIVER_COMMAND}',
-                jsonb_build_object('message_log_id', ok.new_id)
+                jsonb_build_object('message_log_id', ok.new_id),
+                jsonb_strip_nulls(jsonb_build_object('traceparent', ok.traceparent))
            FROM ok WHERE ok.deliver)
        SELECT i.ord, m.* FROM i LEFT JOIN m ON m.id = i.new_id ORDER BY i.ord`,
       [
@@ -193,6 +196,7 @@ export class MessageLogRepository {
         column((m) => m.campaignRecipientId ?? null),
         column((_m, o) => o.deliver ?? false),
         column((_m, o) => o.requireServiceWindow ?? false),
+        column((_m, o) => o.traceparent ?? null),
       ],
     );
     return rows.map((r) => (r.id === null ? undefined : toMessageLog(r)));
@@ -297,19 +301,29 @@ export class MessageLogRepository {
    * with status reports that overtook the send are flagged for the caller to apply.
    */
   async markSent(
-    sent: Array<{ id: number; providerMessageId: string; eventId: string; event: Record<string, unknown> }>,
+    sent: Array<{
+      id: number;
+      providerMessageId: string;
+      eventId: string;
+      event: Record<string, unknown>;
+      /** The trace the status event continues. */
+      traceparent?: string;
+    }>,
   ): Promise<Array<{ message: MessageLog; hasPendingReports: boolean }>> {
     if (sent.length === 0) return [];
     const rows = await queryRows<Row & { has_pending: boolean }>(
       this.dataSource,
-      `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[]) AS t(id, provider_message_id, event_id, event)),
+      `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::text[])
+                              AS t(id, provider_message_id, event_id, event, traceparent)),
        u AS (
          UPDATE messaging.message_logs m
             SET status = 'sent', provider_message_id = i.provider_message_id, sent_at = now(),
                 attempt_started_at = NULL, next_attempt_at = NULL, updated_at = now()
            FROM i WHERE m.id = i.id AND m.status = 'queued' RETURNING m.*),
-       o AS (INSERT INTO messaging.outbox (message_id, routing_key, payload)
-             SELECT i.event_id, 'message.status_updated', i.event FROM i JOIN u ON u.id = i.id),
+       o AS (INSERT INTO messaging.outbox (message_id, routing_key, payload, headers)
+             SELECT i.event_id, 'message.status_updated', i.event,
+                    jsonb_strip_nulls(jsonb_build_object('traceparent', i.traceparent))
+               FROM i JOIN u ON u.id = i.id),
        c AS (${openConversationSql("(SELECT u.*, u.campaign_id AS reference FROM u WHERE u.message_type = 'template')")})
        SELECT u.*, EXISTS (SELECT 1 FROM messaging.pending_status_reports p
                             WHERE p.provider_message_id = u.provider_message_id) AS has_pending
@@ -319,6 +333,7 @@ export class MessageLogRepository {
         sent.map((s) => s.providerMessageId),
         sent.map((s) => s.eventId),
         sent.map((s) => JSON.stringify(s.event)),
+        sent.map((s) => s.traceparent ?? null),
       ],
     );
     return rows.map((r) => ({ message: toMessageLog(r), hasPendingReports: r.has_pending }));

@@ -1,3 +1,4 @@
+import { continueTrace, formatTraceparent, runWithTrace, type TraceContext } from '@bm/platform';
 import type { MessageLog } from '../data-access/message-log.repository';
 import type { SendResult } from '../data-access/upstream/cloud-api.client';
 import { describeFailure } from '../data-access/upstream/upstream-errors';
@@ -42,6 +43,7 @@ async function sendAll(
   deps: MessagingDeps,
   limiter: ThroughputLimiter,
   messages: MessageLog[],
+  traceOf: (id: number) => TraceContext,
 ): Promise<Array<{ message: MessageLog; result: SendResult }>> {
   const calls: Array<Promise<SendResult>> = [];
   try {
@@ -50,7 +52,11 @@ async function sendAll(
     const token = deps.secrets.open(account.accessTokenSealed);
     await limiter.acquire(account.id, account.throughputPerSecond, messages.length, (n) => {
       for (const message of messages.slice(calls.length, calls.length + n)) {
-        calls.push(deps.upstream.sendMessage(account.phoneNumberId, token, upstreamBody(message)));
+        calls.push(
+          runWithTrace(traceOf(message.id), () =>
+            deps.upstream.sendMessage(account.phoneNumberId, token, upstreamBody(message)),
+          ),
+        );
       }
     });
   } catch (err) {
@@ -98,19 +104,23 @@ async function recordFailure(
 
 /**
  * Sends a batch of queued messages: one statement claims them all, each goes to the upstream within its
- * number's throughput, and one statement records every success with its status event.
+ * number's throughput, and one statement records every success with its status event. Each message continues
+ * its own trace (`traceparentOf`, the trace of its delivery command): its upstream call, logs and events.
  */
 export async function deliverMessages(
   deps: MessagingDeps,
   limiter: ThroughputLimiter,
   ids: number[],
+  traceparentOf: (id: number) => string | undefined = () => undefined,
 ): Promise<void> {
   const claimed = await deps.messages.claimAttempts(ids);
+  const spans = new Map(claimed.map((m) => [m.id, continueTrace(traceparentOf(m.id))]));
+  const traceOf = (id: number) => spans.get(id) ?? continueTrace(undefined);
   const byAccount = new Map<string, MessageLog[]>();
   for (const m of claimed)
     byAccount.set(m.channelAccountId, [...(byAccount.get(m.channelAccountId) ?? []), m]);
   const outcomes = (
-    await Promise.all([...byAccount.values()].map((messages) => sendAll(deps, limiter, messages)))
+    await Promise.all([...byAccount.values()].map((messages) => sendAll(deps, limiter, messages, traceOf)))
   ).flat();
 
   const sent = outcomes.flatMap(({ message, result }) => {
@@ -123,15 +133,20 @@ export async function deliverMessages(
         providerMessageId: result.providerMessageId,
         eventId: event.messageId,
         event: event.payload,
+        traceparent: formatTraceparent(traceOf(message.id)),
       },
     ];
   });
   const recorded = await persistently(deps, 'recording sent messages', () => deps.messages.markSent(sent));
   for (const { message } of recorded.filter((r) => r.hasPendingReports)) {
-    await deps.dataSource.transaction((tx) => applyPendingReports(deps, tx, message));
+    await runWithTrace(traceOf(message.id), () =>
+      deps.dataSource.transaction((tx) => applyPendingReports(deps, tx, message)),
+    );
   }
   for (const { message, result } of outcomes) {
     if (!result.ok)
-      await persistently(deps, 'recording a failed send', () => recordFailure(deps, message, result));
+      await runWithTrace(traceOf(message.id), () =>
+        persistently(deps, 'recording a failed send', () => recordFailure(deps, message, result)),
+      );
   }
 }

@@ -1,9 +1,12 @@
+import { currentTraceparent } from '@bm/platform';
 import { deliverMessages } from './deliver-message.use-case';
 import type { MessagingDeps } from './messaging-deps';
 import type { ThroughputLimiter } from './throughput-limiter';
 
 interface Waiting {
   id: number;
+  /** The trace of the command's delivery: each message of a batch keeps its own. */
+  traceparent: string | undefined;
   done: (err?: unknown) => void;
 }
 
@@ -27,6 +30,7 @@ export class DeliveryBatcher {
     return new Promise((resolve, reject) => {
       this.waiting.push({
         id,
+        traceparent: currentTraceparent(),
         done: (err) =>
           err === undefined ? resolve() : reject(err instanceof Error ? err : new Error('delivery failed')),
       });
@@ -41,7 +45,8 @@ export class DeliveryBatcher {
     const batch = this.waiting;
     this.waiting = [];
     if (batch.length === 0) return;
-    deliverMessages(this.deps, this.limiter, [...new Set(batch.map((w) => w.id))]).then(
+    const traces = new Map(batch.map((w) => [w.id, w.traceparent]));
+    deliverMessages(this.deps, this.limiter, [...traces.keys()], (id) => traces.get(id)).then(
       () => batch.forEach((w) => w.done()),
       (err: unknown) => batch.forEach((w) => w.done(err)),
     );

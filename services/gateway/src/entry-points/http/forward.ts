@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { Pool, type Dispatcher } from 'undici';
 import { INTERNAL_HEADERS } from '@bm/contracts';
-import { AppError, type Logger } from '@bm/platform';
+import { AppError, traceHeaders, type Logger } from '@bm/platform';
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -72,6 +72,8 @@ export function createForwarder(internalToken: string, timeoutMs: number, logger
       const headers = copyHeaders(req.headers, HOP_BY_HOP);
       headers[INTERNAL_HEADERS.token] = internalToken;
       headers['x-request-id'] = String(res.getHeader('x-request-id'));
+      // The service continues the gateway's span of the trace, not the client's.
+      Object.assign(headers, traceHeaders());
       const tenantId = fixedTenantId ?? (res.locals.tenantId as number | undefined);
       if (tenantId !== undefined) headers[INTERNAL_HEADERS.tenantId] = String(tenantId);
       const hasBody =

@@ -1,5 +1,6 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import { traceHeaders } from '@bm/platform';
 import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
 import { classifyFailure, type UpstreamFailure } from './upstream-errors';
 import type { UpstreamMetrics, UpstreamOperation } from './upstream-metrics';
@@ -121,7 +122,7 @@ export class CloudApiClient {
     if (res.status !== 200) throw new Error(this.failureOf(res.status, res.data).message);
   }
 
-  /** One request, timed and counted by operation, status and upstream error code. */
+  /** One request carrying the current trace, timed and counted by operation, status and upstream error code. */
   private async call<T extends GraphError>(
     operation: UpstreamOperation,
     request: AxiosRequestConfig,
@@ -129,7 +130,10 @@ export class CloudApiClient {
     const started = process.hrtime.bigint();
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
     try {
-      const res = await this.http.request<T>(request);
+      const res = await this.http.request<T>({
+        ...request,
+        headers: { ...request.headers, ...traceHeaders() },
+      });
       const code = res.data?.error?.code;
       this.metrics?.call(operation, seconds(), res.status, typeof code === 'number' ? code : null);
       return res;

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { parseTraceparent } from '@bm/platform';
+import { uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { postSend, waitForStatus } from '../support/messages';
+import { createTenant, startStack, type Stack, type TenantFixture } from '../support/stack';
+
+describe('one trace from the client through messaging and the broker', () => {
+  let stack: Stack;
+  let t: TenantFixture;
+  const statusEvents: Array<{ payload: Record<string, unknown>; headers: Record<string, unknown> }> = [];
+
+  beforeAll(async () => {
+    stack = await startStack();
+    t = await createTenant(stack);
+    await stack.broker.consume(`e2e.trace.${uniqueSuffix()}`, ['message.status_updated'], async (m) => {
+      statusEvents.push({ payload: m.payload as Record<string, unknown>, headers: m.headers });
+      await Promise.resolve();
+    });
+  });
+  afterAll(() => stack.stop());
+
+  it('when a send carries traceparent, then the message.status_updated event of its upstream send carries the same trace id', async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const res = await postSend(stack, t, {}, { traceparent: `00-${traceId}-00f067aa0ba902b7-01` }).expect(
+      202,
+    );
+    const id = res.body.data.message_log_id as number;
+    await waitForStatus(stack, t, id, ['sent']);
+
+    const sent = await waitFor(
+      () => statusEvents.find((e) => e.payload.message_log_id === id && e.payload.status === 'sent'),
+      { what: 'the sent event' },
+    );
+    const trace = parseTraceparent(sent.headers.traceparent);
+    expect(trace?.traceId).toBe(traceId);
+
+    // Another send without a traceparent is a trace of its own.
+    const other = (await postSend(stack, t).expect(202)).body.data.message_log_id as number;
+    const otherSent = await waitFor(
+      () => statusEvents.find((e) => e.payload.message_log_id === other && e.payload.status === 'sent'),
+      { what: 'the other sent event' },
+    );
+    const otherTrace = parseTraceparent(otherSent.headers.traceparent);
+    expect(otherTrace?.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(otherTrace?.traceId).not.toBe(traceId);
+  });
+});
