@@ -3,6 +3,7 @@
 #   docker build --target gateway            -t business-messaging/gateway .
 #   docker build --target messaging          -t business-messaging/messaging .
 #   docker build --target webhook-ingress    -t business-messaging/webhook-ingress .
+#   docker build --target campaign           -t business-messaging/campaign .
 #   docker build --target webhook-dispatcher -t business-messaging/webhook-dispatcher .
 #   docker build --target upstream-sandbox   -t business-messaging/upstream-sandbox .
 #   docker build --target migrate            -t business-messaging/migrate .
@@ -60,6 +61,11 @@ FROM runtime AS webhook-ingress
 COPY --from=build /out/webhook-ingress /app/services/webhook-ingress
 EXPOSE 3002
 CMD ["node", "services/webhook-ingress/dist/start.js"]
+
+FROM runtime AS campaign
+COPY --from=build /out/campaign /app/services/campaign
+EXPOSE 3003
+CMD ["node", "services/campaign/dist/start.js"]
 
 FROM runtime AS webhook-dispatcher
 COPY --from=build /out/webhook-dispatcher /app/services/webhook-dispatcher

@@ -1,6 +1,9 @@
 import request from 'supertest';
 import { AmqpClient, createLogger, runMigrations, startHttpServer, type RunningServer } from '@bm/platform';
 import { testEnv, uniqueSuffix } from '@bm/platform/testing';
+import { createCampaignService, type CampaignService } from '../../services/campaign/src/campaign';
+import { loadCampaignConfig } from '../../services/campaign/src/config';
+import { createCampaignDataSource } from '../../services/campaign/src/data-access/data-source';
 import { loadGatewayConfig } from '../../services/gateway/src/config';
 import { createGatewayDataSource } from '../../services/gateway/src/data-access/data-source';
 import { createGateway, type Gateway } from '../../services/gateway/src/gateway';
@@ -20,6 +23,7 @@ export function migrateAll(): Promise<void> {
     for (const ds of [
       createGatewayDataSource(loadGatewayConfig(testEnv())),
       createMessagingDataSource(loadMessagingConfig(testEnv())),
+      createCampaignDataSource(loadCampaignConfig(testEnv())),
     ]) {
       await runMigrations(ds);
       await ds.destroy();
@@ -35,6 +39,8 @@ export interface Stack {
   messagingUrl: string;
   sandbox: SandboxApp;
   messaging: MessagingService[];
+  /** The campaign service the gateway forwards to (absent unless asked for). */
+  campaign?: CampaignService;
   gateway: Gateway;
   /** A publisher on the run's exchange, standing in for webhook-ingress. */
   broker: AmqpClient;
@@ -47,6 +53,22 @@ export interface StackOptions {
   /** Settings of one replica only, e.g. its own broker URL through a proxy. */
   replicaEnv?: (replica: number) => Record<string, string>;
   sandboxEnv?: Record<string, string>;
+  /** Start the campaign service too, with these settings (e.g. CAMPAIGN_ROLE=api to run its worker elsewhere). */
+  campaignEnv?: Record<string, string>;
+}
+
+/** Settings of a campaign service in tests: quick passes, the run's messaging. */
+export function campaignTestEnv(
+  messagingUrl: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return testEnv({
+    MESSAGING_URL: messagingUrl,
+    DISPATCH_INTERVAL_MS: '50',
+    THROTTLE_RECHECK_MS: '200',
+    PREPARE_SWEEP_INTERVAL_MS: '200',
+    ...extra,
+  }) as Record<string, string>;
 }
 
 /** Sandbox, messaging (one or more replicas) and the gateway in this process, on free ports. */
@@ -81,9 +103,22 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     messaging.push(service);
     messagingServers.push(await startHttpServer(service.app, 0, '127.0.0.1'));
   }
+  let campaign: CampaignService | undefined;
+  let campaignServer: RunningServer | undefined;
+  if (options.campaignEnv) {
+    const config = loadCampaignConfig(campaignTestEnv(messagingServers[0].url, options.campaignEnv));
+    campaign = await createCampaignService(config);
+    if (config.CAMPAIGN_ROLE !== 'api') await campaign.startWorkers();
+    campaignServer = await startHttpServer(campaign.app, 0, '127.0.0.1');
+  }
   const gateway = await createGateway(
     loadGatewayConfig(
-      testEnv({ ADMIN_TOKEN, MESSAGING_URL: messagingServers[0].url, DEFAULT_PLAN: 'unlimited' }),
+      testEnv({
+        ADMIN_TOKEN,
+        MESSAGING_URL: messagingServers[0].url,
+        ...(campaignServer ? { CAMPAIGN_URL: campaignServer.url } : {}),
+        DEFAULT_PLAN: 'unlimited',
+      }),
     ),
   );
   const gatewayServer = await startHttpServer(gateway.app, 0, '127.0.0.1');
@@ -101,11 +136,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     messagingUrl: messagingServers[0].url,
     sandbox,
     messaging,
+    campaign,
     gateway,
     broker,
     stop: async () => {
       await gatewayServer.close();
       await gateway.close();
+      await campaignServer?.close();
+      await campaign?.close();
       for (const s of messagingServers) await s.close();
       for (const m of messaging) await m.close();
       await broker.close();

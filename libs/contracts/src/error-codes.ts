@@ -22,6 +22,8 @@ export const ERROR_CODES = {
     status: 409,
     message: 'The campaign can only be retried once completed or failed',
   },
+  CAMPAIGN_NOT_PAUSABLE: { status: 409, message: 'Only a processing or throttled campaign can be paused' },
+  CAMPAIGN_NOT_RESUMABLE: { status: 409, message: 'Only a paused campaign can be resumed' },
   MESSAGE_NOT_CANCELLABLE: { status: 409, message: 'Only a scheduled message can be cancelled' },
   IDEMPOTENCY_KEY_CONFLICT: {
     status: 409,

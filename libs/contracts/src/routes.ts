@@ -35,6 +35,13 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     operationId: 'cancelCampaign',
   },
   { method: 'POST', path: '/api/v1/campaigns/:id/retry', service: 'campaign', operationId: 'retryCampaign' },
+  { method: 'POST', path: '/api/v1/campaigns/:id/pause', service: 'campaign', operationId: 'pauseCampaign' },
+  {
+    method: 'POST',
+    path: '/api/v1/campaigns/:id/resume',
+    service: 'campaign',
+    operationId: 'resumeCampaign',
+  },
   { method: 'GET', path: '/api/v1/opt-outs', service: 'campaign', operationId: 'listOptOuts' },
   { method: 'POST', path: '/api/v1/opt-outs', service: 'campaign', operationId: 'addOptOut' },
   { method: 'DELETE', path: '/api/v1/opt-outs/:phone', service: 'campaign', operationId: 'removeOptOut' },

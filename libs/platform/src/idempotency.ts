@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import type { Request } from 'express';
 import { AppError } from './errors';
 
 /** Creates the `idempotency_keys` table in a service's schema (called from its migration). */
@@ -131,4 +132,19 @@ export class IdempotencyStore {
       [tenantId, key],
     );
   }
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** The request's `Idempotency-Key` header, or undefined; 422 when it is not 1-255 printable ASCII characters. */
+export function idempotencyKeyOf(req: Request): string | undefined {
+  const key = req.get('idempotency-key');
+  if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+    throw new AppError('VALIDATION_ERROR', 'The request is invalid', {
+      errors: [
+        { field: 'Idempotency-Key', message: 'Idempotency-Key must be 1-255 printable ASCII characters' },
+      ],
+    });
+  }
+  return key;
 }

@@ -4,7 +4,9 @@ import type { Logger } from './logger';
 export class PeriodicTask {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
-  private stopped = false;
+  private stopped = true;
+  private busy = false;
+  private wokenWhileBusy = false;
 
   constructor(
     private readonly name: string,
@@ -24,15 +26,31 @@ export class PeriodicTask {
     await this.running;
   }
 
-  private schedule(): void {
+  /** Runs a pass now instead of at the next tick (or right after the current one); many wakes make one pass. */
+  wake(): void {
     if (this.stopped) return;
+    if (this.busy) {
+      this.wokenWhileBusy = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  private schedule(delayMs = this.intervalMs): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
     this.timer = setTimeout(() => {
+      this.busy = true;
+      this.wokenWhileBusy = false;
       this.running = this.pass()
         .then(() => undefined)
         .catch((err: unknown) => {
           this.logger.warn(`${this.name} pass failed`, { error: (err as Error).message });
         })
-        .finally(() => this.schedule());
-    }, this.intervalMs);
+        .finally(() => {
+          this.busy = false;
+          this.schedule(this.wokenWhileBusy ? 0 : this.intervalMs);
+        });
+    }, delayMs);
   }
 }

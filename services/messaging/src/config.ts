@@ -22,6 +22,8 @@ export interface MessagingConfig extends CommonConfig {
   STRANDED_AFTER_MS: number;
   FREQUENCY_CAP_RETRY_DELAY_MS: number;
   CAPACITY_RESERVATION_TTL_MS: number;
+  /** The tier limit's rolling window (24 h); shorter only in tests. */
+  CAPACITY_WINDOW_MS: number;
   BODY_LIMIT: string;
 }
 
@@ -52,6 +54,10 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv = process.env): Reado
         .min(0)
         .default(26 * 3600 * 1000),
       CAPACITY_RESERVATION_TTL_MS: Joi.number()
+        .integer()
+        .min(1000)
+        .default(24 * 3600 * 1000),
+      CAPACITY_WINDOW_MS: Joi.number()
         .integer()
         .min(1000)
         .default(24 * 3600 * 1000),

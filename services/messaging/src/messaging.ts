@@ -51,7 +51,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
   await dataSource.initialize();
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger });
   const amqp = amqpClientFor(config, logger, metrics);
-  const messages = new MessageLogRepository(dataSource);
+  const messages = new MessageLogRepository(dataSource, config.CAPACITY_WINDOW_MS);
   const deps: MessagingDeps = {
     config,
     logger,
@@ -69,7 +69,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     messages,
     messageWriter: new MessageLogWriter(messages, dataSource),
     customers: new CustomerStateRepository(dataSource),
-    ledger: new ConversationLedger(dataSource),
+    ledger: new ConversationLedger(dataSource, config.CAPACITY_WINDOW_MS),
     idempotency: new IdempotencyStore(dataSource, MESSAGING_SCHEMA),
   };
   const relay = new OutboxRelay({ dataSource, schema: MESSAGING_SCHEMA, amqp, logger, metrics });

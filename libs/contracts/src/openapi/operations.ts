@@ -2,7 +2,7 @@ import type Joi from 'joi';
 import type { ErrorCode } from '../error-codes';
 import { createChannelAccountSchema, createTenantSchema, updateTenantSchema } from '../schemas/admin';
 import { campaignRecipientsQuerySchema } from '../schemas/campaign-recipients';
-import { createCampaignDocumentSchema } from '../schemas/campaigns';
+import { createCampaignDocumentSchema, createCampaignQuerySchema } from '../schemas/campaigns';
 import { listMessagesQuerySchema } from '../schemas/message-logs';
 import { sendMessageSchema } from '../schemas/messages';
 import { addOptOutSchema, listOptOutsQuerySchema } from '../schemas/opt-outs';
@@ -104,8 +104,11 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['CHANNEL_ACCOUNT_NOT_FOUND', 'NO_ACTIVE_ACCOUNT', 'CONFLICT', 'UPSTREAM_ERROR'],
   }),
   createCampaign: api({
-    summary: 'Create a bulk template campaign',
+    summary:
+      'Create a bulk template campaign (with ?dry_run=true: 200 with the plan - capacity, parts, expected ' +
+      'finish - and nothing created)',
     tag: 'Campaigns',
+    query: createCampaignQuerySchema,
     body: createCampaignDocumentSchema,
     status: 202,
     data: 'CampaignCreated',
@@ -140,6 +143,20 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     status: 202,
     data: 'CampaignRetry',
     errors: [...CAMP_NF, 'CAMPAIGN_NOT_RETRYABLE', 'MESSAGING_TIER_LIMIT_EXCEEDED'],
+  }),
+  pauseCampaign: api({
+    summary: 'Pause a processing or throttled campaign (beyond the published API)',
+    tag: 'Campaigns',
+    status: 200,
+    data: 'Campaign',
+    errors: [...CAMP_NF, 'CAMPAIGN_NOT_PAUSABLE'],
+  }),
+  resumeCampaign: api({
+    summary: 'Resume a paused campaign (beyond the published API)',
+    tag: 'Campaigns',
+    status: 200,
+    data: 'Campaign',
+    errors: [...CAMP_NF, 'CAMPAIGN_NOT_RESUMABLE'],
   }),
   listOptOuts: api({
     summary: 'List opted-out contacts',

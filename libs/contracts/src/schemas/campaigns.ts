@@ -21,8 +21,15 @@ export const CAMPAIGN_STATUSES = [
   'completed',
   'cancelled',
   'failed',
+  // Beyond the published statuses: held by POST /api/v1/campaigns/{id}/pause until resumed.
+  'paused',
 ] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+/** Statuses in which a campaign is sending, so pause is allowed; resume takes `paused` back to sending. */
+export const PAUSABLE_CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['processing', 'throttled'];
+/** Statuses after which nothing more happens to a campaign (a retry starts it again). */
+export const FINAL_CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['completed', 'cancelled', 'failed'];
 
 /** Statuses in which nothing has been sent, so cancel is allowed (CONTRACT.md). */
 export const CANCELLABLE_CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['pending', 'scheduled'];
@@ -155,3 +162,33 @@ export interface MessagingTierLimitDetails {
   remaining: number;
   requested: number;
 }
+
+/** One part of the plan a dry run answers. */
+export interface CampaignPlanPartDto {
+  part_number: number;
+  requested_count: number;
+  /** When the part is planned to start (null: at once); later parts recheck capacity when they run. */
+  planned_at: string | null;
+}
+
+/** POST /api/v1/campaigns?dry_run=true: what a create would do, without creating anything. */
+export interface CampaignPlanDto {
+  dry_run: true;
+  requested_count: number;
+  capacity: { daily_limit: number | null; used_today: number; remaining: number | null };
+  split: boolean;
+  parts: CampaignPlanPartDto[];
+  /** The sending number's throughput toward the upstream network, messages per second. */
+  throughput_per_second: number;
+  /** When the last part would finish at that throughput, if capacity holds as planned. */
+  estimated_finish_at: string;
+}
+
+export interface DryRunQuery {
+  dry_run: boolean;
+}
+
+/** Query of POST /api/v1/campaigns. */
+export const createCampaignQuerySchema = Joi.object<DryRunQuery>({
+  dry_run: Joi.boolean().default(false).description('Validate and answer the plan without creating anything'),
+});

@@ -17,19 +17,29 @@ export interface OutboxEvent {
  * in its headers; returns its messageId.
  */
 export async function enqueueEvent(tx: EntityManager, schema: string, event: OutboxEvent): Promise<string> {
+  return (await enqueueEvents(tx, schema, [event]))[0];
+}
+
+/** Writes many events in one statement (a campaign's batch of send commands); returns their messageIds. */
+export async function enqueueEvents(
+  tx: EntityManager,
+  schema: string,
+  events: readonly OutboxEvent[],
+): Promise<string[]> {
   // Outside a transaction the event could be published for a change that later rolls back.
   if (!tx.queryRunner?.isTransactionActive) throw new Error('enqueueEvent must run inside a transaction');
-  const messageId = event.messageId ?? newUlid();
+  if (events.length === 0) return [];
+  const messageIds = events.map((event) => event.messageId ?? newUlid());
   await tx.query(
     `INSERT INTO ${quoteSchema(schema)}.outbox (message_id, routing_key, payload, headers)
-     VALUES ($1, $2, $3::jsonb, $4::jsonb)`,
+     SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::jsonb[])`,
     // Stringified by hand: pg would turn a top-level array into a Postgres array literal.
     [
-      messageId,
-      event.routingKey,
-      JSON.stringify(event.payload),
-      JSON.stringify(withTraceparent(event.headers)),
+      messageIds,
+      events.map((event) => event.routingKey),
+      events.map((event) => JSON.stringify(event.payload)),
+      events.map((event) => JSON.stringify(withTraceparent(event.headers))),
     ],
   );
-  return messageId;
+  return messageIds;
 }

@@ -9,11 +9,19 @@ export interface Capacity {
 
 type Db = DataSource | EntityManager;
 
+/** The tier limit's rolling window: 24 h (configuration, so tests can watch capacity free up). */
+export const DEFAULT_CAPACITY_WINDOW_MS = 24 * 3600 * 1000;
+
+/** The window as a SQL interval; the number comes from validated configuration, never from a request. */
+function windowSql(windowMs: number): string {
+  return `(${Math.trunc(windowMs)} * interval '1 millisecond')`;
+}
+
 /**
  * Opens a business-initiated conversation for each row of `source` (columns channel_account_id, to_phone, id,
- * reference) whose customer has no open service window and no conversation opened in the last 24 h.
+ * reference) whose customer has no open service window and no conversation opened within the window.
  */
-export function openConversationSql(source: string): string {
+export function openConversationSql(source: string, windowMs = DEFAULT_CAPACITY_WINDOW_MS): string {
   return `INSERT INTO messaging.conversations (channel_account_id, customer_phone, message_log_id, reference)
     SELECT s.channel_account_id, s.to_phone, s.id, s.reference FROM ${source} s
      WHERE NOT EXISTS (SELECT 1 FROM messaging.service_windows w
@@ -21,22 +29,25 @@ export function openConversationSql(source: string): string {
                           AND w.last_inbound_at > now() - interval '24 hours')
        AND NOT EXISTS (SELECT 1 FROM messaging.conversations c
                         WHERE c.channel_account_id = s.channel_account_id AND c.customer_phone = s.to_phone
-                          AND c.opened_at > now() - interval '24 hours')`;
+                          AND c.opened_at > now() - ${windowSql(windowMs)})`;
 }
 
 /**
- * Business-initiated conversations per sending number in a rolling 24 h window, and capacity held for
+ * Business-initiated conversations per sending number in a rolling window (24 h), and capacity held for
  * campaigns. A reservation holds `count` slots minus the conversations its campaign has opened since.
  */
 export class ConversationLedger {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly windowMs = DEFAULT_CAPACITY_WINDOW_MS,
+  ) {}
 
-  /** Used = conversations of the last 24 h plus what live reservations still hold. */
+  /** Used = conversations within the window plus what live reservations still hold. */
   async used(db: Db, channelAccountId: string): Promise<number> {
     const rows: Array<{ used: string }> = await db.query(
       `SELECT
          (SELECT count(*) FROM messaging.conversations
-           WHERE channel_account_id = $1 AND opened_at > now() - interval '24 hours')
+           WHERE channel_account_id = $1 AND opened_at > now() - ${windowSql(this.windowMs)})
        + COALESCE((SELECT sum(GREATEST(r.count - (
              SELECT count(*) FROM messaging.conversations c
               WHERE c.channel_account_id = r.channel_account_id AND c.reference = r.reference

@@ -1,5 +1,5 @@
 import { currentTraceparent, queryRows } from '@bm/platform';
-import { openConversationSql } from './conversation-ledger.repository';
+import { DEFAULT_CAPACITY_WINDOW_MS, openConversationSql } from './conversation-ledger.repository';
 import type { MessageStatus } from '@bm/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 
@@ -127,7 +127,10 @@ export interface InsertOptions {
 export const DELIVER_COMMAND = 'messaging.deliver';
 
 export class MessageLogRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly capacityWindowMs = DEFAULT_CAPACITY_WINDOW_MS,
+  ) {}
 
   /** Inserts one message log; see insertMany. */
   async insert(db: Db, m: NewMessageLog, options: InsertOptions): Promise<MessageLog | undefined>;
@@ -324,7 +327,7 @@ export class MessageLogRepository {
              SELECT i.event_id, 'message.status_updated', i.event,
                     jsonb_strip_nulls(jsonb_build_object('traceparent', i.traceparent))
                FROM i JOIN u ON u.id = i.id),
-       c AS (${openConversationSql("(SELECT u.*, u.campaign_id AS reference FROM u WHERE u.message_type = 'template')")})
+       c AS (${openConversationSql("(SELECT u.*, u.campaign_id AS reference FROM u WHERE u.message_type = 'template')", this.capacityWindowMs)})
        SELECT u.*, EXISTS (SELECT 1 FROM messaging.pending_status_reports p
                             WHERE p.provider_message_id = u.provider_message_id) AS has_pending
          FROM u`,

@@ -1,7 +1,9 @@
-import { TIER_DAILY_LIMIT, type MessagingTier } from '@bm/contracts';
+import { TIER_DAILY_LIMIT, type MessagingTier, type TemplateDto } from '@bm/contracts';
 import { AppError } from '@bm/platform';
 import type { Capacity } from '../data-access/conversation-ledger.repository';
 import type { MessagingDeps } from './messaging-deps';
+import { assertTemplateUsable } from './template-rules';
+import { toTemplateDto } from './templates.use-case';
 
 async function accountOf(deps: MessagingDeps, channelAccountId: string, tenantId: number) {
   const account = await deps.accounts.findActiveForTenant(channelAccountId, tenantId);
@@ -45,4 +47,20 @@ export async function releaseCapacity(
 ): Promise<void> {
   const { account } = await accountOf(deps, channelAccountId, tenantId);
   await deps.ledger.release(account.id, reference);
+}
+
+/**
+ * What a campaign needs to know of its template before it accepts a list: the template (checked like a single
+ * send's: exists, not paused, approved) and the number's throughput, for the plan of a dry run.
+ */
+export async function lookupCampaignTemplate(
+  deps: MessagingDeps,
+  tenantId: number,
+  channelAccountId: string,
+  name: string,
+  language: string | undefined,
+): Promise<{ template: TemplateDto; throughput_per_second: number }> {
+  const { account } = await accountOf(deps, channelAccountId, tenantId);
+  const template = assertTemplateUsable(await deps.templates.find(account.id, name, language));
+  return { template: toTemplateDto(template), throughput_per_second: account.throughputPerSecond };
 }

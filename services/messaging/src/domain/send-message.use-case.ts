@@ -1,30 +1,11 @@
-import {
-  ok,
-  resolveScheduledAt,
-  SCHEDULED_AT_PAST_MESSAGE,
-  type SendAcknowledgement,
-  type SendMessageRequest,
-  type SuccessEnvelope,
-} from '@bm/contracts';
-import { AppError, type IdempotentAnswer } from '@bm/platform';
+import { ok, type SendAcknowledgement, type SendMessageRequest, type SuccessEnvelope } from '@bm/contracts';
+import { AppError, futureScheduledAt, type IdempotentAnswer } from '@bm/platform';
 import type { EntityManager } from 'typeorm';
 import type { MessageContent, NewMessageLog } from '../data-access/message-log.repository';
 import type { MessagingDeps } from './messaging-deps';
 import { assertTemplateSendable } from './template-rules';
 
 type Ack = SuccessEnvelope<SendAcknowledgement>;
-
-/** The UTC instant of a deferred send, or null when immediate; 422 when it is not in the future. */
-function scheduledInstant(request: SendMessageRequest): Date | null {
-  if (request.scheduled_at === undefined) return null;
-  const at = resolveScheduledAt(request.scheduled_at, request.timezone ?? 'UTC');
-  if (at === null || at.getTime() <= Date.now()) {
-    throw new AppError('VALIDATION_ERROR', 'The request is invalid', {
-      errors: [{ field: 'scheduled_at', message: SCHEDULED_AT_PAST_MESSAGE }],
-    });
-  }
-  return at;
-}
 
 /**
  * POST /api/v1/messages/send: checks the account, the window or the template, then writes the message log and
@@ -40,7 +21,7 @@ export async function sendMessage(
   return deps.idempotency.run<Ack>(tenantId, idempotencyKey, rawBody, async (record) => {
     const account = await deps.accounts.findActiveForTenant(request.channel_account_id, tenantId);
     if (!account) throw new AppError('NO_ACTIVE_ACCOUNT');
-    const scheduledAt = scheduledInstant(request);
+    const scheduledAt = futureScheduledAt(request.scheduled_at, request.timezone);
 
     let content: MessageContent;
     let category: string;

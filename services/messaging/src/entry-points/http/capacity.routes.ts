@@ -1,8 +1,13 @@
 import type { Router } from 'express';
 import Joi from 'joi';
-import { ok } from '@bm/contracts';
+import { languageCodeSchema, ok } from '@bm/contracts';
 import { defineRoutes, tenantOf, validate } from '@bm/platform';
-import { getCapacity, releaseCapacity, reserveCapacity } from '../../domain/capacity.use-case';
+import {
+  getCapacity,
+  lookupCampaignTemplate,
+  releaseCapacity,
+  reserveCapacity,
+} from '../../domain/capacity.use-case';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 
 const reservationSchema = Joi.object<{ reference: string; count: number; partial: boolean }>({
@@ -11,9 +16,28 @@ const reservationSchema = Joi.object<{ reference: string; count: number; partial
   partial: Joi.boolean().default(false),
 });
 
-/** Internal: the tier capacity of a number, for the campaign service (not on the public route table). */
+const templateLookupSchema = Joi.object<{ name: string; language?: string }>({
+  name: Joi.string().max(512).required(),
+  language: languageCodeSchema,
+});
+
+/**
+ * Internal, for the campaign service (not on the public route table): the tier capacity of a number, holds on
+ * it, and the template a campaign would send.
+ */
 export function capacityRoutes(router: Router, deps: MessagingDeps): void {
   defineRoutes(router, [
+    {
+      method: 'GET',
+      path: '/internal/v1/channel-accounts/:id/campaign-template',
+      handlers: [
+        async (req, res) => {
+          const query = validate(templateLookupSchema, req.query);
+          const id = String(req.params.id);
+          res.json(ok(await lookupCampaignTemplate(deps, tenantOf(res), id, query.name, query.language)));
+        },
+      ],
+    },
     {
       method: 'GET',
       path: '/internal/v1/channel-accounts/:id/capacity',

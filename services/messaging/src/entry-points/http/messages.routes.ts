@@ -1,11 +1,9 @@
 import type { Router } from 'express';
 import { listMessagesQuerySchema, ok, sendMessageSchema } from '@bm/contracts';
-import { AppError, defineRoutes, tenantOf, validate } from '@bm/platform';
+import { defineRoutes, idempotencyKeyOf, tenantOf, validate } from '@bm/platform';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 import { cancelMessage, getMessage, listMessages } from '../../domain/messages.use-case';
 import { sendMessage } from '../../domain/send-message.use-case';
-
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** Single messages: send, read one, list, cancel. */
 export function messageRoutes(router: Router, deps: MessagingDeps): void {
@@ -16,17 +14,7 @@ export function messageRoutes(router: Router, deps: MessagingDeps): void {
       handlers: [
         async (req, res) => {
           const tenantId = tenantOf(res);
-          const key = req.get('idempotency-key');
-          if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
-            throw new AppError('VALIDATION_ERROR', 'The request is invalid', {
-              errors: [
-                {
-                  field: 'Idempotency-Key',
-                  message: 'Idempotency-Key must be 1-255 printable ASCII characters',
-                },
-              ],
-            });
-          }
+          const key = idempotencyKeyOf(req);
           const body: unknown = req.body ?? {};
           const request = validate(sendMessageSchema, body);
           const answer = await sendMessage(deps, tenantId, request, body, key);

@@ -1,0 +1,299 @@
+import type { CampaignStatus, HeaderMediaInput, TemplateComponent } from '@bm/contracts';
+import { queryRows } from '@bm/platform';
+import type { DataSource, EntityManager } from 'typeorm';
+
+type Db = DataSource | EntityManager;
+
+export interface Campaign {
+  id: string;
+  tenantId: number;
+  channelAccountId: string;
+  name: string | null;
+  status: CampaignStatus;
+  templateName: string;
+  templateLanguage: string;
+  templateComponents: TemplateComponent[];
+  templateParams: string[];
+  headerMedia: HeaderMediaInput | null;
+  requestedCount: number;
+  totalCount: number;
+  scheduledAt: Date | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  failureReason: string | null;
+  campaignGroupId: string | null;
+  partNumber: number | null;
+  partsTotal: number | null;
+  idempotencyKey: string | null;
+  uploadId: string | null;
+  uploadOffset: number;
+}
+
+export type NewCampaign = Omit<
+  Campaign,
+  'createdAt' | 'startedAt' | 'finishedAt' | 'failureReason' | 'totalCount'
+>;
+
+interface Row {
+  id: string;
+  tenant_id: number;
+  channel_account_id: string;
+  name: string | null;
+  status: CampaignStatus;
+  template_name: string;
+  template_language: string;
+  template_components: TemplateComponent[];
+  template_params: string[];
+  header_media: HeaderMediaInput | null;
+  requested_count: number;
+  total_count: number;
+  scheduled_at: Date | null;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  failure_reason: string | null;
+  campaign_group_id: string | null;
+  part_number: number | null;
+  parts_total: number | null;
+  idempotency_key: string | null;
+  upload_id: string | null;
+  upload_offset: number;
+}
+
+const toCampaign = (r: Row): Campaign => ({
+  id: r.id,
+  tenantId: r.tenant_id,
+  channelAccountId: r.channel_account_id,
+  name: r.name,
+  status: r.status,
+  templateName: r.template_name,
+  templateLanguage: r.template_language,
+  templateComponents: r.template_components,
+  templateParams: r.template_params,
+  headerMedia: r.header_media,
+  requestedCount: r.requested_count,
+  totalCount: r.total_count,
+  scheduledAt: r.scheduled_at,
+  createdAt: r.created_at,
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
+  failureReason: r.failure_reason,
+  campaignGroupId: r.campaign_group_id,
+  partNumber: r.part_number,
+  partsTotal: r.parts_total,
+  idempotencyKey: r.idempotency_key,
+  uploadId: r.upload_id,
+  uploadOffset: r.upload_offset,
+});
+
+/** Recipient counts of a campaign by where they stand. */
+export interface RecipientCounts {
+  sent: number;
+  failed: number;
+  /** Pending and not yet handed to messaging. */
+  unrequested: number;
+  /** Handed to messaging, no answer yet. */
+  inFlight: number;
+}
+
+/** Statuses the dispatcher works on. */
+const ACTIVE = `('pending', 'scheduled', 'processing', 'throttled')`;
+
+export class CampaignRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insertUpload(tx: EntityManager, id: string, tenantId: number, body: string): Promise<void> {
+    await tx.query('INSERT INTO campaign.uploads (id, tenant_id, body) VALUES ($1, $2, $3)', [
+      id,
+      tenantId,
+      body,
+    ]);
+  }
+
+  async insert(tx: EntityManager, c: NewCampaign): Promise<Campaign> {
+    const rows: Row[] = await tx.query(
+      `INSERT INTO campaign.campaigns
+         (id, tenant_id, channel_account_id, name, status, template_name, template_language, template_components,
+          template_params, header_media, requested_count, scheduled_at, campaign_group_id, part_number,
+          parts_total, idempotency_key, upload_id, upload_offset)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING *`,
+      [
+        c.id,
+        c.tenantId,
+        c.channelAccountId,
+        c.name,
+        c.status,
+        c.templateName,
+        c.templateLanguage,
+        JSON.stringify(c.templateComponents),
+        JSON.stringify(c.templateParams),
+        c.headerMedia ? JSON.stringify(c.headerMedia) : null,
+        c.requestedCount,
+        c.scheduledAt,
+        c.campaignGroupId,
+        c.partNumber,
+        c.partsTotal,
+        c.idempotencyKey,
+        c.uploadId,
+        c.uploadOffset,
+      ],
+    );
+    return toCampaign(rows[0]);
+  }
+
+  /** A tenant's campaign; undefined for an unknown id or another tenant's. */
+  async findForTenant(
+    id: string,
+    tenantId: number,
+    db: Db = this.dataSource,
+    lock = false,
+  ): Promise<Campaign | undefined> {
+    const rows: Row[] = await db.query(
+      `SELECT * FROM campaign.campaigns WHERE id = $1 AND tenant_id = $2${lock ? ' FOR UPDATE' : ''}`,
+      [id, tenantId],
+    );
+    return rows[0] ? toCampaign(rows[0]) : undefined;
+  }
+
+  async listGroup(db: Db, groupId: string): Promise<Campaign[]> {
+    const rows: Row[] = await db.query(
+      'SELECT * FROM campaign.campaigns WHERE campaign_group_id = $1 ORDER BY part_number',
+      [groupId],
+    );
+    return rows.map(toCampaign);
+  }
+
+  /** The campaigns of an upload, locked: preparation writes all their recipients at once. */
+  async lockUploadCampaigns(tx: EntityManager, uploadId: string): Promise<Campaign[]> {
+    const rows: Row[] = await tx.query(
+      `SELECT * FROM campaign.campaigns WHERE upload_id = $1 ORDER BY part_number NULLS FIRST FOR UPDATE`,
+      [uploadId],
+    );
+    return rows.map(toCampaign);
+  }
+
+  /** Takes an upload no other replica is preparing; its body, or undefined. */
+  async lockUpload(tx: EntityManager, id?: string): Promise<{ id: string; body: string } | undefined> {
+    const rows: Array<{ id: string; body: string }> = await tx.query(
+      id
+        ? 'SELECT id, body FROM campaign.uploads WHERE id = $1 FOR UPDATE SKIP LOCKED'
+        : 'SELECT id, body FROM campaign.uploads ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED',
+      id ? [id] : [],
+    );
+    return rows[0];
+  }
+
+  async deleteUpload(tx: EntityManager, id: string): Promise<void> {
+    await tx.query('DELETE FROM campaign.uploads WHERE id = $1', [id]);
+  }
+
+  async finishPreparation(
+    tx: EntityManager,
+    id: string,
+    status: CampaignStatus,
+    totalCount: number,
+  ): Promise<Campaign> {
+    const rows = await queryRows<Row>(
+      tx,
+      `UPDATE campaign.campaigns SET status = $2, total_count = $3, upload_id = NULL, updated_at = now()
+        WHERE id = $1 RETURNING *`,
+      [id, status, totalCount],
+    );
+    return toCampaign(rows[0]);
+  }
+
+  /**
+   * Campaigns with work to do now, locked so one replica handles each: due ones, running ones, throttled ones
+   * whose recheck time has come, and a later split part whose previous part has finished (pulled forward when
+   * capacity allows).
+   */
+  async claimDue(tx: EntityManager, limit: number, except: readonly string[] = []): Promise<Campaign[]> {
+    const rows: Row[] = await tx.query(
+      `SELECT c.* FROM campaign.campaigns c
+        WHERE c.status IN ${ACTIVE}
+          AND (c.next_check_at IS NULL OR c.next_check_at <= now())
+          AND c.id <> ALL($2::text[])
+          AND (c.status <> 'scheduled' OR c.scheduled_at IS NULL OR c.scheduled_at <= now()
+               OR (c.part_number > 1 AND EXISTS (
+                     SELECT 1 FROM campaign.campaigns p
+                      WHERE p.campaign_group_id = c.campaign_group_id AND p.part_number = c.part_number - 1
+                        AND p.status IN ('completed', 'cancelled', 'failed'))))
+        ORDER BY c.created_at, c.part_number
+        LIMIT $1
+        FOR UPDATE OF c SKIP LOCKED`,
+      [limit, except],
+    );
+    return rows.map(toCampaign);
+  }
+
+  async setStatus(
+    tx: EntityManager,
+    id: string,
+    status: CampaignStatus,
+    extra: {
+      started?: boolean;
+      finished?: boolean;
+      failureReason?: string;
+      nextCheckAt?: Date | null;
+      /** A retried campaign starts over: no finish time, no failure reason. */
+      reopened?: boolean;
+    } = {},
+  ): Promise<void> {
+    await tx.query(
+      `UPDATE campaign.campaigns
+          SET status = $2, updated_at = now(),
+              started_at = CASE WHEN $3 THEN now() ELSE started_at END,
+              finished_at = CASE WHEN $4 THEN now() WHEN $7 THEN NULL ELSE finished_at END,
+              failure_reason = CASE WHEN $7 THEN NULL ELSE COALESCE($5, failure_reason) END,
+              next_check_at = $6
+        WHERE id = $1`,
+      [
+        id,
+        status,
+        extra.started ?? false,
+        extra.finished ?? false,
+        extra.failureReason ?? null,
+        extra.nextCheckAt ?? null,
+        extra.reopened ?? false,
+      ],
+    );
+  }
+
+  /** Moves a tenant's campaign from one of `from` to `to`; the updated row, or undefined when it was elsewhere. */
+  async transition(
+    db: Db,
+    id: string,
+    tenantId: number,
+    from: readonly CampaignStatus[],
+    to: CampaignStatus,
+  ): Promise<Campaign | undefined> {
+    const rows = await queryRows<Row>(
+      db,
+      `UPDATE campaign.campaigns SET status = $4, updated_at = now(), next_check_at = NULL,
+              finished_at = CASE WHEN $4 IN ('cancelled', 'completed', 'failed') THEN now() ELSE finished_at END
+        WHERE id = $1 AND tenant_id = $2 AND status = ANY($3::text[]) RETURNING *`,
+      [id, tenantId, from, to],
+    );
+    return rows[0] ? toCampaign(rows[0]) : undefined;
+  }
+
+  async counts(db: Db, campaignId: string): Promise<RecipientCounts> {
+    const rows: Array<{ sent: string; failed: string; unrequested: string; in_flight: string }> =
+      await db.query(
+        `SELECT count(*) FILTER (WHERE status = 'sent') AS sent,
+              count(*) FILTER (WHERE status = 'failed') AS failed,
+              count(*) FILTER (WHERE status = 'pending' AND requested_at IS NULL) AS unrequested,
+              count(*) FILTER (WHERE status = 'pending' AND requested_at IS NOT NULL) AS in_flight
+         FROM campaign.recipients WHERE campaign_id = $1`,
+        [campaignId],
+      );
+    const r = rows[0];
+    return {
+      sent: Number(r.sent),
+      failed: Number(r.failed),
+      unrequested: Number(r.unrequested),
+      inFlight: Number(r.in_flight),
+    };
+  }
+}

@@ -1,0 +1,18 @@
+import { createDataSource } from '@bm/platform';
+import type { DataSource } from 'typeorm';
+import type { CampaignConfig } from '../config';
+import { CreateCampaign1764100000000 } from './migrations/1764100000000-create-campaign';
+
+export const CAMPAIGN_SCHEMA = 'campaign';
+
+/** The campaign service's data source: schema `campaign`, its own migrations table; repositories use SQL. */
+export function createCampaignDataSource(config: CampaignConfig): DataSource {
+  return createDataSource({
+    url: config.DATABASE_URL,
+    schema: CAMPAIGN_SCHEMA,
+    entities: [],
+    migrations: [CreateCampaign1764100000000],
+    poolSize: config.DATABASE_POOL_SIZE,
+    applicationName: 'campaign',
+  });
+}

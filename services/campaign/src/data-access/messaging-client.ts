@@ -1,0 +1,101 @@
+import { ERROR_CODES, INTERNAL_HEADERS, type ErrorCode, type TemplateDto } from '@bm/contracts';
+import { AppError } from '@bm/platform';
+
+export interface Capacity {
+  daily_limit: number | null;
+  used_today: number;
+  /** Null when the tier has no limit. */
+  remaining: number | null;
+}
+
+export interface CampaignTemplate {
+  template: TemplateDto;
+  throughput_per_second: number;
+}
+
+interface Envelope<T> {
+  success?: boolean;
+  data?: T;
+  error?: { code?: string; message?: string; details?: Record<string, unknown> };
+}
+
+const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && code in ERROR_CODES;
+
+/**
+ * Messaging's internal endpoints a campaign needs: the template it would send, the number's tier capacity,
+ * and holds on that capacity. Messaging's own refusals (NO_ACTIVE_ACCOUNT, TEMPLATE_NOT_FOUND, …) come back as
+ * the same AppError; messaging unreachable or failing is 503 SERVICE_UNAVAILABLE, so nothing is half-done.
+ */
+export class MessagingClient {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly internalToken: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  campaignTemplate(tenantId: number, accountId: string, name: string, language?: string) {
+    const query = new URLSearchParams({ name, ...(language ? { language } : {}) });
+    return this.call<CampaignTemplate>(
+      tenantId,
+      'GET',
+      `/internal/v1/channel-accounts/${encodeURIComponent(accountId)}/campaign-template?${query.toString()}`,
+    );
+  }
+
+  capacity(tenantId: number, accountId: string): Promise<Capacity> {
+    return this.call<Capacity>(
+      tenantId,
+      'GET',
+      `/internal/v1/channel-accounts/${encodeURIComponent(accountId)}/capacity`,
+    );
+  }
+
+  /** Holds up to `count` slots for `reference` (replacing its earlier hold); all or nothing unless `partial`. */
+  reserve(
+    tenantId: number,
+    accountId: string,
+    reference: string,
+    count: number,
+    partial: boolean,
+  ): Promise<{ granted: number; capacity: Capacity }> {
+    return this.call(
+      tenantId,
+      'POST',
+      `/internal/v1/channel-accounts/${encodeURIComponent(accountId)}/capacity/reservations`,
+      { reference, count, partial },
+    );
+  }
+
+  async release(tenantId: number, accountId: string, reference: string): Promise<void> {
+    await this.call(
+      tenantId,
+      'DELETE',
+      `/internal/v1/channel-accounts/${encodeURIComponent(accountId)}/capacity/reservations/${encodeURIComponent(reference)}`,
+    );
+  }
+
+  private async call<T>(tenantId: number, method: string, path: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: {
+          [INTERNAL_HEADERS.token]: this.internalToken,
+          [INTERNAL_HEADERS.tenantId]: String(tenantId),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch {
+      throw new AppError('SERVICE_UNAVAILABLE', 'The messaging service is unreachable');
+    }
+    const answer = (await res.json().catch(() => ({}))) as Envelope<T>;
+    if (res.ok && answer.success === true) return answer.data as T;
+    const code = answer.error?.code;
+    if (res.status < 500 && isErrorCode(code) && code !== 'VALIDATION_ERROR') {
+      throw new AppError(code, answer.error?.message, answer.error?.details);
+    }
+    throw new AppError('SERVICE_UNAVAILABLE', `The messaging service answered ${res.status}`);
+  }
+}

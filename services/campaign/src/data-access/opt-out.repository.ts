@@ -1,0 +1,84 @@
+import type { OptOutSource } from '@bm/contracts';
+import { queryRows } from '@bm/platform';
+import type { DataSource, EntityManager } from 'typeorm';
+
+export interface OptOut {
+  phone: string;
+  source: OptOutSource;
+  createdAt: Date;
+}
+
+interface Row {
+  phone: string;
+  source: OptOutSource;
+  created_at: Date;
+}
+
+const toOptOut = (r: Row): OptOut => ({ phone: r.phone, source: r.source, createdAt: r.created_at });
+
+/** A tenant's opted-out phones (normalized digits). */
+export class OptOutRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Adds a phone; the new row, or undefined when it was already there (nothing changes then). */
+  async add(
+    tx: EntityManager,
+    tenantId: number,
+    phone: string,
+    source: OptOutSource,
+  ): Promise<OptOut | undefined> {
+    const rows: Row[] = await tx.query(
+      `INSERT INTO campaign.opt_outs (tenant_id, phone, source) VALUES ($1, $2, $3)
+       ON CONFLICT DO NOTHING RETURNING phone, source, created_at`,
+      [tenantId, phone, source],
+    );
+    return rows[0] ? toOptOut(rows[0]) : undefined;
+  }
+
+  async find(
+    tenantId: number,
+    phone: string,
+    db: DataSource | EntityManager = this.dataSource,
+  ): Promise<OptOut | undefined> {
+    const rows: Row[] = await db.query(
+      'SELECT phone, source, created_at FROM campaign.opt_outs WHERE tenant_id = $1 AND phone = $2',
+      [tenantId, phone],
+    );
+    return rows[0] ? toOptOut(rows[0]) : undefined;
+  }
+
+  /** Removes a phone; whether it was there. */
+  async remove(tx: EntityManager, tenantId: number, phone: string): Promise<boolean> {
+    const rows = await queryRows<{ phone: string }>(
+      tx,
+      'DELETE FROM campaign.opt_outs WHERE tenant_id = $1 AND phone = $2 RETURNING phone',
+      [tenantId, phone],
+    );
+    return rows.length > 0;
+  }
+
+  /** Which of `phones` the tenant has opted out (one query for a whole list). */
+  async optedOutAmong(db: EntityManager, tenantId: number, phones: readonly string[]): Promise<Set<string>> {
+    if (phones.length === 0) return new Set();
+    const rows: Array<{ phone: string }> = await db.query(
+      'SELECT phone FROM campaign.opt_outs WHERE tenant_id = $1 AND phone = ANY($2::text[])',
+      [tenantId, phones],
+    );
+    return new Set(rows.map((r) => r.phone));
+  }
+
+  async page(tenantId: number, page: number, perPage: number): Promise<{ optOuts: OptOut[]; total: number }> {
+    const [rows, count] = await Promise.all([
+      this.dataSource.query<Row[]>(
+        `SELECT phone, source, created_at FROM campaign.opt_outs WHERE tenant_id = $1
+          ORDER BY created_at DESC, phone LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
+        [tenantId],
+      ),
+      this.dataSource.query<Array<{ total: string }>>(
+        'SELECT count(*) AS total FROM campaign.opt_outs WHERE tenant_id = $1',
+        [tenantId],
+      ),
+    ]);
+    return { optOuts: rows.map(toOptOut), total: Number(count[0].total) };
+  }
+}

@@ -1,0 +1,83 @@
+import type { Router } from 'express';
+import {
+  campaignRecipientsQuerySchema,
+  createCampaignQuerySchema,
+  createCampaignSchema,
+  ok,
+} from '@bm/contracts';
+import { defineRoutes, idempotencyKeyOf, tenantOf, validate } from '@bm/platform';
+import type { CampaignDeps } from '../../domain/campaign-deps';
+import {
+  cancelCampaign,
+  getCampaign,
+  listRecipients,
+  pauseCampaign,
+  resumeCampaign,
+  retryCampaign,
+} from '../../domain/campaigns.use-case';
+import { createCampaign, planCampaign } from '../../domain/create-campaign.use-case';
+
+/** The campaign endpoints of the public API (the gateway forwards them with the tenant). */
+export function campaignRoutes(router: Router, deps: CampaignDeps): void {
+  const id = (params: Record<string, unknown>) => String(params.id);
+  defineRoutes(router, [
+    {
+      method: 'POST',
+      path: '/api/v1/campaigns',
+      handlers: [
+        async (req, res) => {
+          const tenantId = tenantOf(res);
+          const { dry_run: dryRun } = validate(createCampaignQuerySchema, req.query);
+          const key = dryRun ? undefined : idempotencyKeyOf(req);
+          const request = validate(createCampaignSchema, req.body ?? {});
+          if (dryRun) {
+            res.json(ok(await planCampaign(deps, tenantId, request)));
+            return;
+          }
+          const rawBody = req.rawBody?.toString('utf8') ?? JSON.stringify(req.body);
+          const answer = await createCampaign(deps, tenantId, request, rawBody, key);
+          if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+          res.status(answer.status).json(answer.body);
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/campaigns/:id',
+      handlers: [async (req, res) => res.json(ok(await getCampaign(deps, tenantOf(res), id(req.params))))],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/campaigns/:id/recipients',
+      handlers: [
+        async (req, res) => {
+          const query = validate(campaignRecipientsQuerySchema, req.query);
+          res.json(ok(await listRecipients(deps, tenantOf(res), id(req.params), query)));
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/campaigns/:id/cancel',
+      handlers: [async (req, res) => res.json(ok(await cancelCampaign(deps, tenantOf(res), id(req.params))))],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/campaigns/:id/retry',
+      handlers: [
+        async (req, res) =>
+          res.status(202).json(ok(await retryCampaign(deps, tenantOf(res), id(req.params)))),
+      ],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/campaigns/:id/pause',
+      handlers: [async (req, res) => res.json(ok(await pauseCampaign(deps, tenantOf(res), id(req.params))))],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/campaigns/:id/resume',
+      handlers: [async (req, res) => res.json(ok(await resumeCampaign(deps, tenantOf(res), id(req.params))))],
+    },
+  ]);
+}
