@@ -1,10 +1,18 @@
-import { queryRows } from '@bm/platform';
+import { queryRows, runInTrace } from '@bm/platform';
 import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
 import type { EntityManager } from 'typeorm';
 import type { MessageLog } from '../data-access/message-log.repository';
+import {
+  keepPendingReports,
+  lockByProviderIds,
+  moveForward,
+  type ForwardMove,
+} from '../data-access/status-report.repository';
 import { describeFailure } from '../data-access/upstream/upstream-errors';
-import { changeStatus, type StatusChange } from './change-status';
+import { changeStatus, statusEventFields, type StatusChange } from './change-status';
+import { buildEvent } from './emit-event';
 import type { MessagingDeps } from './messaging-deps';
+import { canMoveTo, statusesBefore } from './status-rules';
 
 type Report = Pick<InboundStatusItem, 'status' | 'errors' | 'occurred_at'>;
 
@@ -24,23 +32,70 @@ function toChange(report: Report): StatusChange | undefined {
   };
 }
 
+/** A receipt of a known message, applied by the status rules inside the caller's transaction. */
+async function applyOne(deps: MessagingDeps, tx: EntityManager, item: InboundStatusItem): Promise<void> {
+  const message = await deps.messages.findByProviderId(tx, item.provider_message_id, { lock: true });
+  const change = toChange(item);
+  if (message && change) await changeStatus(deps, tx, message, change);
+}
+
+const FORWARD = new Set<MessageStatus>(['sent', 'delivered', 'read']);
+
+/** A receipt and the trace of the message that brought it. */
+export interface StatusReport {
+  item: InboundStatusItem;
+  traceparent?: string;
+}
+
 /**
- * A delivery receipt from the upstream: applied by the status rules, or kept until the send records the
- * provider message id when it overtook the send's answer.
+ * Delivery receipts from the upstream, a batch in one transaction: each applied by the status rules, or kept
+ * until the send records the provider message id when it overtook the send's answer. The common case (one
+ * sent, delivered or read report for a message) is one statement for the whole batch; a failure, or several
+ * reports of one message, go through changeStatus one by one in arrival order, as they would alone. Each
+ * status event continues the trace of its receipt.
  */
-export async function applyStatusReport(deps: MessagingDeps, item: InboundStatusItem): Promise<void> {
+export async function applyStatusReports(deps: MessagingDeps, reports: StatusReport[]): Promise<void> {
   await deps.dataSource.transaction(async (tx) => {
-    const message = await deps.messages.findByProviderId(tx, item.provider_message_id, { lock: true });
-    if (!message) {
-      await tx.query(
-        `INSERT INTO messaging.pending_status_reports (provider_message_id, status, report)
-         VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-        [item.provider_message_id, item.status, JSON.stringify(item)],
-      );
-      return;
+    const messages = await lockByProviderIds(tx, [
+      ...new Set(reports.map((r) => r.item.provider_message_id)),
+    ]);
+    await keepPendingReports(
+      tx,
+      reports.map((r) => r.item).filter((i) => !messages.has(i.provider_message_id)),
+    );
+    const byMessage = new Map<string, StatusReport[]>();
+    for (const r of reports.filter((r) => messages.has(r.item.provider_message_id))) {
+      const key = r.item.provider_message_id;
+      byMessage.set(key, [...(byMessage.get(key) ?? []), r]);
     }
-    const change = toChange(item);
-    if (change) await changeStatus(deps, tx, message, change);
+    const moves: ForwardMove[] = [];
+    const oneByOne: StatusReport[] = [];
+    for (const [providerMessageId, ofMessage] of byMessage) {
+      const message = messages.get(providerMessageId)!;
+      const change = ofMessage.length === 1 ? toChange(ofMessage[0].item) : undefined;
+      if (!change || !FORWARD.has(change.status)) {
+        oneByOne.push(...ofMessage);
+        continue;
+      }
+      // A duplicate or late receipt changes nothing and emits nothing.
+      if (!canMoveTo(message.status, change.status)) continue;
+      const status = change.status as ForwardMove['status'];
+      const event = buildEvent<'message.status_updated'>(
+        message.tenantId,
+        statusEventFields({ ...message, status }, message.status),
+      );
+      moves.push({
+        id: message.id,
+        status,
+        expected: statusesBefore(status),
+        at: change.at ?? new Date(),
+        eventId: event.messageId,
+        event: event.payload,
+        traceparent: ofMessage[0].traceparent,
+      });
+    }
+    await moveForward(tx, moves);
+    for (const r of oneByOne) await runInTrace(r.traceparent, () => applyOne(deps, tx, r.item));
   });
 }
 

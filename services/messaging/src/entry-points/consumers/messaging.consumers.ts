@@ -7,12 +7,12 @@ import {
   applyPhoneQuality,
   applyTemplateStatus,
 } from '../../domain/account-updates.use-case';
-import { applyStatusReport } from '../../domain/apply-status-report.use-case';
 import { DeliveryBatcher } from '../../domain/delivery-batcher';
 import { DELIVER_COMMAND } from '../../domain/emit-event';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 import { recordInboundMessage } from '../../domain/record-inbound-message.use-case';
 import { requestCampaignSend } from '../../domain/request-campaign-send.use-case';
+import { StatusReportBatcher } from '../../domain/status-report-batcher';
 import type { ThroughputLimiter } from '../../domain/throughput-limiter';
 
 const deliverSchema = Joi.object<{ message_log_id: number }>({
@@ -52,14 +52,16 @@ export async function registerConsumers(
     },
     { prefetch: deps.config.SEND_CONCURRENCY },
   );
+  const statuses = new StatusReportBatcher(deps);
   const inbound: Handlers = {
-    'inbound.status': (item) => applyStatusReport(deps, item),
+    'inbound.status': (item) => statuses.submit(item),
     'inbound.message': (item) => recordInboundMessage(deps, item),
     'inbound.template_status': (item) => applyTemplateStatus(deps, item),
     'inbound.phone_quality': (item) => applyPhoneQuality(deps, item),
     'inbound.account_update': (item) => applyAccountUpdate(deps, item),
   };
-  await amqp.consume('messaging.inbound', Object.keys(inbound), dispatch(inbound), { prefetch: 32 });
+  // Receipts come in bursts of thousands: the prefetch lets the status batcher gather large batches.
+  await amqp.consume('messaging.inbound', Object.keys(inbound), dispatch(inbound), { prefetch: 256 });
   await amqp.consume(
     'messaging.send-requests',
     ['messaging.send_requested'],
