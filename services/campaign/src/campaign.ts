@@ -10,6 +10,7 @@ import {
   pingDatabase,
   requireInternalCaller,
   serviceHealthRoutes,
+  serviceMetrics,
 } from '@bm/platform';
 import type { CampaignConfig } from './config';
 import { CampaignRepository } from './data-access/campaign.repository';
@@ -18,6 +19,7 @@ import { MessagingClient } from './data-access/messaging-client';
 import { OptOutRepository } from './data-access/opt-out.repository';
 import { RecipientRepository } from './data-access/recipient.repository';
 import type { CampaignDeps } from './domain/campaign-deps';
+import { campaignMetrics } from './domain/campaign-metrics';
 import { dispatchCampaigns } from './domain/dispatch-campaigns.use-case';
 import { prepareUpload, prepareWaitingUploads } from './domain/prepare-campaign.use-case';
 import { registerConsumers } from './entry-points/consumers/campaign.consumers';
@@ -39,7 +41,8 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
   const logger = createLogger('campaign', config.LOG_LEVEL);
   const dataSource = createCampaignDataSource(config);
   await dataSource.initialize();
-  const amqp = amqpClientFor(config, logger);
+  const metrics = serviceMetrics('campaign');
+  const amqp = amqpClientFor(config, logger, metrics);
   const withWorkers = config.CAMPAIGN_ROLE !== 'api';
   const preparing = new Set<Promise<unknown>>();
 
@@ -52,6 +55,7 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
     optOuts: new OptOutRepository(dataSource),
     messaging: new MessagingClient(config.MESSAGING_URL, config.INTERNAL_TOKEN, config.MESSAGING_TIMEOUT_MS),
     idempotency: new IdempotencyStore(dataSource, CAMPAIGN_SCHEMA),
+    metrics: campaignMetrics(metrics, dataSource),
     // The replica that took the list starts on it at once; if it dies first, the sweep of any worker does it.
     wakePreparer: (uploadId) => {
       const work = prepareUpload(deps, uploadId)
@@ -64,7 +68,7 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
     },
     wakeDispatcher: () => dispatcher.wake(),
   };
-  const relay = new OutboxRelay({ dataSource, schema: CAMPAIGN_SCHEMA, amqp, logger });
+  const relay = new OutboxRelay({ dataSource, schema: CAMPAIGN_SCHEMA, amqp, logger, metrics });
   const dispatcher = new PeriodicTask(
     'campaign dispatch',
     config.DISPATCH_INTERVAL_MS,

@@ -24,11 +24,12 @@ export async function applyMessageStatus(
   if (!outcome || !id) return;
   // The dispatcher's next pass (a fraction of a second) sees a finished campaign; waking it per answer would
   // make it run flat out during a large campaign.
-  await deps.recipients.applyOutcome({
+  const changed = await deps.recipients.applyOutcome({
     ...id,
     messageLogId: event.message_log_id,
     status: outcome,
     errorMessage: event.error_message ?? (outcome === 'failed' ? 'the message failed' : null),
     at: new Date(event.occurred_at),
   });
+  if (changed) deps.metrics.recipients.inc({ status: outcome });
 }

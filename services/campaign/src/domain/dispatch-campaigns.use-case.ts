@@ -100,6 +100,8 @@ async function requestSends(
   await deps.recipients.failMany(tx, failures);
   await deps.recipients.markRequested(tx, requested);
   await enqueueEvents(tx, CAMPAIGN_SCHEMA, commands);
+  deps.metrics.recipients.inc({ status: 'requested' }, commands.length);
+  if (failures.length > 0) deps.metrics.recipients.inc({ status: 'failed' }, failures.length);
 }
 
 /**

@@ -69,6 +69,7 @@ export async function prepareUpload(deps: CampaignDeps, uploadId?: string): Prom
           rows.length,
         );
         const failed = rows.filter((r) => r.invalid).length;
+        if (failed > 0) deps.metrics.recipients.inc({ status: 'failed' }, failed);
         await emitCampaignEvent(tx, 'campaign.created', ready, { sent: 0, failed });
       }
     }
