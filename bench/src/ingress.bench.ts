@@ -10,6 +10,15 @@ import { freePort, startService, stop, waitHealthy, ROOT, INTERNAL_TOKEN, DATABA
 const APP_SECRET = 'bench-app-secret';
 const AMQP_URL = process.env.BENCH_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const AMQP_PREFIX = 'bench.ingress';
+// A database of its own: another benchmark running at the same time would otherwise relay this one's outbox rows
+// to its own exchange (every messaging instance on a database publishes that database's outbox).
+const INGRESS_DATABASE_URL =
+  process.env.BENCH_INGRESS_DATABASE_URL ??
+  (() => {
+    const url = new URL(DATABASE_URL);
+    url.pathname = `${url.pathname}_ingress`;
+    return url.toString();
+  })();
 
 export interface IngressPhase {
   name: string;
@@ -254,7 +263,7 @@ export async function benchIngress(
   durationSeconds: number,
 ): Promise<IngressBenchResult> {
   const common = {
-    DATABASE_URL,
+    DATABASE_URL: INGRESS_DATABASE_URL,
     AMQP_URL,
     AMQP_PREFIX,
     REDIS_PREFIX: 'bench.ingress:',
@@ -281,7 +290,7 @@ export async function benchIngress(
       MESSAGING_URL: `http://127.0.0.1:${messagingPort}`,
     }),
   ];
-  const db = new Client({ connectionString: DATABASE_URL });
+  const db = new Client({ connectionString: INGRESS_DATABASE_URL });
   await db.connect();
   const seen = new Map<number, number>();
   let watcher: { close(): Promise<void> } | undefined;

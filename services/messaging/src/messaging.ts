@@ -72,7 +72,16 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     ledger: new ConversationLedger(dataSource, config.CAPACITY_WINDOW_MS),
     idempotency: new IdempotencyStore(dataSource, MESSAGING_SCHEMA),
   };
-  const relay = new OutboxRelay({ dataSource, schema: MESSAGING_SCHEMA, amqp, logger, metrics });
+  // Status receipts and sends come in bursts of thousands: large passes, and a short pause when quiet.
+  const relay = new OutboxRelay({
+    dataSource,
+    schema: MESSAGING_SCHEMA,
+    amqp,
+    logger,
+    metrics,
+    batchSize: 500,
+    intervalMs: 50,
+  });
   const scheduler = new PeriodicTask(
     'scheduler',
     config.SCHEDULER_INTERVAL_MS,

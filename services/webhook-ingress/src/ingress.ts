@@ -54,7 +54,16 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
       config.MESSAGING_TIMEOUT_MS,
     ),
   };
-  const relay = new OutboxRelay({ dataSource, schema: INGRESS_SCHEMA, amqp, logger, metrics });
+  // Bodies batch thousands of items: large passes, and a short pause so a quiet relay adds little latency.
+  const relay = new OutboxRelay({
+    dataSource,
+    schema: INGRESS_SCHEMA,
+    amqp,
+    logger,
+    metrics,
+    batchSize: 500,
+    intervalMs: 50,
+  });
   const splitter = new PeriodicTask(
     'inbound-splitter',
     config.INGRESS_PROCESS_INTERVAL_MS,
