@@ -9,7 +9,7 @@ interface Waiting {
   reject: (err: unknown) => void;
 }
 
-const MAX_BATCH = 200;
+const MAX_BATCH = 500;
 const MAX_IN_FLIGHT = 2;
 
 /**

@@ -61,7 +61,7 @@ export async function registerConsumers(
     'inbound.account_update': (item) => applyAccountUpdate(deps, item),
   };
   // Receipts come in bursts of thousands: the prefetch lets the status batcher gather large batches.
-  await amqp.consume('messaging.inbound', Object.keys(inbound), dispatch(inbound), { prefetch: 256 });
+  await amqp.consume('messaging.inbound', Object.keys(inbound), dispatch(inbound), { prefetch: 1000 });
   await amqp.consume(
     'messaging.send-requests',
     ['messaging.send_requested'],
