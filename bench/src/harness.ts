@@ -1,4 +1,4 @@
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import autocannon from 'autocannon';
@@ -101,4 +101,25 @@ export async function waitHealthy(url: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${url} never became healthy`);
+}
+
+export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+
+/** The environment every benchmarked service shares: the bench database, its own prefixes, quiet logs. */
+export const BENCH_ENV = {
+  DATABASE_URL,
+  REDIS_PREFIX: 'bench:',
+  AMQP_PREFIX: 'bench',
+  ADMIN_TOKEN,
+  INTERNAL_TOKEN,
+  LOG_LEVEL: 'error',
+};
+
+/** Applies every service's migrations to the bench database. */
+export function migrateBenchDatabase(): void {
+  const result = spawnSync(process.execPath, [join(ROOT, 'scripts/dist/migrate-all.js')], {
+    env: { ...process.env, ...BENCH_ENV },
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error('migrations failed');
 }

@@ -1,4 +1,4 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import {
@@ -9,12 +9,11 @@ import {
   stop,
   waitHealthy,
   type LoadResult,
-  ROOT,
-  INTERNAL_TOKEN,
+  ADMIN_TOKEN,
+  BENCH_ENV,
   DATABASE_URL,
+  migrateBenchDatabase,
 } from './harness';
-
-const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
 export interface MessagingBenchResult {
   baseline: LoadResult;
@@ -65,22 +64,8 @@ export async function benchMessaging(
   connections: number,
   durationSeconds: number,
 ): Promise<MessagingBenchResult> {
-  const common = {
-    DATABASE_URL,
-    REDIS_PREFIX: 'bench:',
-    AMQP_PREFIX: 'bench',
-    ADMIN_TOKEN,
-    INTERNAL_TOKEN,
-    LOG_LEVEL: 'error',
-  };
-  if (
-    spawnSync(process.execPath, [join(ROOT, 'scripts/dist/migrate-all.js')], {
-      env: { ...process.env, ...common },
-      stdio: 'inherit',
-    }).status !== 0
-  ) {
-    throw new Error('migrations failed');
-  }
+  const common = BENCH_ENV;
+  migrateBenchDatabase();
   const [sandboxPort, messagingPort, workerPort, gatewayPort] = [
     await freePort(),
     await freePort(),

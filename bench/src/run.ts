@@ -5,6 +5,7 @@ import { benchGateway } from './gateway.bench';
 import { benchMessaging } from './messaging.bench';
 import { benchDispatcher, dispatcherReport } from './dispatcher.bench';
 import { benchIngress, ingressReport } from './ingress.bench';
+import { benchCampaign, campaignReport } from './campaign.bench';
 import type { LoadResult } from './harness';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -57,6 +58,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   dispatcher: async () =>
     dispatcherReport(await benchDispatcher(Number(process.env.BENCH_DISPATCHER_EVENTS ?? 10_000))),
   ingress: async () => ingressReport(await benchIngress(CONNECTIONS, DURATION)),
+  campaign: async () => campaignReport(await benchCampaign()),
 };
 
 const begin = (name: string) => `<!-- bench:${name} -->`;

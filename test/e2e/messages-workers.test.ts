@@ -24,7 +24,7 @@ describe('send workers with two replicas', () => {
     await proxy.close();
   });
 
-  it('when 20 messages go out on a number capped at 5 per second, then they take four one-second windows', async () => {
+  it('when 20 messages go out on a number capped at 5 per second, then no one-second window holds more than 5', async () => {
     const t = await createTenant(stack, 'TIER_1K', { throughput_per_second: 5 });
     const ids = await Promise.all(Array.from({ length: 20 }, () => sendTemplate(stack, t)));
     await waitFor(
@@ -39,14 +39,12 @@ describe('send workers with two replicas', () => {
       (s) => s.result === 'accepted',
     );
     expect(sends).toHaveLength(20);
-    // The budget is a fixed one-second window per number, shared by both replicas in Redis. The sandbox stamps
-    // sends with its own clock, a few ms after the worker's window opened, so the check is what a fixed window
-    // promises whatever the observer's alignment: 20 sends need four windows, so they cross three boundaries
-    // (over 2 s from first to last),
-    // and any 11 consecutive sends (more than two windows' worth) span a second.
+    // Sends are paced evenly (at 96% of the rate) on one schedule in Redis shared by both replicas, so any
+    // one-second window, wherever the sandbox's clock places it, holds at most 5: any 6 consecutive sends span
+    // more than a second (a little jitter between the worker's timer and the sandbox's stamp allowed).
     const times = sends.map((x) => new Date(x.at).getTime()).sort((a, b) => a - b);
-    expect(times[times.length - 1] - times[0]).toBeGreaterThanOrEqual(1950);
-    for (let k = 10; k < times.length; k += 1) expect(times[k] - times[k - 10]).toBeGreaterThanOrEqual(950);
+    expect(times[times.length - 1] - times[0]).toBeGreaterThanOrEqual(3800);
+    for (let k = 5; k < times.length; k += 1) expect(times[k] - times[k - 5]).toBeGreaterThanOrEqual(990);
   });
 
   it('when a worker loses the broker in the middle of a send, then the redelivered command does not send again', async () => {

@@ -2,6 +2,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import request, { type Response } from 'supertest';
 import { buildOpenApiDocument } from '@bm/contracts';
+import { phones, postCampaign, waitForCampaign } from '../support/campaigns';
 import { postSend, sendTemplate, waitForStatus } from '../support/messages';
 import { ADMIN_TOKEN, createTenant, startStack, type Stack, type TenantFixture } from '../support/stack';
 
@@ -46,7 +47,7 @@ describe('real answers of the gateway match the OpenAPI document', () => {
   const check = responseValidator();
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ campaignEnv: {} });
     t = await createTenant(stack);
   });
   afterAll(() => stack.stop());
@@ -71,6 +72,73 @@ describe('real answers of the gateway match the OpenAPI document', () => {
     const templates = await api().get('/api/v1/templates').set(t.auth).expect(200);
     expect((templates.body.data.templates as unknown[]).length).toBeGreaterThan(0);
     check('/api/v1/templates', 'get', templates);
+  });
+
+  it('when campaigns are created, read, listed, cancelled, refused and split, then the answers match', async () => {
+    const created = await postCampaign(stack, t, { recipients: [{ phone: phones(1)[0] }, { phone: 'bad' }] });
+    check('/api/v1/campaigns', 'post', created);
+    const id = created.body.data.campaign_id as string;
+    await waitForCampaign(stack, t, id, ['completed']);
+    check('/api/v1/campaigns/{id}', 'get', await api().get(`/api/v1/campaigns/${id}`).set(t.auth));
+    check(
+      '/api/v1/campaigns/{id}/recipients',
+      'get',
+      await api().get(`/api/v1/campaigns/${id}/recipients`).set(t.auth),
+    );
+    check(
+      '/api/v1/campaigns/{id}/cancel',
+      'post',
+      await api().post(`/api/v1/campaigns/${id}/cancel`).set(t.auth).expect(409),
+    );
+    check(
+      '/api/v1/campaigns/{id}/retry',
+      'post',
+      await api().post(`/api/v1/campaigns/${id}/retry`).set(t.auth).expect(202),
+    );
+    check('/api/v1/campaigns/{id}', 'get', await api().get('/api/v1/campaigns/nope').set(t.auth).expect(404));
+    const later = await postCampaign(stack, t, { scheduled_at: '2099-01-01T00:00:00Z' }).expect(202);
+    await waitForCampaign(stack, t, later.body.data.campaign_id as string, ['scheduled']);
+    check(
+      '/api/v1/campaigns/{id}/cancel',
+      'post',
+      await api()
+        .post(`/api/v1/campaigns/${later.body.data.campaign_id as string}/cancel`)
+        .set(t.auth)
+        .expect(200),
+    );
+    const small = await createTenant(stack, 'TIER_50');
+    const list = phones(60).map((phone) => ({ phone }));
+    check('/api/v1/campaigns', 'post', await postCampaign(stack, small, { recipients: list }).expect(429));
+    check(
+      '/api/v1/campaigns',
+      'post',
+      await postCampaign(stack, small, {
+        recipients: list,
+        split_across_days: true,
+        campaign_name: 'Split',
+      }).expect(202),
+    );
+    check('/api/v1/campaigns', 'post', await postCampaign(stack, t, { recipients: [] }).expect(422));
+  }, 30_000);
+
+  it('when opt-outs are added, listed and removed, then the answers match', async () => {
+    const [phone] = phones(1);
+    check(
+      '/api/v1/opt-outs',
+      'post',
+      await api().post('/api/v1/opt-outs').set(t.auth).send({ phone }).expect(201),
+    );
+    check('/api/v1/opt-outs', 'get', await api().get('/api/v1/opt-outs').set(t.auth).expect(200));
+    check(
+      '/api/v1/opt-outs/{phone}',
+      'delete',
+      await api().delete(`/api/v1/opt-outs/${phone}`).set(t.auth).expect(200),
+    );
+    check(
+      '/api/v1/opt-outs/{phone}',
+      'delete',
+      await api().delete(`/api/v1/opt-outs/${phone}`).set(t.auth).expect(404),
+    );
   });
 
   it('when there is no API key, then the 401 matches', async () => {

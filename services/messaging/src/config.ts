@@ -12,6 +12,8 @@ export interface MessagingConfig extends CommonConfig {
   /** Key that seals upstream access tokens at rest. */
   ENCRYPTION_KEY: string;
   DEFAULT_THROUGHPUT_PER_SECOND: number;
+  /** Sends are paced at this fraction of a number's rate, slack for network jitter (sliding-window upstreams). */
+  THROUGHPUT_SAFETY: number;
   SEND_CONCURRENCY: number;
   SEND_MAX_ATTEMPTS: number;
   SEND_RETRY_BASE_MS: number;
@@ -42,7 +44,8 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv = process.env): Reado
         .default('v21.0'),
       UPSTREAM_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
       ENCRYPTION_KEY: Joi.string().min(16).default('dev-encryption-key-change-me'),
-      DEFAULT_THROUGHPUT_PER_SECOND: Joi.number().integer().min(1).max(1000).default(80),
+      DEFAULT_THROUGHPUT_PER_SECOND: Joi.number().integer().min(1).max(10_000).default(80),
+      THROUGHPUT_SAFETY: Joi.number().min(0.5).max(1).default(0.96),
       SEND_CONCURRENCY: Joi.number().integer().min(1).max(2000).default(200),
       SEND_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(5),
       SEND_RETRY_BASE_MS: Joi.number().integer().min(10).default(2_000),

@@ -119,7 +119,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     logger,
     deps,
     startWorkers: async () => {
-      await registerConsumers(amqp, deps, new ThroughputLimiter(redis));
+      await registerConsumers(amqp, deps, new ThroughputLimiter(redis, config.THROUGHPUT_SAFETY));
       await amqp.connect();
       relay.start();
       scheduler.start();

@@ -50,15 +50,33 @@ async function sendAll(
     const account = await deps.accounts.findCached(messages[0].channelAccountId);
     if (!account) throw new Error(`channel account ${messages[0].channelAccountId} vanished`);
     const token = deps.secrets.open(account.accessTokenSealed);
-    await limiter.acquire(account.id, account.throughputPerSecond, messages.length, (n) => {
-      for (const message of messages.slice(calls.length, calls.length + n)) {
-        calls.push(
-          runWithTrace(traceOf(message.id), () =>
-            deps.upstream.sendMessage(account.phoneNumberId, token, upstreamBody(message)),
-          ),
-        );
-      }
-    });
+    // The attempt was recorded at the claim: a message waits for its slot at most half the grace after which an
+    // attempt counts as abandoned, so waiting is never mistaken for a worker that died mid-call.
+    const maxWaitMs = Math.min(10_000, deps.config.ATTEMPT_GRACE_MS / 2);
+    const granted = await limiter.acquire(
+      account.id,
+      account.throughputPerSecond,
+      messages.length,
+      (n) => {
+        for (const message of messages.slice(calls.length, calls.length + n)) {
+          calls.push(
+            runWithTrace(traceOf(message.id), () =>
+              deps.upstream.sendMessage(account.phoneNumberId, token, upstreamBody(message)),
+            ),
+          );
+        }
+      },
+      maxWaitMs,
+    );
+    // A slow number's later slots are far off: those messages give their claim back rather than wait claimed.
+    if (granted < messages.length) {
+      await persistently(deps, 'giving claims back', () =>
+        deps.messages.releaseClaims(
+          messages.slice(granted).map((m) => m.id),
+          0,
+        ),
+      );
+    }
   } catch (err) {
     const unsent = messages.slice(calls.length).map((m) => m.id);
     deps.logger.warn('sending paused, claims given back', {

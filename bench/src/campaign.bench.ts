@@ -1,0 +1,266 @@
+import type { ChildProcess } from 'node:child_process';
+import { Client } from 'pg';
+import {
+  ADMIN_TOKEN,
+  BENCH_ENV,
+  DATABASE_URL,
+  freePort,
+  migrateBenchDatabase,
+  startService,
+  stop,
+  waitHealthy,
+} from './harness';
+
+export interface CreateFigures {
+  recipients: number;
+  bodyBytes: number;
+  parseMs: number;
+  acceptMs: number;
+  finalMs: number;
+}
+
+export interface DispatchFigures {
+  recipients: number;
+  seconds: number;
+  perSecond: number;
+  rejected130429: number;
+}
+
+export interface CampaignBenchResult {
+  creates: CreateFigures[];
+  capped: DispatchFigures & { capPerSecond: number };
+  uncapped: DispatchFigures;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function call<T>(
+  url: string,
+  method: string,
+  auth: string,
+  body?: unknown,
+): Promise<{ status: number; data: T }> {
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { data: T };
+  return { status: res.status, data: json.data };
+}
+
+function listBody(
+  accountId: string,
+  count: number,
+  offset: number,
+  extra: Record<string, unknown> = {},
+): string {
+  const recipients = Array.from({ length: count }, (_, i) => ({
+    phone: `+1 415 ${String(offset + i).padStart(7, '0')}`,
+    name: `Customer ${offset + i}`,
+  }));
+  return JSON.stringify({
+    channel_account_id: accountId,
+    message_type: 'template',
+    template_name: 'hello_world',
+    recipients,
+    ...extra,
+  });
+}
+
+/**
+ * Creates and dispatches campaigns through the gateway against the sandbox: the 202 beside JSON.parse of the
+ * same body, the time until total_count is final, then a capped and an uncapped dispatch.
+ */
+export async function benchCampaign(): Promise<CampaignBenchResult> {
+  const common = BENCH_ENV;
+  migrateBenchDatabase();
+  const [sandboxPort, messagingPort, campaignPort, gatewayPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+  const messagingUrl = `http://127.0.0.1:${messagingPort}`;
+  const children: ChildProcess[] = [
+    startService('services/upstream-sandbox/dist/start.js', {
+      ...common,
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_DEFAULT_MPS: '0',
+      SANDBOX_STATUS_DELAYS_MS: '',
+      SANDBOX_FAULT_PATTERNS: 'false',
+    }),
+    startService('services/messaging/dist/start.js', {
+      ...common,
+      UPSTREAM_BASE_URL: sandboxUrl,
+      MESSAGING_PORT: String(messagingPort),
+    }),
+    startService('services/campaign/dist/start.js', {
+      ...common,
+      CAMPAIGN_PORT: String(campaignPort),
+      MESSAGING_URL: messagingUrl,
+    }),
+    startService('services/gateway/dist/start.js', {
+      ...common,
+      GATEWAY_PORT: String(gatewayPort),
+      MESSAGING_URL: messagingUrl,
+      CAMPAIGN_URL: `http://127.0.0.1:${campaignPort}`,
+    }),
+  ];
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const db = new Client({ connectionString: DATABASE_URL });
+  await db.connect();
+  try {
+    await waitHealthy(`${sandboxUrl}/health`);
+    await waitHealthy(`${messagingUrl}/health/ready`);
+    await waitHealthy(`http://127.0.0.1:${campaignPort}/health/ready`);
+    await waitHealthy(`${gatewayUrl}/api/health`);
+    const admin = <T>(method: string, path: string, body?: unknown) =>
+      call<T>(`${gatewayUrl}${path}`, method, ADMIN_TOKEN, body).then((r) => r.data);
+    const tenant = await admin<{ tenant_id: number }>('POST', '/admin/v1/tenants', {
+      name: 'bench',
+      plan: 'unlimited',
+    });
+    const { api_key: key } = await admin<{ api_key: string }>(
+      'POST',
+      `/admin/v1/tenants/${tenant.tenant_id}/api-keys`,
+    );
+    const account = async (throughput: number) => {
+      const suffix = `${Date.now()}${Math.floor(Math.random() * 1000)}`.slice(-10);
+      return (
+        await admin<{ channel_account_id: string }>(
+          'POST',
+          `/admin/v1/tenants/${tenant.tenant_id}/channel-accounts`,
+          {
+            phone_number_id: `7${suffix}`,
+            waba_id: `6${suffix}`,
+            display_phone_number: '15550008888',
+            access_token: 'bench-token',
+            tier: 'TIER_UNLIMITED',
+            throughput_per_second: throughput,
+          },
+        )
+      ).channel_account_id;
+    };
+    const api = <T>(method: string, path: string, body?: unknown) =>
+      call<T>(`${gatewayUrl}${path}`, method, key, body);
+
+    // 1. Create: 202 latency and time to a final total_count (scheduled far ahead, then cancelled).
+    const createAccount = await account(1000);
+    const creates: CreateFigures[] = [];
+    for (const size of [1_000, 50_000]) {
+      const runs: Array<Omit<CreateFigures, 'recipients' | 'bodyBytes'>> = [];
+      for (let run = 0; run < 5; run += 1) {
+        const body = listBody(createAccount, size, run * size, { scheduled_at: '2099-01-01T00:00:00Z' });
+        const parseStart = process.hrtime.bigint();
+        JSON.parse(body);
+        const parseMs = Number(process.hrtime.bigint() - parseStart) / 1e6;
+        const started = performance.now();
+        const created = await api<{ campaign_id: string }>('POST', '/api/v1/campaigns', body);
+        const acceptMs = performance.now() - started;
+        if (created.status !== 202) throw new Error(`create answered ${created.status}`);
+        for (;;) {
+          const c = await api<{ status: string }>('GET', `/api/v1/campaigns/${created.data.campaign_id}`);
+          if (c.data.status !== 'preparing') break;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        runs.push({ parseMs, acceptMs, finalMs: performance.now() - started });
+        await api('POST', `/api/v1/campaigns/${created.data.campaign_id}/cancel`);
+      }
+      creates.push({
+        recipients: size,
+        bodyBytes: Buffer.byteLength(listBody(createAccount, size, 0)),
+        parseMs: median(runs.map((r) => r.parseMs)),
+        acceptMs: median(runs.map((r) => r.acceptMs)),
+        finalMs: median(runs.map((r) => r.finalMs)),
+      });
+    }
+
+    // 2. Dispatch: the achieved rate from the first to the last `sent` (recipients' sent_at), and 130429s.
+    const dispatch = async (accountId: string, size: number, offset: number): Promise<DispatchFigures> => {
+      const created = await api<{ campaign_id: string }>(
+        'POST',
+        '/api/v1/campaigns',
+        listBody(accountId, size, offset),
+      );
+      const id = created.data.campaign_id;
+      const deadline = Date.now() + 600_000;
+      for (;;) {
+        const c = await api<{ status: string }>('GET', `/api/v1/campaigns/${id}`);
+        if (c.data.status === 'completed' || c.data.status === 'failed') break;
+        if (Date.now() > deadline) throw new Error('the campaign did not finish within 600 s');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const { rows } = await db.query<{ n: string; seconds: string }>(
+        `SELECT count(*) AS n, EXTRACT(EPOCH FROM max(sent_at) - min(sent_at)) AS seconds
+           FROM campaign.recipients WHERE campaign_id = $1 AND status = 'sent'`,
+        [id],
+      );
+      const sent = Number(rows[0].n);
+      const seconds = Number(rows[0].seconds);
+      return { recipients: sent, seconds, perSecond: sent / seconds, rejected130429: 0 };
+    };
+    const rejectedFor = async (phoneNumberIdOf: string) =>
+      (
+        (await (await fetch(`${sandboxUrl}/_sandbox/sends/count?${phoneNumberIdOf}`)).json()) as {
+          rejected: number;
+        }
+      ).rejected;
+
+    const CAP = 80;
+    await fetch(`${sandboxUrl}/_sandbox/config`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ default_mps: CAP }),
+    });
+    const cappedAccount = await account(CAP);
+    const cappedNumber = await phoneNumberIdOf(db, cappedAccount);
+    const capped = await dispatch(cappedAccount, 5_000, 1_000_000);
+    capped.rejected130429 = await rejectedFor(`phone_number_id=${cappedNumber}`);
+
+    await fetch(`${sandboxUrl}/_sandbox/config`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ default_mps: 0 }),
+    });
+    const uncappedAccount = await account(1000);
+    const uncappedNumber = await phoneNumberIdOf(db, uncappedAccount);
+    const uncapped = await dispatch(uncappedAccount, 50_000, 2_000_000);
+    uncapped.rejected130429 = await rejectedFor(`phone_number_id=${uncappedNumber}`);
+    return { creates, capped: { ...capped, capPerSecond: CAP }, uncapped };
+  } finally {
+    await db.end();
+    await Promise.all(children.map(stop));
+  }
+}
+
+async function phoneNumberIdOf(db: Client, accountId: string): Promise<string> {
+  const { rows } = await db.query<{ phone_number_id: string }>(
+    'SELECT phone_number_id FROM messaging.channel_accounts WHERE id = $1',
+    [accountId],
+  );
+  return rows[0].phone_number_id;
+}
+
+export function campaignReport(r: CampaignBenchResult): string {
+  const [small, large] = r.creates;
+  return `## Campaigns: create, prepare, dispatch
+
+Through the gateway, against the sandbox; a campaign service (\`CAMPAIGN_ROLE=all\`), one messaging process
+(\`all\`). Medians of five creates per size (scheduled far ahead, so only the creation is measured).
+
+| create | body | JSON.parse of the body | 202 | until total_count is final |
+|---|---|---|---|---|
+| ${small.recipients} recipients | ${(small.bodyBytes / 1e6).toFixed(2)} MB | ${small.parseMs.toFixed(1)} ms | ${small.acceptMs.toFixed(1)} ms | ${small.finalMs.toFixed(0)} ms |
+| ${large.recipients} recipients | ${(large.bodyBytes / 1e6).toFixed(2)} MB | ${large.parseMs.toFixed(1)} ms | ${large.acceptMs.toFixed(1)} ms | ${large.finalMs.toFixed(0)} ms |
+
+50,000-recipient 202 / JSON.parse of its body: **${(large.acceptMs / large.parseMs).toFixed(2)}x** (target <= 2x);
+total_count final after **${(large.finalMs / 1000).toFixed(2)} s** (target <= 1.5 s).
+
+| dispatch | recipients sent | first to last sent | rate | 130429 from the upstream |
+|---|---|---|---|---|
+| sandbox and account capped at ${r.capped.capPerSecond} msg/s | ${r.capped.recipients} | ${r.capped.seconds.toFixed(1)} s | **${r.capped.perSecond.toFixed(1)} msg/s** (${((100 * r.capped.perSecond) / r.capped.capPerSecond).toFixed(1)}% of the cap; target >= 95%) | ${r.capped.rejected130429} (target 0) |
+| uncapped (account at the upstream's 1,000 msg/s maximum) | ${r.uncapped.recipients} | ${r.uncapped.seconds.toFixed(1)} s | **${r.uncapped.perSecond.toFixed(0)} msg/s** (target >= 1,000) | ${r.uncapped.rejected130429} |
+`;
+}
