@@ -86,14 +86,16 @@ async function main(): Promise<void> {
   const names = requested.length > 0 ? requested : Object.keys(BENCHMARKS);
   const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
   process.stdout.write(`machine: ${machine}\nconnections: ${CONNECTIONS}, ${DURATION}s per target\n\n`);
-  const sections = previousSections();
   const command = ['pnpm bench', ...requested].join(' ');
+  const fresh = new Map<string, string>();
   for (const name of names) {
     const body = await BENCHMARKS[name]();
     const stamp = `Run: ${new Date().toISOString()} (\`${command}\`, BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_DURATION_SECONDS=${DURATION}).`;
-    sections.set(name, `${begin(name)}\n${body}\n${stamp}\n${end(name)}`);
+    fresh.set(name, `${begin(name)}\n${body}\n${stamp}\n${end(name)}`);
     process.stdout.write(`${body}\n`);
   }
+  // Read only now: another benchmark that finished while this one ran keeps its fresh section.
+  const sections = new Map([...previousSections(), ...fresh]);
   const report = `# Benchmarks
 
 Command: \`pnpm bench\` runs every benchmark; \`pnpm bench <${Object.keys(BENCHMARKS).join('|')}>\` runs one and
