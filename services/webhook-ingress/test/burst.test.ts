@@ -1,0 +1,43 @@
+import { setupIngress, type IngressContext } from './factories/ingress';
+import { entry, envelope, messagesChange, statusReport, upstreamId, wamid } from './factories/webhooks';
+
+describe('bursts: deliveries stored together and split in batches', () => {
+  let ingress: IngressContext;
+  let phoneNumberId: string;
+
+  beforeAll(async () => {
+    ingress = await setupIngress();
+    phoneNumberId = upstreamId();
+    ingress.messaging.register(phoneNumberId);
+  });
+  afterAll(() => ingress.stop());
+
+  const receipt = (id: string, status: string) =>
+    envelope(
+      entry(
+        upstreamId(),
+        messagesChange(phoneNumberId, { statuses: [statusReport(id, status, upstreamId())] }),
+      ),
+    );
+
+  it('when a hundred deliveries arrive at once, some repeating others, then each is stored and accounted for and each item goes out once', async () => {
+    const ids = Array.from({ length: 60 }, () => wamid());
+    const bodies = [
+      ...ids.map((id) => JSON.stringify(receipt(id, 'delivered'))),
+      // The upstream's retries: the very same bytes again, within the same burst.
+      ...ids.slice(0, 40).map((id) => JSON.stringify(receipt(id, 'delivered'))),
+    ];
+    const answers = await Promise.all(bodies.map((raw) => ingress.post(raw)));
+    expect(answers.map((a) => a.status)).toEqual(bodies.map(() => 200));
+    const eventIds = answers.map((a) => a.body.data.event_id as string);
+    expect(new Set(eventIds).size).toBe(bodies.length);
+    for (const raw of bodies.slice(0, 60)) expect(await ingress.storedWithBody(raw)).toBeGreaterThan(0);
+    await ingress.settle();
+
+    for (const id of ids) expect(ingress.publishedWith('provider_message_id', id)).toHaveLength(1);
+    const events = await Promise.all(eventIds.map((id) => ingress.eventOf(id)));
+    expect(events.filter((e) => e.outcome === 'processed')).toHaveLength(60);
+    expect(events.filter((e) => e.outcome === 'duplicate')).toHaveLength(40);
+    for (const e of events) expect(e.published_count + e.duplicate_count).toBe(1);
+  });
+});
