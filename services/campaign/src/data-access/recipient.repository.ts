@@ -151,30 +151,43 @@ export class RecipientRepository {
   }
 
   /**
-   * Records messaging's answer about a recipient's message, for its current attempt only: `sent` once the
-   * upstream took it, `failed` (final) when it failed before or after. A duplicate or stale answer changes nothing.
-   * Returns the campaign it belongs to when something changed.
+   * Records messaging's answers about recipients' messages in one statement, for each recipient's current
+   * attempt only: `sent` once the upstream took it, `failed` (final) when it failed before or after. A duplicate
+   * or stale answer changes nothing. Answers about one recipient are merged first (a failure wins: it is final).
+   * Returns how many recipients changed, by outcome.
    */
-  async applyOutcome(outcome: MessageOutcome): Promise<string | undefined> {
-    const rows = await queryRows<{ campaign_id: string }>(
+  async applyOutcomes(outcomes: readonly MessageOutcome[]): Promise<{ sent: number; failed: number }> {
+    const merged = new Map<string, MessageOutcome>();
+    for (const o of outcomes) {
+      const key = `${o.recipientId}:${o.attempt}`;
+      const earlier = merged.get(key);
+      if (!earlier || (earlier.status === 'sent' && o.status === 'failed')) merged.set(key, o);
+    }
+    const list = [...merged.values()];
+    const rows = await queryRows<{ status: 'sent' | 'failed' }>(
       this.dataSource,
-      `UPDATE campaign.recipients
-          SET status = $3, message_log_id = $4,
-              sent_at = CASE WHEN $3 = 'sent' THEN $6::timestamptz ELSE sent_at END,
-              error_message = CASE WHEN $3 = 'failed' THEN $5 ELSE NULL END
-        WHERE id = $1 AND attempt = $2
-          AND (status = 'pending' OR (status = 'sent' AND $3 = 'failed'))
-        RETURNING campaign_id`,
+      `UPDATE campaign.recipients r
+          SET status = o.status, message_log_id = o.message_log_id,
+              sent_at = CASE WHEN o.status = 'sent' THEN o.at ELSE r.sent_at END,
+              error_message = CASE WHEN o.status = 'failed' THEN o.error_message ELSE NULL END
+         FROM unnest($1::bigint[], $2::int[], $3::text[], $4::bigint[], $5::text[], $6::timestamptz[])
+                AS o(id, attempt, status, message_log_id, error_message, at)
+        WHERE r.id = o.id AND r.attempt = o.attempt
+          AND (r.status = 'pending' OR (r.status = 'sent' AND o.status = 'failed'))
+        RETURNING r.status`,
       [
-        outcome.recipientId,
-        outcome.attempt,
-        outcome.status,
-        outcome.messageLogId,
-        outcome.errorMessage,
-        outcome.at,
+        list.map((o) => o.recipientId),
+        list.map((o) => o.attempt),
+        list.map((o) => o.status),
+        list.map((o) => o.messageLogId),
+        list.map((o) => o.errorMessage),
+        list.map((o) => o.at),
       ],
     );
-    return rows[0]?.campaign_id;
+    return {
+      sent: rows.filter((r) => r.status === 'sent').length,
+      failed: rows.filter((r) => r.status === 'failed').length,
+    };
   }
 
   /**

@@ -233,6 +233,15 @@ export class MessageLogRepository {
     return rows[0] ? toMessageLog(rows[0]) : undefined;
   }
 
+  /** Which of these campaign recipients already have their message log. */
+  async existingCampaignRecipients(campaignRecipientIds: readonly string[]): Promise<Set<string>> {
+    const rows: Array<{ campaign_recipient_id: string }> = await this.dataSource.query(
+      'SELECT campaign_recipient_id FROM messaging.message_logs WHERE campaign_recipient_id = ANY($1::text[])',
+      [campaignRecipientIds],
+    );
+    return new Set(rows.map((r) => r.campaign_recipient_id));
+  }
+
   async findByCampaignRecipient(campaignRecipientId: string): Promise<MessageLog | undefined> {
     const rows: Row[] = await this.dataSource.query(
       'SELECT * FROM messaging.message_logs WHERE campaign_recipient_id = $1',

@@ -1,5 +1,8 @@
 import type { SendRequestedCommand } from '@bm/contracts';
 import { AppError } from '@bm/platform';
+import type { ChannelAccount } from '../data-access/channel-account.repository';
+import type { InsertOptions, NewMessageLog } from '../data-access/message-log.repository';
+import type { Template } from '../data-access/template.repository';
 import { changeStatus } from './change-status';
 import { enqueueDelivery } from './emit-event';
 import type { MessagingDeps } from './messaging-deps';
@@ -57,4 +60,89 @@ export async function requestCampaignSend(deps: MessagingDeps, command: SendRequ
     }
     await enqueueDelivery(tx, id);
   });
+}
+
+/** A campaign send command and the trace it arrived with. */
+export interface CampaignSendItem {
+  command: SendRequestedCommand;
+  traceparent?: string;
+}
+
+async function cached<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  let hit = cache.get(key);
+  if (!hit) cache.set(key, (hit = load()));
+  return hit;
+}
+
+/**
+ * Many campaign recipients' sends at once (the consumer's group commit): the ones already recorded are skipped,
+ * the account and template are read once per batch, the sendable ones become queued message logs with their
+ * delivery commands in one statement. A refused one (account gone, template no longer sendable) takes the
+ * one-by-one path, which records it failed. A batch that meets a concurrent insert of the same recipient fails
+ * as a whole and is applied again one by one, where the existing message log is found.
+ */
+export async function requestCampaignSends(
+  deps: MessagingDeps,
+  items: readonly CampaignSendItem[],
+): Promise<void> {
+  if (items.length === 1) return requestCampaignSend(deps, items[0].command);
+  const seen = await deps.messages.existingCampaignRecipients(
+    items.map((i) => i.command.campaign_recipient_id),
+  );
+  const accounts = new Map<string, Promise<ChannelAccount | undefined>>();
+  const templates = new Map<string, Promise<Template | undefined>>();
+  const accepted: Array<{ message: NewMessageLog } & InsertOptions> = [];
+  const refused: SendRequestedCommand[] = [];
+  for (const { command, traceparent } of items) {
+    if (seen.has(command.campaign_recipient_id)) continue;
+    seen.add(command.campaign_recipient_id);
+    const account = await cached(accounts, `${command.tenant_id}:${command.channel_account_id}`, () =>
+      deps.accounts.findActiveForTenant(command.channel_account_id, command.tenant_id),
+    );
+    const template = account
+      ? await cached(templates, `${account.id}:${command.template_name}:${command.template_language}`, () =>
+          deps.templates.find(account.id, command.template_name, command.template_language),
+        )
+      : undefined;
+    if (!account || !template || !isSendable(template, command)) {
+      refused.push(command);
+      continue;
+    }
+    accepted.push({
+      message: {
+        tenantId: command.tenant_id,
+        channelAccountId: command.channel_account_id,
+        toPhone: command.phone,
+        messageType: 'template',
+        content: {
+          name: command.template_name,
+          language: command.template_language,
+          components: command.components as unknown as Array<Record<string, unknown>>,
+        },
+        templateCategory: template.category,
+        conversationCategory: template.category,
+        status: 'queued',
+        scheduledAt: null,
+        autoRetryOnFrequencyCap: false,
+        campaignId: command.campaign_id,
+        campaignRecipientId: command.campaign_recipient_id,
+      },
+      deliver: true,
+      traceparent,
+    });
+  }
+  if (accepted.length > 0) {
+    await deps.dataSource.transaction((tx) => deps.messages.insertMany(tx, accepted));
+  }
+  for (const command of refused) await requestCampaignSend(deps, command);
+}
+
+function isSendable(template: Template, command: SendRequestedCommand): boolean {
+  try {
+    assertTemplateSendable(template, command.components);
+    return true;
+  } catch (err) {
+    if (err instanceof AppError) return false;
+    throw err;
+  }
 }

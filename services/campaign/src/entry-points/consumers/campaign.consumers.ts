@@ -1,6 +1,7 @@
 import { DOMAIN_EVENTS, messageReceivedSchema, messageStatusUpdatedSchema } from '@bm/contracts';
-import { validate, type AmqpClient } from '@bm/platform';
-import { applyMessageStatus } from '../../domain/apply-message-status.use-case';
+import { GroupCommit, validate, type AmqpClient } from '@bm/platform';
+import type { MessageOutcome } from '../../data-access/recipient.repository';
+import { applyMessageOutcomes, outcomeOf } from '../../domain/apply-message-status.use-case';
 import type { CampaignDeps } from '../../domain/campaign-deps';
 import { applyInboundKeyword } from '../../domain/opt-outs.use-case';
 
@@ -9,11 +10,18 @@ import { applyInboundKeyword } from '../../domain/opt-outs.use-case';
  * customers' messages (STOP / START keywords). Both handlers are idempotent: a redelivery changes nothing.
  */
 export async function registerConsumers(amqp: AmqpClient, deps: CampaignDeps): Promise<void> {
+  const outcomes = new GroupCommit<MessageOutcome>((items) => applyMessageOutcomes(deps, items), {
+    name: 'campaign recipient outcomes',
+    logger: deps.logger,
+  });
   await amqp.consume(
     'campaign.message-statuses',
     [DOMAIN_EVENTS.messageStatusUpdated],
-    async (message) => applyMessageStatus(deps, validate(messageStatusUpdatedSchema, message.payload)),
-    { prefetch: 200 },
+    async (message) => {
+      const outcome = outcomeOf(validate(messageStatusUpdatedSchema, message.payload));
+      if (outcome) await outcomes.submit(outcome);
+    },
+    { prefetch: 1000 },
   );
   await amqp.consume(
     'campaign.opt-out-keywords',

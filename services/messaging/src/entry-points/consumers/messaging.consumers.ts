@@ -1,6 +1,12 @@
 import Joi from 'joi';
 import { DOMAIN_EVENT_SCHEMAS, type DomainEventKey, type DomainEventPayloads } from '@bm/contracts';
-import { validate, type AmqpClient, type ConsumedMessage } from '@bm/platform';
+import {
+  currentTraceparent,
+  GroupCommit,
+  validate,
+  type AmqpClient,
+  type ConsumedMessage,
+} from '@bm/platform';
 import {
   applyAccountUpdate,
   applyOptOutChange,
@@ -11,7 +17,7 @@ import { DeliveryBatcher } from '../../domain/delivery-batcher';
 import { DELIVER_COMMAND } from '../../domain/emit-event';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 import { recordInboundMessage } from '../../domain/record-inbound-message.use-case';
-import { requestCampaignSend } from '../../domain/request-campaign-send.use-case';
+import { requestCampaignSends, type CampaignSendItem } from '../../domain/request-campaign-send.use-case';
 import { StatusReportBatcher } from '../../domain/status-report-batcher';
 import type { ThroughputLimiter } from '../../domain/throughput-limiter';
 
@@ -62,11 +68,19 @@ export async function registerConsumers(
   };
   // Receipts come in bursts of thousands: the prefetch lets the status batcher gather large batches.
   await amqp.consume('messaging.inbound', Object.keys(inbound), dispatch(inbound), { prefetch: 1000 });
+  // A campaign hands over recipients by the thousand: the prefetch lets the group commit write large batches.
+  const campaignSends = new GroupCommit<CampaignSendItem>((items) => requestCampaignSends(deps, items), {
+    name: 'campaign sends',
+    logger: deps.logger,
+  });
   await amqp.consume(
     'messaging.send-requests',
     ['messaging.send_requested'],
-    dispatch({ 'messaging.send_requested': (command) => requestCampaignSend(deps, command) }),
-    { prefetch: 32 },
+    dispatch({
+      'messaging.send_requested': (command) =>
+        campaignSends.submit({ command, traceparent: currentTraceparent() }),
+    }),
+    { prefetch: 500 },
   );
   await amqp.consume(
     'messaging.opt-outs',
