@@ -24,14 +24,59 @@ export function fieldPath(path: ReadonlyArray<string | number>): string {
   }, '');
 }
 
+interface Visit {
+  value: unknown;
+  key?: string | number;
+  parent?: Visit;
+}
+
+function pathOf(visit: Visit): Array<string | number> {
+  const path: Array<string | number> = [];
+  for (let v: Visit | undefined = visit; v?.key !== undefined; v = v.parent) path.unshift(v.key);
+  return path;
+}
+
+/**
+ * The paths of strings holding a NUL character (`\u0000` in JSON): PostgreSQL text and jsonb cannot store one, so
+ * such a value is refused at the entry point rather than failing in a query. Walked without recursion and without
+ * copying paths, so a deeply nested body costs linear time and no stack.
+ */
+function nulPaths(value: unknown): Array<Array<string | number>> {
+  const found: Array<Array<string | number>> = [];
+  const stack: Visit[] = [{ value }];
+  while (stack.length > 0 && found.length < 10) {
+    const visit = stack.pop()!;
+    const v = visit.value;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) found.push(pathOf(visit));
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push({ value: item, key: i, parent: visit }));
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, item] of Object.entries(v)) {
+        stack.push({ value: k, key: k, parent: visit }, { value: item, key: k, parent: visit });
+      }
+    }
+  }
+  return found;
+}
+
 /** Validates a value with a joi schema; answers 422 VALIDATION_ERROR listing every bad field. */
 export function validate<T>(schema: Joi.Schema<T>, value: unknown, prefix?: string): T {
+  const withPrefix = (path: ReadonlyArray<string | number>) => (prefix ? [prefix, ...path] : path);
+  const nul = nulPaths(value);
+  if (nul.length > 0) {
+    const errors: FieldError[] = nul.map((path) => {
+      const field = fieldPath(withPrefix(path)) || (prefix ?? 'body');
+      return { field, message: `${field} must not contain NUL characters` };
+    });
+    throw new AppError('VALIDATION_ERROR', 'The request is invalid', { errors });
+  }
   const result = schema.validate(value, { abortEarly: false, convert: true, stripUnknown: false });
   if (result.error) {
-    const errors: FieldError[] = result.error.details.map((d) => {
-      const path = prefix ? [prefix, ...d.path] : d.path;
-      return { field: fieldPath(path) || (prefix ?? 'body'), message: d.message.replace(/"/g, '') };
-    });
+    const errors: FieldError[] = result.error.details.map((d) => ({
+      field: fieldPath(withPrefix(d.path)) || (prefix ?? 'body'),
+      message: d.message.replace(/"/g, ''),
+    }));
     throw new AppError('VALIDATION_ERROR', 'The request is invalid', { errors });
   }
   return result.value;

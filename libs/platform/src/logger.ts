@@ -9,7 +9,9 @@ const SECRET_KEYS = /authorization|token|secret|password|api_key|apikey|access_t
 function redact(value: unknown, depth = 0): unknown {
   if (depth > 4 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  const out: Record<string, unknown> = {};
+  // An Error's message and stack are not enumerable: kept explicitly, or a logged cause would print as {}.
+  const out: Record<string, unknown> =
+    value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     out[k] = SECRET_KEYS.test(k) ? '[redacted]' : redact(v, depth + 1);
   }

@@ -24,6 +24,11 @@ describe('createHttpApp: every failure in the envelope', () => {
           },
           {
             method: 'GET',
+            path: '/items/:id',
+            handlers: [(req, res) => res.json({ success: true, data: { id: req.params.id } })],
+          },
+          {
+            method: 'GET',
             path: '/boom',
             handlers: [
               () => {
@@ -68,6 +73,21 @@ describe('createHttpApp: every failure in the envelope', () => {
       .post('/echo')
       .send({ big: 'x'.repeat(2048) });
     expectEnvelope(res, 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('when a gzip body does not inflate, then 400 INVALID_JSON', async () => {
+    expectEnvelope(
+      await request(server.url)
+        .post('/echo')
+        .set({ 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' })
+        .send('not gzip at all'),
+      400,
+      'INVALID_JSON',
+    );
+  });
+
+  it('when a path parameter is not valid percent-encoding, then 404 NOT_FOUND', async () => {
+    expectEnvelope(await request(server.url).get('/items/%E0%A4%A'), 404, 'NOT_FOUND');
   });
 
   it('when the body is not JSON, then 415 UNSUPPORTED_MEDIA_TYPE', async () => {

@@ -84,6 +84,18 @@ describe('operator API /admin/v1', () => {
     expect(key.body.error.code).toBe('API_KEY_NOT_FOUND');
   });
 
+  it('when the tenant id is past the integer column or its name holds NUL, then 404 or 422, never a 500', async () => {
+    for (const path of ['/admin/v1/tenants/999999999999', '/admin/v1/tenants/2147483648/api-keys']) {
+      const method = path.endsWith('api-keys') ? 'post' : 'get';
+      const res = await admin(request(gw.url)[method](path)).expect(404);
+      expect(res.body.error.code).toBe('TENANT_NOT_FOUND');
+    }
+    const nul = await admin(request(gw.url).post('/admin/v1/tenants')).send({ name: 'a\u0000b' }).expect(422);
+    expect(nul.body.error.details.errors).toEqual([
+      { field: 'name', message: 'name must not contain NUL characters' },
+    ]);
+  });
+
   it('when a channel account is connected, then the call goes to the messaging service with the tenant', async () => {
     const tenant = await admin(request(gw.url).post('/admin/v1/tenants'))
       .send({ name: 'Channel Co' })

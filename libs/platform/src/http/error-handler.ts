@@ -6,6 +6,7 @@ import type { Logger } from '../logger';
 interface BodyParserError extends Error {
   type?: string;
   status?: number;
+  code?: unknown;
 }
 
 // Connection-level failures of PostgreSQL (or another dependency): the request could not be done, not half-done.
@@ -36,11 +37,17 @@ export function isDependencyDown(err: unknown): boolean {
   );
 }
 
-/** Maps body-parser failures to documented codes; anything else unknown becomes a 500. */
+/** Maps body-parser and router failures to documented codes; anything else unknown becomes a 500. */
 function toAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
   if (isDependencyDown(err)) return new AppError('SERVICE_UNAVAILABLE');
-  const type = (err as BodyParserError | undefined)?.type ?? '';
+  // The router could not percent-decode a path parameter (`/messages/%E0%A4%A`): such a path names nothing.
+  if (err instanceof URIError) return new AppError('NOT_FOUND');
+  const { type = '', status, code } = (err as BodyParserError | undefined) ?? {};
+  // A compressed body that does not inflate: zlib's error, passed on by body-parser with status 400.
+  if (status === 400 && typeof code === 'string' && code.startsWith('Z_')) {
+    return new AppError('INVALID_JSON', 'The request body could not be read');
+  }
   switch (type) {
     case 'entity.parse.failed':
       return new AppError('INVALID_JSON');

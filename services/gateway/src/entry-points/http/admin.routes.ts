@@ -37,9 +37,12 @@ function requireAdmin(token: string) {
   };
 }
 
+// gateway.tenants.id is a PostgreSQL integer: a larger id names no tenant (and would fail the query).
+const tenantIdSchema = integerIdSchema.max(2_147_483_647);
+
 const tenantIdOf = (req: Request): number => {
   const id = Number(req.params.tenantId);
-  if (integerIdSchema.validate(id).error) throw new AppError('TENANT_NOT_FOUND');
+  if (tenantIdSchema.validate(id).error) throw new AppError('TENANT_NOT_FOUND');
   return id;
 };
 
