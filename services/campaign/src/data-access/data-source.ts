@@ -2,6 +2,7 @@ import { createDataSource } from '@bm/platform';
 import type { DataSource } from 'typeorm';
 import type { CampaignConfig } from '../config';
 import { CreateCampaign1764100000000 } from './migrations/1764100000000-create-campaign';
+import { RecipientsWithoutPhoneIndex1764100000001 } from './migrations/1764100000001-recipients-without-phone-index';
 
 export const CAMPAIGN_SCHEMA = 'campaign';
 
@@ -11,7 +12,7 @@ export function createCampaignDataSource(config: CampaignConfig): DataSource {
     url: config.DATABASE_URL,
     schema: CAMPAIGN_SCHEMA,
     entities: [],
-    migrations: [CreateCampaign1764100000000],
+    migrations: [CreateCampaign1764100000000, RecipientsWithoutPhoneIndex1764100000001],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'campaign',
   });

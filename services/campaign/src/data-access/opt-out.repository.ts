@@ -61,7 +61,9 @@ export class OptOutRepository {
   async optedOutAmong(db: EntityManager, tenantId: number, phones: readonly string[]): Promise<Set<string>> {
     if (phones.length === 0) return new Set();
     const rows: Array<{ phone: string }> = await db.query(
-      'SELECT phone FROM campaign.opt_outs WHERE tenant_id = $1 AND phone = ANY($2::text[])',
+      // A join, so a list of 50,000 phones meets the tenant's opt-outs in one hash join, not 50,000 probes.
+      `SELECT o.phone FROM unnest($2::text[]) AS p(phone)
+         JOIN campaign.opt_outs o ON o.tenant_id = $1 AND o.phone = p.phone`,
       [tenantId, phones],
     );
     return new Set(rows.map((r) => r.phone));

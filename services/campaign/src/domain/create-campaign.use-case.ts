@@ -131,19 +131,8 @@ export async function createCampaign(
 ): Promise<IdempotentAnswer<Created>> {
   return deps.idempotency.run<Created>(tenantId, idempotencyKey, request, async (record) => {
     const scheduledAt = futureScheduledAt(request.scheduled_at, request.timezone);
-    const checked = await checkTemplate(deps, tenantId, request);
     const requested = request.recipients.length;
     const firstId = newUlid();
-    const reservation = await deps.messaging.reserve(
-      tenantId,
-      request.channel_account_id,
-      firstId,
-      requested,
-      request.split_across_days,
-    );
-    const { granted, capacity } = reservation;
-    if (granted < requested && !request.split_across_days) throw tierLimitExceeded(capacity, requested);
-    const sizes = partSizes(requested, granted, capacity.daily_limit);
     const release = () =>
       deps.messaging.release(tenantId, request.channel_account_id, firstId).catch((err: unknown) =>
         deps.logger.warn('could not release a capacity hold', {
@@ -151,6 +140,26 @@ export async function createCampaign(
           error: (err as Error).message,
         }),
       );
+    // The template check and the capacity hold are independent questions to messaging: asked at once.
+    const [template, hold] = await Promise.allSettled([
+      checkTemplate(deps, tenantId, request),
+      deps.messaging.reserve(
+        tenantId,
+        request.channel_account_id,
+        firstId,
+        requested,
+        request.split_across_days,
+      ),
+    ]);
+    if (template.status === 'rejected') {
+      if (hold.status === 'fulfilled' && hold.value.granted > 0) await release();
+      throw template.reason;
+    }
+    if (hold.status === 'rejected') throw hold.reason;
+    const checked = template.value;
+    const { granted, capacity } = hold.value;
+    if (granted < requested && !request.split_across_days) throw tierLimitExceeded(capacity, requested);
+    const sizes = partSizes(requested, granted, capacity.daily_limit);
     try {
       const answer = await deps.dataSource.transaction(async (tx) => {
         const uploadId = newUlid();
