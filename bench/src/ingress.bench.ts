@@ -1,6 +1,7 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { Agent, request } from 'node:http';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import amqp from 'amqplib';
 import { Client } from 'pg';
@@ -44,6 +45,8 @@ export interface IngressBenchResult {
   connections: number;
   durationSeconds: number;
   phases: IngressPhase[];
+  /** One-minute load average before and after: on a shared machine, what else competed for the cores. */
+  loadAverage: [number, number];
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -262,6 +265,7 @@ export async function benchIngress(
   connections: number,
   durationSeconds: number,
 ): Promise<IngressBenchResult> {
+  const loadBefore = loadavg()[0];
   const common = {
     DATABASE_URL: INGRESS_DATABASE_URL,
     AMQP_URL,
@@ -321,7 +325,7 @@ export async function benchIngress(
       process.stdout.write(`${JSON.stringify(phase)}\n`);
       phases.push(phase);
     }
-    return { connections, durationSeconds, phases };
+    return { connections, durationSeconds, phases, loadAverage: [loadBefore, loadavg()[0]] };
   } finally {
     await watcher?.close().catch(() => undefined);
     await db.end();
@@ -342,6 +346,7 @@ applies them to seeded \`sent\` messages. Saturated phases post for ${r.duration
 run out; paced phases post at the given item rate. Latency: from the item's 200 at the client to its
 \`message.status_updated\` event reaching the benchmark (an upper bound on "visible": the event leaves messaging's
 outbox after the status change committed). Applied/s: items over first request to last status visible.
+Load average (1 min) before / after: ${r.loadAverage.map((l) => l.toFixed(1)).join(' / ')} on ${cpus().length} cores.
 
 | load | items | non-200 | s | acked items/s | applied items/s | p50 ms | p99 ms | max ms | never seen |
 |---|---|---|---|---|---|---|---|---|---|
