@@ -140,30 +140,31 @@ export async function createCampaign(
           error: (err as Error).message,
         }),
       );
-    // The template check and the capacity hold are independent questions to messaging: asked at once.
-    const [template, hold] = await Promise.allSettled([
-      checkTemplate(deps, tenantId, request),
-      deps.messaging.reserve(
-        tenantId,
-        request.channel_account_id,
-        firstId,
-        requested,
-        request.split_across_days,
-      ),
-    ]);
-    if (template.status === 'rejected') {
-      if (hold.status === 'fulfilled' && hold.value.granted > 0) await release();
-      throw template.reason;
-    }
-    if (hold.status === 'rejected') throw hold.reason;
-    const checked = template.value;
-    const { granted, capacity } = hold.value;
-    if (granted < requested && !request.split_across_days) throw tierLimitExceeded(capacity, requested);
-    const sizes = partSizes(requested, granted, capacity.daily_limit);
+    let held = 0;
     try {
       const answer = await deps.dataSource.transaction(async (tx) => {
         const uploadId = newUlid();
-        await deps.campaigns.insertUpload(tx, uploadId, tenantId, rawBody);
+        // Three independent steps at once: the list is written while messaging checks the template and holds
+        // the capacity. A refusal rolls the list back and gives the hold back.
+        const [stored, template, hold] = await Promise.allSettled([
+          deps.campaigns.insertUpload(tx, uploadId, tenantId, rawBody),
+          checkTemplate(deps, tenantId, request),
+          deps.messaging.reserve(
+            tenantId,
+            request.channel_account_id,
+            firstId,
+            requested,
+            request.split_across_days,
+          ),
+        ]);
+        if (hold.status === 'fulfilled') held = hold.value.granted;
+        if (template.status === 'rejected') throw template.reason;
+        if (hold.status === 'rejected') throw hold.reason;
+        if (stored.status === 'rejected') throw stored.reason;
+        const checked = template.value;
+        const { granted, capacity } = hold.value;
+        if (granted < requested && !request.split_across_days) throw tierLimitExceeded(capacity, requested);
+        const sizes = partSizes(requested, granted, capacity.daily_limit);
         const split = sizes.length > 1;
         const groupId = split ? newUlid() : null;
         const baseName = request.campaign_name ?? (split ? request.template_name : null);
@@ -204,7 +205,7 @@ export async function createCampaign(
       deps.wakePreparer(answer.uploadId);
       return { status: 202, body: answer.body };
     } catch (err) {
-      if (granted > 0) await release();
+      if (held > 0) await release();
       throw err;
     }
   });

@@ -47,6 +47,7 @@ function statusAfterPreparation(part: Campaign): CampaignStatus {
  * Returns false when there was nothing (left) to prepare.
  */
 export async function prepareUpload(deps: CampaignDeps, uploadId?: string): Promise<boolean> {
+  const started = Date.now();
   return deps.dataSource.transaction(async (tx) => {
     const upload = await deps.campaigns.lockUpload(tx, uploadId);
     if (!upload) return false;
@@ -74,6 +75,11 @@ export async function prepareUpload(deps: CampaignDeps, uploadId?: string): Prom
       }
     }
     await deps.campaigns.deleteUpload(tx, upload.id);
+    deps.logger.info('campaign list prepared', {
+      campaign_ids: parts.map((p) => p.id),
+      recipients: parts.reduce((sum, p) => sum + p.requestedCount, 0),
+      duration_ms: Date.now() - started,
+    });
     return true;
   });
 }
