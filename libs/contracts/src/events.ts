@@ -144,6 +144,8 @@ export const DOMAIN_EVENTS = {
   flowSessionCompleted: 'flow.session_completed',
   flowSessionCancelled: 'flow.session_cancelled',
   optOutChanged: 'opt_out.changed',
+  // A customer needs a person (no automation answered, or a flow handed off); webhook-ingress keeps it.
+  liveChatRequested: 'live_chat.requested',
   // Items webhook-ingress publishes after verifying and storing an upstream POST, one per status/message/change.
   inboundStatus: 'inbound.status',
   inboundMessage: 'inbound.message',

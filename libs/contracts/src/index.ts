@@ -17,6 +17,7 @@ export * from './schemas/campaigns';
 export * from './schemas/campaign-recipients';
 export * from './schemas/webhooks';
 export * from './schemas/opt-outs';
+export * from './schemas/flows';
 export * from './schemas/domain-events';
 export * from './schemas/inbound-events';
 export * from './schemas/event-registry';

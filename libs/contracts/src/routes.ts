@@ -77,6 +77,23 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     operationId: 'redeliverWebhook',
   },
   { method: 'GET', path: '/api/v1/notifications', service: 'ingress', operationId: 'listNotifications' },
+  { method: 'POST', path: '/api/v1/flows', service: 'messaging', operationId: 'createFlow' },
+  { method: 'GET', path: '/api/v1/flows', service: 'messaging', operationId: 'listFlows' },
+  { method: 'GET', path: '/api/v1/flows/:id', service: 'messaging', operationId: 'getFlow' },
+  { method: 'PUT', path: '/api/v1/flows/:id', service: 'messaging', operationId: 'updateFlow' },
+  { method: 'POST', path: '/api/v1/flows/:id/activate', service: 'messaging', operationId: 'activateFlow' },
+  {
+    method: 'POST',
+    path: '/api/v1/flows/:id/deactivate',
+    service: 'messaging',
+    operationId: 'deactivateFlow',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/flows/:id/sessions',
+    service: 'messaging',
+    operationId: 'listFlowSessions',
+  },
 ];
 
 /** The upstream network's endpoints: no API key (the signature or verify token is checked by the service). */

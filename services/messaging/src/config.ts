@@ -27,6 +27,8 @@ export interface MessagingConfig extends CommonConfig {
   /** The tier limit's rolling window (24 h); shorter only in tests. */
   CAPACITY_WINDOW_MS: number;
   BODY_LIMIT: string;
+  /** How often flow sessions that waited past their timeout are ended. */
+  FLOW_SWEEP_INTERVAL_MS: number;
 }
 
 /** The messaging service's configuration, read from the environment once. */
@@ -65,6 +67,7 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv = process.env): Reado
         .min(1000)
         .default(24 * 3600 * 1000),
       BODY_LIMIT: Joi.string().default('1mb'),
+      FLOW_SWEEP_INTERVAL_MS: Joi.number().integer().min(20).default(5_000),
     },
     env,
   );

@@ -18,18 +18,22 @@ import type { MessagingConfig } from './config';
 import { ChannelAccountRepository } from './data-access/channel-account.repository';
 import { ConversationLedger } from './data-access/conversation-ledger.repository';
 import { CustomerStateRepository } from './data-access/customer-state.repository';
+import { FlowRepository } from './data-access/flow.repository';
+import { FlowSessionRepository } from './data-access/flow-session.repository';
 import { createMessagingDataSource, MESSAGING_SCHEMA } from './data-access/data-source';
 import { MessageLogRepository } from './data-access/message-log.repository';
 import { MessageLogWriter } from './data-access/message-log-writer';
 import { TemplateRepository } from './data-access/template.repository';
 import { CloudApiClient } from './data-access/upstream/cloud-api.client';
 import { upstreamMetrics } from './data-access/upstream/upstream-metrics';
+import { expireFlowSessions } from './domain/expire-flow-sessions.use-case';
 import type { MessagingDeps } from './domain/messaging-deps';
 import { releaseDueMessages } from './domain/release-due-messages.use-case';
 import { ThroughputLimiter } from './domain/throughput-limiter';
 import { registerConsumers } from './entry-points/consumers/messaging.consumers';
 import { capacityRoutes } from './entry-points/http/capacity.routes';
 import { channelLookupRoutes } from './entry-points/http/channel-lookup.routes';
+import { flowRoutes } from './entry-points/http/flows.routes';
 import { messageRoutes } from './entry-points/http/messages.routes';
 import { templateRoutes } from './entry-points/http/templates.routes';
 
@@ -71,6 +75,8 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     customers: new CustomerStateRepository(dataSource),
     ledger: new ConversationLedger(dataSource, config.CAPACITY_WINDOW_MS),
     idempotency: new IdempotencyStore(dataSource, MESSAGING_SCHEMA),
+    flows: new FlowRepository(dataSource),
+    flowSessions: new FlowSessionRepository(dataSource),
   };
   // Status receipts and sends come in bursts of thousands: large passes, and a short pause when quiet.
   const relay = new OutboxRelay({
@@ -86,6 +92,12 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     'scheduler',
     config.SCHEDULER_INTERVAL_MS,
     () => releaseDueMessages(deps),
+    logger,
+  );
+  const flowSweep = new PeriodicTask(
+    'flow-session-timeouts',
+    config.FLOW_SWEEP_INTERVAL_MS,
+    () => expireFlowSessions(deps),
     logger,
   );
 
@@ -111,6 +123,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
       templateRoutes(a.router, deps);
       capacityRoutes(a.router, deps);
       channelLookupRoutes(a.router, deps);
+      flowRoutes(a.router, deps);
     },
   });
 
@@ -123,8 +136,10 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
       await amqp.connect();
       relay.start();
       scheduler.start();
+      flowSweep.start();
     },
     close: async () => {
+      await flowSweep.stop();
       await scheduler.stop();
       await relay.stop();
       await amqp.close();

@@ -20,6 +20,7 @@ import { PublishedItemRepository } from './data-access/published-item.repository
 import type { IngressDeps } from './domain/ingress-deps';
 import { processPendingEvents } from './domain/process-pending-events.use-case';
 import { channelWebhookRoutes } from './entry-points/http/channel-webhook.routes';
+import { registerLiveChatConsumer } from './entry-points/consumers/live-chat.consumer';
 import { inboundEventRoutes } from './entry-points/http/inbound-events.routes';
 import { notificationRoutes } from './entry-points/http/notifications.routes';
 
@@ -27,7 +28,7 @@ export interface IngressService {
   app: Express;
   logger: Logger;
   deps: IngressDeps;
-  /** Starts splitting stored events and relaying the outbox. */
+  /** Starts splitting stored events, relaying the outbox and keeping messaging's live-chat requests. */
   startWorkers(): Promise<void>;
   /** Stops in reverse: the splitter, the relay, then the connections. */
   close(): Promise<void>;
@@ -91,6 +92,7 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     logger,
     deps,
     startWorkers: async () => {
+      await registerLiveChatConsumer(amqp, deps);
       await amqp.connect();
       relay.start();
       splitter.start();

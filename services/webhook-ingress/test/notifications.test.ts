@@ -3,6 +3,8 @@ import { INTERNAL_HEADERS } from '@bm/contracts';
 import type { NotificationDto } from '../src/domain/list-notifications.use-case';
 import { ADMIN, setupIngress, type IngressContext } from './factories/ingress';
 import { inboundTextBody, upstreamId, wamid } from './factories/webhooks';
+import { ulid } from 'ulidx';
+import { waitFor } from '@bm/platform/testing';
 
 describe('GET /api/v1/notifications: live-chat requests', () => {
   let ingress: IngressContext;
@@ -20,25 +22,47 @@ describe('GET /api/v1/notifications: live-chat requests', () => {
     request(ingress.url)
       .get(`/api/v1/notifications${query}`)
       .set({ ...ADMIN, [INTERNAL_HEADERS.tenantId]: String(tenantId) });
-  /** A customer message sent at the given Unix second. */
-  const write = async (customer: string, text: string, at: number) => {
-    const body = inboundTextBody(phoneNumberId, customer, text) as {
-      entry: Array<{ changes: Array<{ value: { messages: Array<{ timestamp: string }> } }> }>;
-    };
-    body.entry[0].changes[0].value.messages[0].timestamp = String(at);
-    await ingress.postJson(body).expect(200);
-    await ingress.settle();
+  /** A live-chat request as messaging raises it (its dedupe key decides how often one may repeat). */
+  const raise = (customer: string, text: string, dedupeKey: string, tenantId = owner.tenant_id) => {
+    const eventId = ulid();
+    return ingress.broker.publish(
+      'live_chat.requested',
+      {
+        event_id: eventId,
+        tenant_id: tenantId,
+        occurred_at: new Date().toISOString(),
+        channel_account_id: owner.channel_account_id,
+        phone_number_id: phoneNumberId,
+        customer_phone: customer,
+        customer_name: 'Sheena Nelson',
+        message_id: wamid(),
+        text,
+        reason: 'no_automation',
+        flow_session_id: null,
+        dedupe_key: dedupeKey,
+      },
+      { messageId: eventId },
+    );
   };
+  const listed = (tenantId: number, count: number) =>
+    waitFor(
+      async () => {
+        const res = await list(tenantId).expect(200);
+        return res.body.data.pagination.total >= count && res;
+      },
+      { what: `${count} notifications` },
+    );
 
-  it('when customers write to a number of the tenant, then one request per customer per hour is listed, newest first', async () => {
-    const hour = Math.floor(Date.now() / 3_600_000) * 3600;
+  it('when messaging asks for a person, then each request is kept once per dedupe key and listed newest first', async () => {
     const [first, second] = [upstreamId(), upstreamId()];
-    await write(first, 'Hello, I need help', hour + 10);
-    await write(first, 'Anyone?', hour + 600);
-    await write(second, 'Hi', hour + 700);
-    await write(first, 'Still waiting', hour + 3600 + 5);
+    await raise(first, 'Hello, I need help', `k:${first}:1`);
+    await listed(owner.tenant_id, 1);
+    await raise(first, 'Anyone?', `k:${first}:1`);
+    await raise(second, 'Hi', `k:${second}:1`);
+    await listed(owner.tenant_id, 2);
+    await raise(first, 'Still waiting', `k:${first}:2`);
 
-    const res = await list(owner.tenant_id).expect(200);
+    const res = await listed(owner.tenant_id, 3);
     const notifications = res.body.data.notifications as NotificationDto[];
     expect(res.body.data.pagination).toEqual({ current_page: 1, per_page: 50, total: 3, last_page: 1 });
     expect(notifications.map((n) => [n.customer_phone, n.text])).toEqual([
@@ -62,9 +86,18 @@ describe('GET /api/v1/notifications: live-chat requests', () => {
     expect(paged.body.data.pagination).toEqual({ current_page: 2, per_page: 2, total: 3, last_page: 2 });
   });
 
-  it('when another tenant asks, or a number is unknown, then it sees none of them', async () => {
-    await ingress.postJson(inboundTextBody(upstreamId(), upstreamId(), 'to nobody', wamid())).expect(200);
+  it('when customers write, then ingress itself raises nothing (messaging decides, knowing the flows)', async () => {
+    const customer = upstreamId();
+    await ingress.postJson(inboundTextBody(phoneNumberId, customer, 'hello', wamid())).expect(200);
     await ingress.settle();
+    const res = await list(owner.tenant_id).expect(200);
+    const mine = (res.body.data.notifications as NotificationDto[]).filter(
+      (n) => n.customer_phone === customer,
+    );
+    expect(mine).toEqual([]);
+  });
+
+  it('when another tenant asks, then it sees none of them', async () => {
     const other = await list(owner.tenant_id + 1).expect(200);
     expect(other.body.data).toEqual({
       notifications: [],

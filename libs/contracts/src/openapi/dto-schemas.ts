@@ -2,12 +2,13 @@ import { WEBHOOK_EVENTS } from '../events';
 import { CAMPAIGN_STATUSES } from '../schemas/campaigns';
 import { RECIPIENT_STATUSES } from '../schemas/campaign-recipients';
 import { MESSAGING_TIERS } from '../schemas/common';
-import { CONVERSATION_CATEGORIES, MESSAGE_TYPES } from '../schemas/messages';
-import { MESSAGE_STATUSES } from '../schemas/message-logs';
+import { CONVERSATION_CATEGORIES } from '../schemas/messages';
+import { FLOW_SESSION_STATUSES, FLOW_STATUSES, saveFlowSchema } from '../schemas/flows';
+import { MESSAGE_LOG_TYPES, MESSAGE_STATUSES } from '../schemas/message-logs';
 import { OPT_OUT_SOURCES } from '../schemas/opt-outs';
 import { TEMPLATE_CATEGORIES, TEMPLATE_HEADER_FORMATS, TEMPLATE_STATUSES } from '../schemas/templates';
 import { WEBHOOK_DELIVERY_STATUSES } from '../schemas/webhooks';
-import type { JsonSchema } from './joi-to-json-schema';
+import { joiToJsonSchema, type JsonSchema } from './joi-to-json-schema';
 
 /*
  * Response schemas of the DTO interfaces in ../schemas, which have no joi schema because the services build
@@ -46,7 +47,7 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     message_log_id: int,
     status: oneOf(MESSAGE_STATUSES),
     to_phone: str,
-    message_type: oneOf(MESSAGE_TYPES),
+    message_type: oneOf(MESSAGE_LOG_TYPES),
     provider_message_id: nullable(str),
     sent_at: nullable(instant),
     scheduled_at: nullable(instant),
@@ -160,6 +161,25 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
       pagination: ref('Pagination'),
     },
   },
+  Flow: flowSchema(),
+  FlowList: object({ flows: { type: 'array', items: ref('Flow') }, pagination: ref('Pagination') }),
+  FlowSession: object({
+    session_id: ulid,
+    flow_id: ulid,
+    flow_version: int,
+    channel_account_id: ulid,
+    phone: str,
+    status: oneOf(FLOW_SESSION_STATUSES),
+    current_step: nullable(str),
+    variables: { type: 'object', additionalProperties: str },
+    started_at: instant,
+    expires_at: nullable(instant),
+    ended_at: nullable(instant),
+  }),
+  FlowSessionList: object({
+    sessions: { type: 'array', items: ref('FlowSession') },
+    pagination: ref('Pagination'),
+  }),
   HealthReport: object({
     status: oneOf(['healthy', 'degraded']),
     checks: object({ app: { type: 'boolean' }, database: { type: 'boolean' }, cache: { type: 'boolean' } }),
@@ -207,4 +227,18 @@ function campaignFields(): Record<string, JsonSchema> {
     part_number: nullable(int),
     parts_total: nullable(int),
   };
+}
+
+/** A saved flow: the request body's fields as stored, with its id, status and version. */
+function flowSchema(): JsonSchema {
+  const saved = joiToJsonSchema(saveFlowSchema);
+  const properties = saved.properties as Record<string, JsonSchema>;
+  return object({
+    flow_id: ulid,
+    ...properties,
+    status: oneOf(FLOW_STATUSES),
+    version: int,
+    created_at: instant,
+    updated_at: instant,
+  });
 }

@@ -6,6 +6,7 @@ import { createCampaignDocumentSchema, createCampaignQuerySchema } from '../sche
 import { listMessagesQuerySchema } from '../schemas/message-logs';
 import { sendMessageSchema } from '../schemas/messages';
 import { addOptOutSchema, listOptOutsQuerySchema } from '../schemas/opt-outs';
+import { listFlowSessionsQuerySchema, listFlowsQuerySchema, saveFlowSchema } from '../schemas/flows';
 import { listTemplatesQuerySchema, submitTemplateSchema } from '../schemas/templates';
 import { webhookDeliveriesQuerySchema, webhookSettingsSchema } from '../schemas/webhooks';
 
@@ -231,6 +232,59 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     status: 200,
     data: 'NotificationList',
     errors: [],
+  }),
+  createFlow: api({
+    summary: 'Create a conversation flow (inactive until activated)',
+    tag: 'Flows',
+    body: saveFlowSchema,
+    status: 201,
+    data: 'Flow',
+    errors: ['NO_ACTIVE_ACCOUNT'],
+  }),
+  listFlows: api({
+    summary: 'List conversation flows',
+    tag: 'Flows',
+    query: listFlowsQuerySchema,
+    status: 200,
+    data: 'FlowList',
+    errors: [],
+  }),
+  getFlow: api({
+    summary: 'Get a flow',
+    tag: 'Flows',
+    status: 200,
+    data: 'Flow',
+    errors: ['FLOW_NOT_FOUND'],
+  }),
+  updateFlow: api({
+    summary: 'Replace a flow (a new version; running sessions finish on theirs)',
+    tag: 'Flows',
+    body: saveFlowSchema,
+    status: 200,
+    data: 'Flow',
+    errors: ['FLOW_NOT_FOUND', 'NO_ACTIVE_ACCOUNT'],
+  }),
+  activateFlow: api({
+    summary: 'Activate a flow: its trigger starts sessions',
+    tag: 'Flows',
+    status: 200,
+    data: 'Flow',
+    errors: ['FLOW_NOT_FOUND'],
+  }),
+  deactivateFlow: api({
+    summary: 'Deactivate a flow: it starts no session (running ones finish)',
+    tag: 'Flows',
+    status: 200,
+    data: 'Flow',
+    errors: ['FLOW_NOT_FOUND'],
+  }),
+  listFlowSessions: api({
+    summary: "A flow's sessions, newest first",
+    tag: 'Flows',
+    query: listFlowSessionsQuerySchema,
+    status: 200,
+    data: 'FlowSessionList',
+    errors: ['FLOW_NOT_FOUND'],
   }),
   verifyChannelWebhook: {
     summary: "The upstream network's verification GET: echoes hub.challenge as text/plain",

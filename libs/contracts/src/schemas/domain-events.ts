@@ -192,3 +192,30 @@ export const sendRequestedSchema = domainEventSchema<SendRequestedCommand>({
   template_language: Joi.string().required(),
   components: sendComponentsSchema.required(),
 });
+
+/** Messaging asks for a person: a message no flow answered, or a flow's hand-off. Kept once per `dedupe_key`. */
+export interface LiveChatRequestedEvent extends DomainEventBase {
+  channel_account_id: string;
+  phone_number_id: string;
+  customer_phone: string;
+  customer_name: string | null;
+  /** The upstream id of the message that raised it. */
+  message_id: string;
+  text: string | null;
+  /** `no_automation` or `flow_handoff`. */
+  reason: 'no_automation' | 'flow_handoff';
+  /** The flow session that handed off, else null. */
+  flow_session_id: string | null;
+  dedupe_key: string;
+}
+export const liveChatRequestedSchema = domainEventSchema<LiveChatRequestedEvent>({
+  channel_account_id: Joi.string().required(),
+  phone_number_id: Joi.string().required(),
+  customer_phone: Joi.string().required(),
+  customer_name: nullableString,
+  message_id: Joi.string().required(),
+  text: nullableString.allow(''),
+  reason: Joi.string().valid('no_automation', 'flow_handoff').required(),
+  flow_session_id: nullableString,
+  dedupe_key: Joi.string().max(300).required(),
+});

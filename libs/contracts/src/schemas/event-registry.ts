@@ -4,6 +4,7 @@ import {
   accountQualityEventSchema,
   campaignEventSchema,
   flowSessionEventSchema,
+  liveChatRequestedSchema,
   messageReceivedSchema,
   messageStatusUpdatedSchema,
   optOutChangedSchema,
@@ -12,6 +13,7 @@ import {
   type AccountQualityEvent,
   type CampaignEvent,
   type FlowSessionEvent,
+  type LiveChatRequestedEvent,
   type MessageReceivedEvent,
   type MessageStatusUpdatedEvent,
   type OptOutChangedEvent,
@@ -45,6 +47,7 @@ export interface DomainEventPayloads {
   'flow.session_completed': FlowSessionEvent;
   'flow.session_cancelled': FlowSessionEvent;
   'opt_out.changed': OptOutChangedEvent;
+  'live_chat.requested': LiveChatRequestedEvent;
   'inbound.status': InboundStatusItem;
   'inbound.message': InboundMessageItem;
   'inbound.template_status': InboundTemplateStatusItem;
@@ -67,6 +70,7 @@ export const DOMAIN_EVENT_SCHEMAS: { [K in DomainEventKey]: Joi.ObjectSchema<Dom
   'flow.session_completed': flowSessionEventSchema,
   'flow.session_cancelled': flowSessionEventSchema,
   'opt_out.changed': optOutChangedSchema,
+  'live_chat.requested': liveChatRequestedSchema,
   'inbound.status': inboundStatusSchema,
   'inbound.message': inboundMessageSchema,
   'inbound.template_status': inboundTemplateStatusSchema,

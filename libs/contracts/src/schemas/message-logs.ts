@@ -1,7 +1,11 @@
 import Joi from 'joi';
 import { paginationQuerySchema, ulidSchema, type Pagination } from './common';
-import type { MessageType } from './messages';
+import { MESSAGE_TYPES } from './messages';
 import { phoneSchema } from './phone';
+
+/** What a message log may hold: the send API's types and the interactive messages conversation flows send. */
+export const MESSAGE_LOG_TYPES = [...MESSAGE_TYPES, 'interactive'] as const;
+export type MessageLogType = (typeof MESSAGE_LOG_TYPES)[number];
 
 /** Published statuses plus `cancelled` for a cancelled scheduled message (CONTRACT.md). */
 export const MESSAGE_STATUSES = [
@@ -20,7 +24,7 @@ export interface MessageLogDto {
   message_log_id: number;
   status: MessageStatus;
   to_phone: string;
-  message_type: MessageType;
+  message_type: MessageLogType;
   provider_message_id: string | null;
   sent_at: string | null;
   scheduled_at: string | null;

@@ -8,6 +8,7 @@ import { PartialUniqueIndexes1763900000001 } from './migrations/1763900000001-pa
 import { QueuedAttemptsIndex1763900000002 } from './migrations/1763900000002-queued-attempts-index';
 import { StrandedQueuedIndex1763900000003 } from './migrations/1763900000003-stranded-queued-index';
 import { DropProcessedEvents1763900000004 } from './migrations/1763900000004-drop-processed-events';
+import { CreateFlows1763900000005 } from './migrations/1763900000005-create-flows';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -23,6 +24,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       QueuedAttemptsIndex1763900000002,
       StrandedQueuedIndex1763900000003,
       DropProcessedEvents1763900000004,
+      CreateFlows1763900000005,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

@@ -1,6 +1,6 @@
 import { currentTraceparent, queryRows } from '@bm/platform';
 import { DEFAULT_CAPACITY_WINDOW_MS, openConversationSql } from './conversation-ledger.repository';
-import type { MessageStatus } from '@bm/contracts';
+import type { MessageLogType, MessageStatus } from '@bm/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 
 /** A message log as the domain sees it. */
@@ -9,7 +9,7 @@ export interface MessageLog {
   tenantId: number;
   channelAccountId: string;
   toPhone: string;
-  messageType: 'text' | 'template';
+  messageType: MessageLogType;
   content: MessageContent;
   templateCategory: string | null;
   conversationCategory: string;
@@ -34,13 +34,15 @@ export interface MessageLog {
 
 export type MessageContent =
   | { text: string }
-  | { name: string; language: string; components: Array<Record<string, unknown>> };
+  | { name: string; language: string; components: Array<Record<string, unknown>> }
+  /** The upstream `interactive` object (reply buttons or a list), as conversation flows send it. */
+  | { interactive: Record<string, unknown> };
 
 export interface NewMessageLog {
   tenantId: number;
   channelAccountId: string;
   toPhone: string;
-  messageType: 'text' | 'template';
+  messageType: MessageLogType;
   content: MessageContent;
   templateCategory: string | null;
   conversationCategory: string;
@@ -58,7 +60,7 @@ interface Row {
   tenant_id: number;
   channel_account_id: string;
   to_phone: string;
-  message_type: 'text' | 'template';
+  message_type: MessageLogType;
   content: MessageContent;
   template_category: string | null;
   conversation_category: string;

@@ -13,6 +13,8 @@ export function upstreamBody(message: MessageLog): Record<string, unknown> {
   const base = { messaging_product: 'whatsapp', recipient_type: 'individual', to: message.toPhone };
   if ('text' in message.content)
     return { ...base, type: 'text', text: { preview_url: false, body: message.content.text } };
+  if ('interactive' in message.content)
+    return { ...base, type: 'interactive', interactive: message.content.interactive };
   const { name, language, components } = message.content;
   return {
     ...base,

@@ -4,6 +4,8 @@ import type { MessagingConfig } from '../config';
 import type { ChannelAccountRepository } from '../data-access/channel-account.repository';
 import type { ConversationLedger } from '../data-access/conversation-ledger.repository';
 import type { CustomerStateRepository } from '../data-access/customer-state.repository';
+import type { FlowRepository } from '../data-access/flow.repository';
+import type { FlowSessionRepository } from '../data-access/flow-session.repository';
 import type { MessageLogRepository } from '../data-access/message-log.repository';
 import type { MessageLogWriter } from '../data-access/message-log-writer';
 import type { TemplateRepository } from '../data-access/template.repository';
@@ -25,4 +27,6 @@ export interface MessagingDeps {
   customers: CustomerStateRepository;
   ledger: ConversationLedger;
   idempotency: IdempotencyStore;
+  flows: FlowRepository;
+  flowSessions: FlowSessionRepository;
 }

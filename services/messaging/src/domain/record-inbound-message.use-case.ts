@@ -1,10 +1,13 @@
 import type { InboundMessageItem } from '@bm/contracts';
 import { emitEvent } from './emit-event';
+import { requestLiveChat, type CustomerMessage } from './flow-session-events';
 import type { MessagingDeps } from './messaging-deps';
+import { routeInboundToFlow } from './route-inbound-to-flow.use-case';
 
 /**
- * A customer's message: stored once (by its upstream id), opens or extends the 24 h service window, and is
- * passed on as `message.received`. Returns false for a duplicate or an unknown number.
+ * A customer's message: stored once (by its upstream id), opens or extends the 24 h service window, is passed
+ * on as `message.received`, and goes through the conversation flows; one no flow takes asks for a person
+ * (a live-chat request). Returns false for a duplicate or an unknown number: a duplicate advances no session.
  */
 export async function recordInboundMessage(deps: MessagingDeps, item: InboundMessageItem): Promise<boolean> {
   const account = item.phone_number_id
@@ -27,6 +30,7 @@ export async function recordInboundMessage(deps: MessagingDeps, item: InboundMes
       [item.message_id, account.tenantId, account.id, from, item.type, JSON.stringify(item.raw), at],
     );
     if (inserted.length === 0) return false;
+    const newConversation = !(await deps.customers.isWindowOpen(tx, account.id, from));
     await deps.customers.touchWindow(tx, account.id, from, at);
     await emitEvent(tx, 'message.received', account.tenantId, {
       channel_account_id: account.id,
@@ -37,6 +41,17 @@ export async function recordInboundMessage(deps: MessagingDeps, item: InboundMes
       text: item.text,
       media: item.media,
     });
+    const message: CustomerMessage = {
+      account,
+      from,
+      name: item.name,
+      messageId: item.message_id,
+      text: item.text,
+      at,
+    };
+    if (!(await routeInboundToFlow(deps, tx, message, item, newConversation))) {
+      await requestLiveChat(tx, message, null);
+    }
     return true;
   });
 }

@@ -4,7 +4,6 @@ import type { SplitSummary } from '../data-access/inbound-event.repository';
 import type { OutgoingItem } from '../data-access/published-item.repository';
 import type { IngressDeps } from './ingress-deps';
 import type { SplitItem, SplitResult } from './inbound-item';
-import { liveChatRequests } from './live-chat-requests';
 import { splitWebhook } from './split-webhook';
 
 /** Splits a stored body again; it was checked to be JSON when it arrived. */
@@ -45,8 +44,8 @@ export interface SplitEvent extends SplitResult {
 
 /**
  * Inside the caller's transaction, which holds the events' locks: puts each new item of the events in the outbox
- * (an item in two of them goes out with the first), with the live-chat notifications it raises, and records what
- * became of each event. Items of a number messaging does not know are kept back (the event is `unroutable`).
+ * (an item in two of them goes out with the first) and records what became of each event. Live-chat requests
+ * are messaging's to raise: it knows whether a conversation flow answered the message. Items of a number messaging does not know are kept back (the event is `unroutable`).
  */
 export async function publishSplitEvents(
   deps: IngressDeps,
@@ -65,9 +64,7 @@ export async function publishSplitEvents(
       outgoing.push({ item, tenantId: ownerOf(item)?.tenantId ?? null, inboundEventId: event.id });
     }
   }
-  const fresh = await deps.items.publish(tx, outgoing);
-  const newItems = outgoing.filter((o) => fresh.has(o.item.payload.event_id));
-  await deps.notifications.insertMany(tx, liveChatRequests(newItems, owners));
+  await deps.items.publish(tx, outgoing);
   const published = await deps.items.findByKeys(tx, [...keys]);
   const summaries = events.map((event) => {
     const unroutable = event.items.filter((item) => ownerOf(item) === null);

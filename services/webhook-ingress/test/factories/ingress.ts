@@ -105,6 +105,8 @@ export async function setupIngress({ workers = true } = {}) {
     databaseUrl: database.url,
     messaging,
     published,
+    /** A client on the run's exchange, standing in for the services that publish to ingress. */
+    broker: collector,
     db,
     start,
     post,

@@ -1,0 +1,95 @@
+import type { Router } from 'express';
+import {
+  listFlowSessionsQuerySchema,
+  listFlowsQuerySchema,
+  ok,
+  saveFlowSchema,
+  ulidSchema,
+} from '@bm/contracts';
+import { AppError, defineRoutes, tenantOf, validate } from '@bm/platform';
+import {
+  createFlow,
+  getFlow,
+  listFlowSessions,
+  listFlows,
+  setFlowStatus,
+  updateFlow,
+} from '../../domain/flows.use-case';
+import type { MessagingDeps } from '../../domain/messaging-deps';
+
+/** A flow id from the path; anything but a ULID names no flow. */
+function flowIdOf(value: unknown): string {
+  if (ulidSchema.validate(value).error) throw new AppError('FLOW_NOT_FOUND');
+  return String(value);
+}
+
+/** Conversation flows: create, list, read, replace (a new version), activate, deactivate, sessions. */
+export function flowRoutes(router: Router, deps: MessagingDeps): void {
+  defineRoutes(router, [
+    {
+      method: 'POST',
+      path: '/api/v1/flows',
+      handlers: [
+        async (req, res) => {
+          const request = validate(saveFlowSchema, req.body ?? {});
+          res.status(201).json(ok(await createFlow(deps, tenantOf(res), request)));
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/flows',
+      handlers: [
+        async (req, res) => {
+          const query = validate(listFlowsQuerySchema, req.query);
+          res.json(ok(await listFlows(deps, tenantOf(res), query)));
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/flows/:id',
+      handlers: [
+        async (req, res) => res.json(ok(await getFlow(deps, tenantOf(res), flowIdOf(req.params.id)))),
+      ],
+    },
+    {
+      method: 'PUT',
+      path: '/api/v1/flows/:id',
+      handlers: [
+        async (req, res) => {
+          const id = flowIdOf(req.params.id);
+          const request = validate(saveFlowSchema, req.body ?? {});
+          res.json(ok(await updateFlow(deps, tenantOf(res), id, request)));
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/flows/:id/activate',
+      handlers: [
+        async (req, res) =>
+          res.json(ok(await setFlowStatus(deps, tenantOf(res), flowIdOf(req.params.id), 'active'))),
+      ],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/flows/:id/deactivate',
+      handlers: [
+        async (req, res) =>
+          res.json(ok(await setFlowStatus(deps, tenantOf(res), flowIdOf(req.params.id), 'inactive'))),
+      ],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/flows/:id/sessions',
+      handlers: [
+        async (req, res) => {
+          const id = flowIdOf(req.params.id);
+          const query = validate(listFlowSessionsQuerySchema, req.query);
+          res.json(ok(await listFlowSessions(deps, tenantOf(res), id, query)));
+        },
+      ],
+    },
+  ]);
+}
