@@ -3,8 +3,17 @@ import addFormats from 'ajv-formats';
 import request, { type Response } from 'supertest';
 import { buildOpenApiDocument } from '@bm/contracts';
 import { phones, postCampaign, waitForCampaign } from '../support/campaigns';
+import { waitFor } from '@bm/platform/testing';
+import { inboundText, publishInbound } from '../support/events';
 import { postSend, sendTemplate, waitForStatus } from '../support/messages';
-import { ADMIN_TOKEN, createTenant, startStack, type Stack, type TenantFixture } from '../support/stack';
+import {
+  ADMIN_TOKEN,
+  createTenant,
+  randomPhone,
+  startStack,
+  type Stack,
+  type TenantFixture,
+} from '../support/stack';
 
 type Paths = Record<string, Record<string, { responses: Record<string, unknown> }>>;
 
@@ -187,5 +196,68 @@ describe('real answers of the gateway match the OpenAPI document', () => {
     );
     check('/admin/v1/tenants', 'post', await api().post('/admin/v1/tenants').send({ name: 'x' }).expect(401));
     check('/api/health', 'get', await api().get('/api/health').expect(200));
+  });
+
+  it('when flows are created, read, listed, replaced, switched and their sessions listed, then the answers match', async () => {
+    const flow = {
+      channel_account_id: t.channelAccountId,
+      name: 'Menu',
+      trigger: { type: 'keyword', keywords: ['openapi-menu'] },
+      steps: [
+        {
+          id: 'ask',
+          type: 'send_buttons',
+          body: 'Pick one',
+          buttons: [{ id: 'a', title: 'A' }],
+          next: 'wait',
+        },
+        {
+          id: 'wait',
+          type: 'wait_for_reply',
+          save_as: 'pick',
+          branches: [{ button_id: 'a', next: 'end' }],
+          fallback: 'end',
+        },
+        { id: 'end', type: 'end' },
+      ],
+    };
+    const created = await api().post('/api/v1/flows').set(t.auth).send(flow).expect(201);
+    check('/api/v1/flows', 'post', created);
+    const id = created.body.data.flow_id as string;
+    check('/api/v1/flows/{id}', 'get', await api().get(`/api/v1/flows/${id}`).set(t.auth).expect(200));
+    check(
+      '/api/v1/flows/{id}',
+      'put',
+      await api().put(`/api/v1/flows/${id}`).set(t.auth).send(flow).expect(200),
+    );
+    check(
+      '/api/v1/flows/{id}/activate',
+      'post',
+      await api().post(`/api/v1/flows/${id}/activate`).set(t.auth).expect(200),
+    );
+    check('/api/v1/flows', 'get', await api().get('/api/v1/flows?status=active').set(t.auth).expect(200));
+
+    await publishInbound(stack, 'inbound.message', inboundText(t, randomPhone(), 'OpenAPI-Menu'));
+    const sessions = await waitFor(
+      async () => {
+        const res = await api().get(`/api/v1/flows/${id}/sessions`).set(t.auth).expect(200);
+        return (res.body.data.sessions as unknown[]).length > 0 && res;
+      },
+      { what: 'a session' },
+    );
+    check('/api/v1/flows/{id}/sessions', 'get', sessions);
+    check(
+      '/api/v1/flows/{id}/deactivate',
+      'post',
+      await api().post(`/api/v1/flows/${id}/deactivate`).set(t.auth).expect(200),
+    );
+
+    const dangling = { ...flow, steps: [{ ...flow.steps[0], next: 'nowhere' }, ...flow.steps.slice(1)] };
+    check('/api/v1/flows', 'post', await api().post('/api/v1/flows').set(t.auth).send(dangling).expect(422));
+    check(
+      '/api/v1/flows/{id}',
+      'get',
+      await api().get('/api/v1/flows/01ARZ3NDEKTSV4RRFFQ69G5FAV').set(t.auth).expect(404),
+    );
   });
 });
