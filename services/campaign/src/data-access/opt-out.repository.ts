@@ -57,18 +57,6 @@ export class OptOutRepository {
     return rows.length > 0;
   }
 
-  /** Which of `phones` the tenant has opted out (one query for a whole list). */
-  async optedOutAmong(db: EntityManager, tenantId: number, phones: readonly string[]): Promise<Set<string>> {
-    if (phones.length === 0) return new Set();
-    const rows: Array<{ phone: string }> = await db.query(
-      // A join, so a list of 50,000 phones meets the tenant's opt-outs in one hash join, not 50,000 probes.
-      `SELECT o.phone FROM unnest($2::text[]) AS p(phone)
-         JOIN campaign.opt_outs o ON o.tenant_id = $1 AND o.phone = p.phone`,
-      [tenantId, phones],
-    );
-    return new Set(rows.map((r) => r.phone));
-  }
-
   async page(tenantId: number, page: number, perPage: number): Promise<{ optOuts: OptOut[]; total: number }> {
     const [rows, count] = await Promise.all([
       this.dataSource.query<Row[]>(

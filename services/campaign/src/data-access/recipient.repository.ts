@@ -84,6 +84,24 @@ export class RecipientRepository {
     );
   }
 
+  /** Removes the valid recipients whose phone the tenant has opted out; how many, per campaign. */
+  async dropOptedOut(
+    tx: EntityManager,
+    tenantId: number,
+    campaignIds: readonly string[],
+  ): Promise<Map<string, number>> {
+    const rows = await queryRows<{ campaign_id: string }>(
+      tx,
+      `DELETE FROM campaign.recipients r USING campaign.opt_outs o
+        WHERE r.campaign_id = ANY($2::text[]) AND NOT r.invalid AND o.tenant_id = $1 AND o.phone = r.phone
+        RETURNING r.campaign_id`,
+      [tenantId, campaignIds],
+    );
+    const dropped = new Map<string, number>();
+    for (const r of rows) dropped.set(r.campaign_id, (dropped.get(r.campaign_id) ?? 0) + 1);
+    return dropped;
+  }
+
   async page(
     campaignId: string,
     status: RecipientStatus | undefined,

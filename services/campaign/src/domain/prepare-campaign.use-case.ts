@@ -9,30 +9,33 @@ import type { NewRecipient } from '../data-access/recipient.repository';
 import type { CampaignDeps } from './campaign-deps';
 import { emitCampaignEvent } from './emit-event';
 
+/** Recipients written per statement: the next chunk is normalized while the database writes this one. */
+const CHUNK = 5_000;
+
 /**
- * The recipients of each part, in list order: phones normalized (an invalid one kept as submitted, to fail),
- * a phone seen earlier in the list (in any part) dropped.
+ * Recipients `from` to `to` of the list: phones normalized (an invalid one kept as submitted, to fail), a phone
+ * already `seen` earlier in the list (in any part) dropped.
  */
-function recipientsOfParts(
-  parts: readonly Campaign[],
+function chunkOf(
   list: readonly CampaignRecipientInput[],
-): NewRecipient[][] {
-  const seen = new Set<string>();
-  return parts.map((part) => {
-    const rows: NewRecipient[] = [];
-    const end = Math.min(list.length, part.uploadOffset + part.requestedCount);
-    for (let i = part.uploadOffset; i < end; i += 1) {
-      const item = list[i];
-      const normalized = normalizePhone(item.phone);
-      const phone = normalized ?? item.phone;
-      if (seen.has(phone)) continue;
-      seen.add(phone);
-      const variables = item.variables && Object.keys(item.variables).length > 0 ? item.variables : null;
-      rows.push({ phone, name: item.name || null, variables, invalid: normalized === null });
-    }
-    return rows;
-  });
+  from: number,
+  to: number,
+  seen: Set<string>,
+): NewRecipient[] {
+  const rows: NewRecipient[] = [];
+  for (let i = from; i < to; i += 1) {
+    const item = list[i];
+    const normalized = normalizePhone(item.phone);
+    const phone = normalized ?? item.phone;
+    if (seen.has(phone)) continue;
+    seen.add(phone);
+    const variables = item.variables && Object.keys(item.variables).length > 0 ? item.variables : null;
+    rows.push({ phone, name: item.name || null, variables, invalid: normalized === null });
+  }
+  return rows;
 }
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 function statusAfterPreparation(part: Campaign): CampaignStatus {
   if ((part.partNumber ?? 1) > 1) return 'scheduled';
@@ -54,24 +57,39 @@ export async function prepareUpload(deps: CampaignDeps, uploadId?: string): Prom
     const parts = await deps.campaigns.lockUploadCampaigns(tx, upload.id);
     if (parts.length > 0) {
       const { recipients } = JSON.parse(upload.body) as { recipients: CampaignRecipientInput[] };
-      const perPart = recipientsOfParts(parts, recipients);
-      const valid = perPart
-        .flat()
-        .filter((r) => !r.invalid)
-        .map((r) => r.phone);
-      const optedOut = await deps.optOuts.optedOutAmong(tx, parts[0].tenantId, valid);
-      for (const [index, part] of parts.entries()) {
-        const rows = perPart[index].filter((r) => r.invalid || !optedOut.has(r.phone));
-        await deps.recipients.insertMany(tx, part.id, rows, INVALID_PHONE_RECIPIENT_ERROR);
+      // Chunks are handed to the connection without waiting (it runs them in order), so normalizing the next
+      // chunk overlaps writing this one; opted-out phones are then removed in one statement.
+      const seen = new Set<string>();
+      const writes: Array<Promise<unknown>> = [];
+      const written = new Map<string, { rows: number; invalid: number }>();
+      for (const part of parts) {
+        const end = Math.min(recipients.length, part.uploadOffset + part.requestedCount);
+        const counts = { rows: 0, invalid: 0 };
+        for (let from = part.uploadOffset; from < end; from += CHUNK) {
+          const rows = chunkOf(recipients, from, Math.min(end, from + CHUNK), seen);
+          counts.rows += rows.length;
+          counts.invalid += rows.filter((r) => r.invalid).length;
+          writes.push(deps.recipients.insertMany(tx, part.id, rows, INVALID_PHONE_RECIPIENT_ERROR));
+          await nextTurn();
+        }
+        written.set(part.id, counts);
+      }
+      await Promise.all(writes);
+      const dropped = await deps.recipients.dropOptedOut(
+        tx,
+        parts[0].tenantId,
+        parts.map((p) => p.id),
+      );
+      for (const part of parts) {
+        const { rows, invalid } = written.get(part.id)!;
         const ready = await deps.campaigns.finishPreparation(
           tx,
           part.id,
           statusAfterPreparation(part),
-          rows.length,
+          rows - (dropped.get(part.id) ?? 0),
         );
-        const failed = rows.filter((r) => r.invalid).length;
-        if (failed > 0) deps.metrics.recipients.inc({ status: 'failed' }, failed);
-        await emitCampaignEvent(tx, 'campaign.created', ready, { sent: 0, failed });
+        if (invalid > 0) deps.metrics.recipients.inc({ status: 'failed' }, invalid);
+        await emitCampaignEvent(tx, 'campaign.created', ready, { sent: 0, failed: invalid });
       }
     }
     await deps.campaigns.deleteUpload(tx, upload.id);
