@@ -41,6 +41,8 @@ export interface Stack {
   messaging: MessagingService[];
   /** The campaign service the gateway forwards to (absent unless asked for). */
   campaign?: CampaignService;
+  /** The campaign service's URL, when it was started. */
+  campaignUrl?: string;
   gateway: Gateway;
   /** A publisher on the run's exchange, standing in for webhook-ingress. */
   broker: AmqpClient;
@@ -137,6 +139,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     sandbox,
     messaging,
     campaign,
+    campaignUrl: campaignServer?.url,
     gateway,
     broker,
     stop: async () => {

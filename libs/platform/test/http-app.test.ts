@@ -75,16 +75,19 @@ describe('createHttpApp: every failure in the envelope', () => {
     expectEnvelope(res, 413, 'PAYLOAD_TOO_LARGE');
   });
 
-  it('when a gzip body does not inflate, then 400 INVALID_JSON', async () => {
-    expectEnvelope(
-      await request(server.url)
-        .post('/echo')
-        .set({ 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' })
-        .send('not gzip at all'),
-      400,
-      'INVALID_JSON',
-    );
-  });
+  it.each(['gzip', 'deflate', 'br'])(
+    'when a %s body does not inflate, then 400 INVALID_JSON',
+    async (encoding) => {
+      expectEnvelope(
+        await request(server.url)
+          .post('/echo')
+          .set({ 'Content-Type': 'application/json', 'Content-Encoding': encoding })
+          .send('not compressed at all'),
+        400,
+        'INVALID_JSON',
+      );
+    },
+  );
 
   it('when a path parameter is not valid percent-encoding, then 404 NOT_FOUND', async () => {
     expectEnvelope(await request(server.url).get('/items/%E0%A4%A'), 404, 'NOT_FOUND');

@@ -6,7 +6,7 @@ import type { Logger } from '../logger';
 interface BodyParserError extends Error {
   type?: string;
   status?: number;
-  code?: unknown;
+  errno?: unknown;
 }
 
 // Connection-level failures of PostgreSQL (or another dependency): the request could not be done, not half-done.
@@ -43,9 +43,9 @@ function toAppError(err: unknown): AppError | undefined {
   if (isDependencyDown(err)) return new AppError('SERVICE_UNAVAILABLE');
   // The router could not percent-decode a path parameter (`/messages/%E0%A4%A`): such a path names nothing.
   if (err instanceof URIError) return new AppError('NOT_FOUND');
-  const { type = '', status, code } = (err as BodyParserError | undefined) ?? {};
-  // A compressed body that does not inflate: zlib's error, passed on by body-parser with status 400.
-  if (status === 400 && typeof code === 'string' && code.startsWith('Z_')) {
+  const { type = '', status, errno } = (err as BodyParserError | undefined) ?? {};
+  // A compressed body (gzip, deflate, br) that does not inflate: zlib's error, passed on by body-parser as a 400.
+  if (status === 400 && typeof errno === 'number') {
     return new AppError('INVALID_JSON', 'The request body could not be read');
   }
   switch (type) {
