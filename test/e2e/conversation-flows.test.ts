@@ -456,8 +456,8 @@ describe('conversation flows driven by signed inbound webhooks', () => {
     await text(phone, keyword);
     await waitForSends(phone, 1);
 
-    const v2 = twoStepFlow(keyword);
-    v2.steps = v2.steps.map((s) => (s.id === 'ask' ? { ...s, body: 'Version two?' } : s));
+    const v1 = twoStepFlow(keyword);
+    const v2 = { ...v1, steps: v1.steps.map((s) => (s.id === 'ask' ? { ...s, body: 'Version two?' } : s)) };
     const updated = await api().put(`/api/v1/flows/${flowId}`).set(t.auth).send(v2).expect(200);
     expect(updated.body.data).toMatchObject({ version: 2, status: 'active' });
 
