@@ -12,3 +12,17 @@ export async function checkWithin(check: () => Promise<unknown>, timeoutMs: numb
     clearTimeout(timer);
   }
 }
+
+let draining = false;
+
+/**
+ * Marks the process as shutting down: readiness answers 503 from now on, so a load balancer or Kubernetes stops
+ * sending new work while what is in flight drains. Called first by `handleShutdown`.
+ */
+export function markDraining(): void {
+  draining = true;
+}
+
+export function isDraining(): boolean {
+  return draining;
+}

@@ -1,3 +1,4 @@
+import { markDraining } from './health';
 import type { Logger } from './logger';
 
 export interface Closer {
@@ -6,13 +7,15 @@ export interface Closer {
 }
 
 /**
- * On SIGTERM or SIGINT, closes each part in order (stop accepting first, then drain consumers, then the
- * connections), each bounded by the timeout, and exits. Returns the function so tests can call it directly.
+ * On SIGTERM or SIGINT, first turns readiness false, then closes each part in order (stop accepting, then drain
+ * consumers, then the connections), each bounded by the timeout, and exits. Returns the function so tests can
+ * call it directly.
  */
 export function handleShutdown(logger: Logger, closers: Closer[], timeoutMs: number): () => Promise<void> {
   let closing: Promise<void> | undefined;
   const shutdown = (): Promise<void> => {
     closing ??= (async () => {
+      markDraining();
       logger.info('shutting down');
       for (const closer of closers) {
         let timer: NodeJS.Timeout | undefined;

@@ -84,7 +84,7 @@ describe('gateway probes', () => {
     try {
       await request(gw.url).get('/health/live').expect(200);
       const ready = await request(gw.url).get('/health/ready').expect(200);
-      expect(ready.body.data.checks).toEqual({ database: true });
+      expect(ready.body.data.checks).toEqual({ accepting: true, database: true });
     } finally {
       await gw.stop();
     }

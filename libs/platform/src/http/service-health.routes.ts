@@ -1,10 +1,11 @@
 import type { Router } from 'express';
-import { checkWithin } from '../health';
+import { checkWithin, isDraining } from '../health';
 import { defineRoutes } from './routes';
 
 /**
  * Kubernetes probes of an internal service: `/health/live` answers while the process serves HTTP,
- * `/health/ready` runs each named check (bounded by the timeout) and answers 503 when one fails.
+ * `/health/ready` runs each named check (bounded by the timeout) and answers 503 when one fails, and from the
+ * moment the process starts shutting down (`accepting: false`), before anything else stops.
  */
 export function serviceHealthRoutes(
   router: Router,
@@ -24,8 +25,11 @@ export function serviceHealthRoutes(
         async (_req, res) => {
           const names = Object.keys(checks);
           const results = await Promise.all(names.map((n) => checkWithin(checks[n], timeoutMs)));
-          const report = Object.fromEntries(names.map((n, i) => [n, results[i]]));
-          const ready = results.every(Boolean);
+          const report = {
+            accepting: !isDraining(),
+            ...Object.fromEntries(names.map((n, i) => [n, results[i]])),
+          };
+          const ready = !isDraining() && results.every(Boolean);
           const data = {
             status: ready ? 'ready' : 'degraded',
             checks: report,
