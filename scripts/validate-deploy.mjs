@@ -686,14 +686,16 @@ function checkNetworkPolicies(label, app, services) {
   );
   if (!denyAll) problem(label, 'a default-deny NetworkPolicy (ingress and egress) for the namespace');
   const INGRESS_CONTROLLER = 'ingress-controller';
+  // Prometheus scrapes every service's /metrics from its own namespace.
+  const MONITORING = 'monitoring';
   const allowed = {
-    gateway: [INGRESS_CONTROLLER],
+    gateway: [INGRESS_CONTROLLER, MONITORING],
     // Both ask messaging inside their own work: the owner of a number (ingress), templates and capacity (campaign).
-    messaging: [GATEWAY, 'webhook-ingress', 'campaign'],
-    'webhook-ingress': [INGRESS_CONTROLLER, GATEWAY, SANDBOX],
-    campaign: [GATEWAY],
-    'webhook-dispatcher': [GATEWAY],
-    [SANDBOX]: ['messaging'],
+    messaging: [GATEWAY, 'webhook-ingress', 'campaign', MONITORING],
+    'webhook-ingress': [INGRESS_CONTROLLER, GATEWAY, SANDBOX, MONITORING],
+    campaign: [GATEWAY, MONITORING],
+    'webhook-dispatcher': [GATEWAY, MONITORING],
+    [SANDBOX]: ['messaging', MONITORING],
   };
   const podLabels = Object.fromEntries(
     app.filter((d) => d.kind === 'Deployment').map((d) => [d.metadata.name, d.spec.template.metadata.labels]),
@@ -718,8 +720,11 @@ function checkNetworkPolicies(label, app, services) {
         }
         if ((rule.ports ?? []).some((x) => x.port === service.port)) reachable = true;
         for (const peer of rule.from) {
+          const namespace = peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'];
           const source = peer.namespaceSelector
-            ? INGRESS_CONTROLLER
+            ? namespace === MONITORING
+              ? MONITORING
+              : INGRESS_CONTROLLER
             : (peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] ?? JSON.stringify(peer));
           if (!allowed[service.name]?.includes(source)) {
             problem(
