@@ -5,8 +5,9 @@ import { allRecipients, phones, postCampaign, readCampaign, waitForCampaign } fr
 import { sandboxSends } from '../support/messages';
 import { campaignTestEnv, createTenant, startStack, type Stack } from '../support/stack';
 
-// The gateway talks to an API-only campaign replica in this process; the campaign's background work runs in a
-// separate process (the built service), which the test kills with SIGKILL in the middle of a dispatch.
+// The gateway talks to an API-only campaign replica in this process; the campaign's background work runs in
+// separate processes (the built service): one killed with SIGKILL in the middle of a dispatch, then several
+// workers at once on one campaign.
 let stack: Stack;
 const workers: ChildProcess[] = [];
 
@@ -59,4 +60,18 @@ it('a campaign worker killed mid-dispatch and restarted sends every recipient ex
     const sends = await sandboxSends(stack, `to=${phone}`);
     expect(sends.map((s) => s.result)).toEqual(['accepted']);
   }
+}, 90_000);
+
+it('two campaign workers share one campaign and send each recipient once', async () => {
+  const t = await createTenant(stack, 'TIER_10K', { throughput_per_second: 200 });
+  const list = phones(300);
+  const [a, b] = [startWorker(), startWorker()];
+  const res = await postCampaign(stack, t, { recipients: list.map((phone) => ({ phone })) }).expect(202);
+  const id = res.body.data.campaign_id as string;
+  const done = await waitForCampaign(stack, t, id, ['completed'], 60_000);
+  expect(done).toMatchObject({ total_count: 300, sent_count: 300, failed_count: 0 });
+  for (const phone of list) {
+    expect((await sandboxSends(stack, `to=${phone}`)).map((s) => s.result)).toEqual(['accepted']);
+  }
+  for (const worker of [a, b]) worker.kill('SIGTERM');
 }, 90_000);
