@@ -228,9 +228,12 @@ it(
     // Every event the services committed reached the receiver at least once.
     const committed = (
       await db.query<{ message_id: string }>(
-        `SELECT message_id FROM messaging.outbox WHERE routing_key = ANY($1::text[])
-         UNION ALL SELECT message_id FROM campaign.outbox WHERE routing_key = ANY($1::text[])`,
-        [[...WEBHOOK_EVENTS]],
+        // This tenant's events (the run's other tests share the database, with tenants of their own).
+        `SELECT message_id FROM messaging.outbox
+          WHERE routing_key = ANY($1::text[]) AND (payload->>'tenant_id')::int = $2
+         UNION ALL SELECT message_id FROM campaign.outbox
+          WHERE routing_key = ANY($1::text[]) AND (payload->>'tenant_id')::int = $2`,
+        [[...WEBHOOK_EVENTS], tenant.tenant_id],
       )
     ).rows.map((r) => `evt_${r.message_id}`);
     const missing = await waitFor(
