@@ -23,7 +23,8 @@ export class PublishedItemRepository {
   /**
    * Records each item under its dedupe key and writes the outbox row of those that were new, in one statement
    * per chunk and inside the caller's transaction: an item seen before (another delivery, a concurrent one,
-   * a reprocess) loses the insert and gets no outbox row. Answers the event ids of the new items.
+   * a reprocess) loses the insert and gets no outbox row. Answers the event ids of the new items. The dedupe keys
+   * of `items` must differ (the caller keeps the first of a key): the outbox rows join on them.
    *
    * It writes the platform's outbox table itself, rather than one `enqueueEvent` round trip per item, because a
    * 3 MB body holds thousands of items.
