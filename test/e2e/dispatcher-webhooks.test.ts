@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { parseTraceparent } from '@bm/platform';
 import { waitFor } from '@bm/platform/testing';
 import {
   signaturesOf,
@@ -39,9 +41,10 @@ describe('outbound webhooks end to end', () => {
     });
 
     const phone = randomPhone();
+    const traceId = randomBytes(16).toString('hex');
     const sent = await api()
       .post('/api/v1/messages/send')
-      .set(t.auth)
+      .set({ ...t.auth, traceparent: `00-${traceId}-00f067aa0ba902b7-01` })
       .send({
         channel_account_id: t.channelAccountId,
         phone: `+${phone}`,
@@ -58,6 +61,8 @@ describe('outbound webhooks end to end', () => {
     expect(req.headers['x-webhook-signature']).toBe(signaturesOf(req, secret));
     expect(req.headers['user-agent']).toBe('BusinessMessaging-Webhook/1.0');
     expect(req.headers['x-webhook-id']).toMatch(/^evt_[0-9A-HJKMNP-TV-Z]{26}$/);
+    // The webhook continues the client's trace: gateway, messaging, the broker, the dispatcher, the receiver.
+    expect(parseTraceparent(req.headers.traceparent)?.traceId).toBe(traceId);
     expect(JSON.parse(req.body)).toEqual({
       event: 'message.status_updated',
       tenant_id: t.tenantId,

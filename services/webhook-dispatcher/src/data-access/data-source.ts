@@ -4,6 +4,7 @@ import type { DispatcherConfig } from '../config';
 import { CreateDispatcher1764000000000 } from './migrations/1764000000000-create-dispatcher';
 import { ClaimByEndpoint1764000000001 } from './migrations/1764000000001-claim-by-endpoint';
 import { RetentionIndex1764000000002 } from './migrations/1764000000002-retention-index';
+import { EventTraceparent1764000000003 } from './migrations/1764000000003-event-traceparent';
 
 export const DISPATCHER_SCHEMA = 'dispatcher';
 
@@ -13,7 +14,12 @@ export function createDispatcherDataSource(config: DispatcherConfig): DataSource
     url: config.DATABASE_URL,
     schema: DISPATCHER_SCHEMA,
     entities: [],
-    migrations: [CreateDispatcher1764000000000, ClaimByEndpoint1764000000001, RetentionIndex1764000000002],
+    migrations: [
+      CreateDispatcher1764000000000,
+      ClaimByEndpoint1764000000001,
+      RetentionIndex1764000000002,
+      EventTraceparent1764000000003,
+    ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'webhook-dispatcher',
   });

@@ -14,6 +14,8 @@ export interface ClaimedDelivery {
   url: string | null;
   /** Sealed secrets that sign now, the newest first. */
   sealedSecrets: string[];
+  /** The trace of the event's domain event, when it had one. */
+  traceparent: string | null;
 }
 
 export interface AttemptRecord {
@@ -39,6 +41,7 @@ interface ClaimRow {
   url: string | null;
   secret_sealed: string | null;
   previous_secret_sealed: string | null;
+  traceparent: string | null;
 }
 
 /*
@@ -79,7 +82,7 @@ const CLAIM = `
      SET lease_until = now() + $3 * interval '1 millisecond', lease_token = $4, updated_at = now()
     FROM picked, dispatcher.events e LEFT JOIN dispatcher.endpoints p ON p.tenant_id = e.tenant_id
    WHERE d.id = picked.id AND e.id = d.event_id
-  RETURNING d.id, d.tenant_id, d.event_id, e.body, d.attempt_count, p.url, p.secret_sealed,
+  RETURNING d.id, d.tenant_id, d.event_id, e.body, e.traceparent, d.attempt_count, p.url, p.secret_sealed,
             CASE WHEN p.previous_secret_expires_at > now() THEN p.previous_secret_sealed END
               AS previous_secret_sealed`;
 
@@ -133,6 +136,7 @@ export class DeliveryRepository {
       leaseToken: token,
       url: r.url,
       sealedSecrets: [r.secret_sealed, r.previous_secret_sealed].filter((s): s is string => s !== null),
+      traceparent: r.traceparent,
     }));
   }
 

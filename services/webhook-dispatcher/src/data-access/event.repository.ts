@@ -13,6 +13,8 @@ export interface NewWebhookEvent {
   deliveryId: string;
   /** Ignore the tenant's event filter (the test ping always goes). */
   ignoreFilter: boolean;
+  /** The trace of the domain event, continued by every attempt. */
+  traceparent?: string;
 }
 
 /** dispatcher.events: the events to deliver, each stored once with its first delivery. */
@@ -37,14 +39,15 @@ export class EventRepository {
     const rows = await queryRows<{ id: string; event_id: string }>(
       this.ds,
       `WITH input AS (
-         SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::boolean[])
-                    AS i(id, tenant_id, event, body, delivery_id, ignore_filter)
+         SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::boolean[],
+                              $7::text[])
+                    AS i(id, tenant_id, event, body, delivery_id, ignore_filter, traceparent)
        ), admitted AS (
          SELECT i.* FROM input i JOIN dispatcher.endpoints p ON p.tenant_id = i.tenant_id
           WHERE p.url IS NOT NULL AND (i.ignore_filter OR p.events IS NULL OR i.event = ANY(p.events))
        ), stored AS (
-         INSERT INTO dispatcher.events (id, tenant_id, event, body)
-         SELECT id, tenant_id, event, body FROM admitted
+         INSERT INTO dispatcher.events (id, tenant_id, event, body, traceparent)
+         SELECT id, tenant_id, event, body, traceparent FROM admitted
          ON CONFLICT (id) DO NOTHING
          RETURNING id
        )
@@ -58,6 +61,7 @@ export class EventRepository {
         unique.map((e) => e.body),
         unique.map((e) => e.deliveryId),
         unique.map((e) => e.ignoreFilter),
+        unique.map((e) => e.traceparent ?? null),
       ],
     );
     const created = new Map(rows.map((r) => [r.event_id, r.id]));

@@ -1,4 +1,5 @@
 import { formatWebhookTimestamp, WEBHOOK_HEADERS } from '@bm/contracts';
+import { runInTrace, traceHeaders } from '@bm/platform';
 import type { ClaimedDelivery } from '../data-access/delivery.repository';
 import type { AttemptOutcome } from '../data-access/http/attempt-outcome';
 import type { DispatcherDeps } from './dispatcher-deps';
@@ -42,8 +43,12 @@ async function send(
   if (refused !== undefined) {
     return { httpStatus: null, durationMs: null, error: `address_blocked: ${refused}`, retryable: false };
   }
-  const headers = webhookHeaders(deps, delivery, formatWebhookTimestamp(at));
-  return deps.sender.send(delivery.url, headers, delivery.body, signal);
+  const url = delivery.url;
+  // Each attempt is a span of the event's trace; the receiver gets it as `traceparent`.
+  return runInTrace(delivery.traceparent, () => {
+    const headers = { ...webhookHeaders(deps, delivery, formatWebhookTimestamp(at)), ...traceHeaders() };
+    return deps.sender.send(url, headers, delivery.body, signal);
+  });
 }
 
 /**

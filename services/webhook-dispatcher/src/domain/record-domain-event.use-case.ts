@@ -1,4 +1,4 @@
-import { newUlid } from '@bm/platform';
+import { currentTraceparent, newUlid } from '@bm/platform';
 import type { DomainEventPayloads } from '@bm/contracts';
 import type { DispatcherDeps } from './dispatcher-deps';
 import { toWebhookBody, webhookEventId, type DeliverableDomainEvent } from './webhook-event';
@@ -22,6 +22,8 @@ export async function recordDomainEvent<K extends DeliverableDomainEvent>(
     body: JSON.stringify(body),
     deliveryId: newUlid(),
     ignoreFilter: false,
+    // The consumer runs in the domain event's trace: the webhook's attempts continue it.
+    traceparent: currentTraceparent(),
   });
   if (deliveryId !== undefined) deps.wakeWorker();
   return deliveryId;
