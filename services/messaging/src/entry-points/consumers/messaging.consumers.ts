@@ -13,12 +13,12 @@ import {
   applyPhoneQuality,
   applyTemplateStatus,
 } from '../../domain/account-updates.use-case';
+import { applyStatusReports, type StatusReport } from '../../domain/apply-status-report.use-case';
 import { DeliveryBatcher } from '../../domain/delivery-batcher';
 import { DELIVER_COMMAND } from '../../domain/emit-event';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 import { recordInboundMessage } from '../../domain/record-inbound-message.use-case';
 import { requestCampaignSends, type CampaignSendItem } from '../../domain/request-campaign-send.use-case';
-import { StatusReportBatcher } from '../../domain/status-report-batcher';
 import type { ThroughputLimiter } from '../../domain/throughput-limiter';
 
 const deliverSchema = Joi.object<{ message_log_id: number }>({
@@ -58,9 +58,14 @@ export async function registerConsumers(
     },
     { prefetch: deps.config.SEND_CONCURRENCY },
   );
-  const statuses = new StatusReportBatcher(deps);
+  // Receipts are applied in groups (one transaction, a few statements each); each keeps the trace of the message
+  // that brought it, whichever group applies it.
+  const statuses = new GroupCommit<StatusReport>((reports) => applyStatusReports(deps, reports), {
+    name: 'status receipts',
+    logger: deps.logger,
+  });
   const inbound: Handlers = {
-    'inbound.status': (item) => statuses.submit(item),
+    'inbound.status': (item) => statuses.submit({ item, traceparent: currentTraceparent() }),
     'inbound.message': (item) => recordInboundMessage(deps, item),
     'inbound.template_status': (item) => applyTemplateStatus(deps, item),
     'inbound.phone_quality': (item) => applyPhoneQuality(deps, item),
