@@ -142,10 +142,11 @@ export class MessageLogRepository {
   }
 
   /**
-   * Inserts message logs in one atomic statement, in order. With `deliver`, a row's delivery command goes into
-   * the outbox in the same statement; with `requireServiceWindow`, a row is written only while its customer's
-   * 24 h window is open (else its answer is undefined). One statement for many sends is the send path's group
-   * commit: round trips and WAL flushes, not CPU, bound it.
+   * Inserts message logs in one atomic statement, in order. With `deliver`, the rows' delivery command (one for
+   * the statement, listing each message with its trace) goes into the outbox in the same statement; with
+   * `requireServiceWindow`, a row is written only while its customer's 24 h window is open (else its answer is
+   * undefined). One statement for many sends is the send path's group commit: round trips and WAL flushes, not
+   * CPU, bound it.
    */
   async insertMany(
     db: Db,
@@ -179,10 +180,12 @@ export class MessageLogRepository {
          RETURNING *),
        o AS (
          INSERT INTO messaging.outbox (message_id, routing_key, payload, headers)
-         SELECT 'deliver-' || ok.new_id || '-' || gen_random_uuid(), '${DELIVER_COMMAND}',
-                jsonb_build_object('message_log_id', ok.new_id),
-                jsonb_strip_nulls(jsonb_build_object('traceparent', ok.traceparent))
-           FROM ok WHERE ok.deliver)
+         SELECT 'deliver-' || gen_random_uuid(), '${DELIVER_COMMAND}',
+                jsonb_build_object('messages', jsonb_agg(
+                  jsonb_strip_nulls(jsonb_build_object('id', ok.new_id, 'traceparent', ok.traceparent))
+                  ORDER BY ok.ord)),
+                '{}'::jsonb
+           FROM ok WHERE ok.deliver HAVING count(*) > 0)
        SELECT i.ord, m.* FROM i LEFT JOIN m ON m.id = i.new_id ORDER BY i.ord`,
       [
         column((m) => m.tenantId),

@@ -3,6 +3,7 @@ import { DOMAIN_EVENT_SCHEMAS, type DomainEventKey, type DomainEventPayloads } f
 import {
   currentTraceparent,
   GroupCommit,
+  runInTrace,
   validate,
   type AmqpClient,
   type ConsumedMessage,
@@ -21,9 +22,26 @@ import { recordInboundMessage } from '../../domain/record-inbound-message.use-ca
 import { requestCampaignSends, type CampaignSendItem } from '../../domain/request-campaign-send.use-case';
 import type { ThroughputLimiter } from '../../domain/throughput-limiter';
 
-const deliverSchema = Joi.object<{ message_log_id: number }>({
-  message_log_id: Joi.number().integer().min(1).required(),
-});
+/**
+ * A delivery command: one message (`message_log_id`: the scheduler, a retry, a stranded message) or the
+ * messages of one insert statement (`messages`: a group commit of sends, a batch of campaign recipients), each
+ * with the trace of the request that created it.
+ */
+interface DeliverCommand {
+  message_log_id?: number;
+  messages?: Array<{ id: number; traceparent?: string }>;
+}
+const deliverSchema = Joi.object<DeliverCommand>({
+  message_log_id: Joi.number().integer().min(1),
+  messages: Joi.array()
+    .items(
+      Joi.object({
+        id: Joi.number().integer().min(1).required(),
+        traceparent: Joi.string().max(128),
+      }).unknown(true),
+    )
+    .min(1),
+}).xor('message_log_id', 'messages');
 
 type Handlers = { [K in DomainEventKey]?: (payload: DomainEventPayloads[K]) => Promise<unknown> };
 
@@ -43,18 +61,20 @@ export async function registerConsumers(
   deps: MessagingDeps,
   limiter: ThroughputLimiter,
 ): Promise<void> {
-  // Prefetch holds two batches, so the next one gathers while the current one is on the wire.
+  // Two batches in flight, so the next one gathers while the current one is on the wire.
   const batcher = new DeliveryBatcher(
     deps,
     limiter,
     Math.max(1, Math.floor(deps.config.SEND_CONCURRENCY / 2)),
+    deps.config.SEND_CONCURRENCY,
   );
   await amqp.consume(
     'messaging.deliver',
     [DELIVER_COMMAND],
     async (message) => {
-      const { message_log_id: id } = validate(deliverSchema, message.payload);
-      await batcher.submit(id);
+      const command = validate(deliverSchema, message.payload);
+      if (command.message_log_id !== undefined) return batcher.submit(command.message_log_id);
+      await Promise.all(command.messages!.map((m) => runInTrace(m.traceparent, () => batcher.submit(m.id))));
     },
     { prefetch: deps.config.SEND_CONCURRENCY },
   );
