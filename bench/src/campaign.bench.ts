@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Client } from 'pg';
 import {
   ADMIN_TOKEN,
+  UNCAPPED_THROUGHPUT,
   BENCH_ENV,
   DATABASE_URL,
   freePort,
@@ -74,7 +75,7 @@ function listBody(
  */
 export async function benchCampaign(): Promise<CampaignBenchResult> {
   const common = BENCH_ENV;
-  migrateBenchDatabase();
+  await migrateBenchDatabase();
   const [sandboxPort, messagingPort, campaignPort, gatewayPort] = [
     await freePort(),
     await freePort(),
@@ -224,7 +225,7 @@ export async function benchCampaign(): Promise<CampaignBenchResult> {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ default_mps: 0 }),
     });
-    const uncappedAccount = await account(1000);
+    const uncappedAccount = await account(UNCAPPED_THROUGHPUT);
     const uncappedNumber = await phoneNumberIdOf(db, uncappedAccount);
     const uncapped = await dispatch(uncappedAccount, 50_000, 2_000_000);
     uncapped.rejected130429 = await rejectedFor(`phone_number_id=${uncappedNumber}`);
@@ -261,6 +262,6 @@ total_count final after **${(large.finalMs / 1000).toFixed(2)} s** (target <= 1.
 | dispatch | recipients sent | first to last sent | rate | 130429 from the upstream |
 |---|---|---|---|---|
 | sandbox and account capped at ${r.capped.capPerSecond} msg/s | ${r.capped.recipients} | ${r.capped.seconds.toFixed(1)} s | **${r.capped.perSecond.toFixed(1)} msg/s** (${((100 * r.capped.perSecond) / r.capped.capPerSecond).toFixed(1)}% of the cap; target >= 95%) | ${r.capped.rejected130429} (target 0) |
-| uncapped (sandbox uncapped, account at 1,000 msg/s) | ${r.uncapped.recipients} | ${r.uncapped.seconds.toFixed(1)} s | **${r.uncapped.perSecond.toFixed(0)} msg/s** (target >= 1,000) | ${r.uncapped.rejected130429} |
+| sandbox uncapped (number's rate far above the path's) | ${r.uncapped.recipients} | ${r.uncapped.seconds.toFixed(1)} s | **${r.uncapped.perSecond.toFixed(0)} msg/s** (target >= 1,000) | ${r.uncapped.rejected130429} |
 `;
 }

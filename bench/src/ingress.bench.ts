@@ -6,7 +6,16 @@ import { join } from 'node:path';
 import amqp from 'amqplib';
 import { Client } from 'pg';
 import { ulid } from 'ulidx';
-import { freePort, startService, stop, waitHealthy, ROOT, INTERNAL_TOKEN, DATABASE_URL } from './harness';
+import {
+  freePort,
+  freshDatabase,
+  startService,
+  stop,
+  waitHealthy,
+  ROOT,
+  INTERNAL_TOKEN,
+  DATABASE_URL,
+} from './harness';
 
 const APP_SECRET = 'bench-app-secret';
 const AMQP_URL = process.env.BENCH_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -51,23 +60,6 @@ export interface IngressBenchResult {
 
 const percentile = (sorted: number[], p: number) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-
-/**
- * Drops the benchmark's own database, so every run starts from the same empty tables: the millions of rows earlier
- * runs leave behind outgrow PostgreSQL's cache and slow each run more than the last. Migrations create it again.
- */
-async function freshDatabase(databaseUrl: string): Promise<void> {
-  const url = new URL(databaseUrl);
-  const name = decodeURIComponent(url.pathname.slice(1));
-  url.pathname = '/postgres';
-  const admin = new Client({ connectionString: url.toString() });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
-}
 
 interface Account {
   id: string;

@@ -10,6 +10,7 @@ import {
   waitHealthy,
   type LoadResult,
   ADMIN_TOKEN,
+  UNCAPPED_THROUGHPUT,
   BENCH_ENV,
   DATABASE_URL,
   migrateBenchDatabase,
@@ -65,7 +66,7 @@ export async function benchMessaging(
   durationSeconds: number,
 ): Promise<MessagingBenchResult> {
   const common = BENCH_ENV;
-  migrateBenchDatabase();
+  await migrateBenchDatabase();
   const [sandboxPort, messagingPort, workerPort, gatewayPort] = [
     await freePort(),
     await freePort(),
@@ -122,7 +123,7 @@ export async function benchMessaging(
         display_phone_number: '15550009999',
         access_token: 'bench-token',
         tier: 'TIER_UNLIMITED',
-        throughput_per_second: 1000,
+        throughput_per_second: UNCAPPED_THROUGHPUT,
       },
     );
     const phone = '14155550100';
