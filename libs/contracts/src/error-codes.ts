@@ -4,6 +4,8 @@
  */
 export const ERROR_CODES = {
   INVALID_JSON: { status: 400, message: 'The request body is not valid JSON' },
+  BAD_REQUEST: { status: 400, message: 'The request is not valid HTTP' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large' },
   INVALID_API_KEY: { status: 401, message: 'The API key is invalid' },
   INVALID_SIGNATURE: { status: 401, message: 'The request signature is missing or invalid' },
   TENANT_FORBIDDEN: { status: 403, message: 'The API key may not act for this tenant' },

@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
+import { ERROR_CODES, type ErrorCode } from '@bm/contracts';
+import { newUlid } from '../ids';
 
 export interface RunningServer {
   server: Server;
@@ -10,12 +12,32 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * A request Node's HTTP parser refuses before the app sees it (bad bytes in the request line or headers,
+ * headers over the size limit) still gets the envelope, with a documented code, then the connection closes.
+ */
+function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable || err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const code: ErrorCode = err.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST';
+  const { status, message } = ERROR_CODES[code];
+  const body = JSON.stringify({ success: false, error: { code, message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${newUlid()}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Listens on the port (0 picks a free one) and resolves once it accepts connections. */
 export async function startHttpServer(app: Express, port: number, host = '0.0.0.0'): Promise<RunningServer> {
   const server = createServer(app);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 120_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
