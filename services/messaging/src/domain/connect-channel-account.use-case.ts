@@ -3,6 +3,7 @@ import { AppError, newUlid } from '@bm/platform';
 import type { ChannelAccount } from '../data-access/channel-account.repository';
 import type { Template, TemplateInput } from '../data-access/template.repository';
 import type { UpstreamTemplate } from '../data-access/upstream/cloud-api.client';
+import type { EntityManager } from 'typeorm';
 import type { MessagingDeps } from './messaging-deps';
 
 /** The account as operators see it; the access token never leaves the service. */
@@ -59,7 +60,7 @@ export async function connectChannelAccount(
   input: CreateChannelAccountRequest,
 ): Promise<ReturnType<typeof toAccountDto>> {
   if (await deps.accounts.findByPhoneNumberId(input.phone_number_id)) {
-    throw new AppError('CONFLICT', 'A channel account with this phone_number_id is already connected');
+    throw new AppError('CONFLICT', ALREADY_CONNECTED);
   }
   const templates = await fetchTemplates(deps, input.waba_id, input.access_token);
   try {
@@ -71,7 +72,7 @@ export async function connectChannelAccount(
     );
   }
   return deps.dataSource.transaction(async (tx) => {
-    const account = await deps.accounts.insert(tx, {
+    const account = await insertAccount(deps, tx, {
       id: newUlid(),
       tenantId,
       phoneNumberId: input.phone_number_id,
@@ -85,6 +86,28 @@ export async function connectChannelAccount(
     return toAccountDto(account, stored);
   });
 }
+
+/** The insert, where a concurrent connect of the same number (past the check above) is a conflict too. */
+async function insertAccount(
+  deps: MessagingDeps,
+  tx: EntityManager,
+  account: Parameters<MessagingDeps['accounts']['insert']>[1],
+): Promise<ChannelAccount> {
+  try {
+    return await deps.accounts.insert(tx, account);
+  } catch (err) {
+    const code =
+      (err as { driverError?: { code?: string }; code?: string }).driverError?.code ??
+      (err as { code?: string }).code;
+    if (code === UNIQUE_VIOLATION) {
+      throw new AppError('CONFLICT', ALREADY_CONNECTED);
+    }
+    throw err;
+  }
+}
+
+const UNIQUE_VIOLATION = '23505';
+const ALREADY_CONNECTED = 'A channel account with this phone_number_id is already connected';
 
 /** Fetches the account's templates again and stores what the upstream says now. */
 export async function syncTemplates(deps: MessagingDeps, channelAccountId: string): Promise<Template[]> {
