@@ -21,13 +21,6 @@ end
 return {grant, tostring(tat - now)}
 `;
 
-// Moves the schedule later by ARGV[1] ms (slots this replica fired late), so later slots keep their spacing.
-const PUSH_BACK = `
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
-if tat > 0 then redis.call('SET', KEYS[1], tostring(tat + tonumber(ARGV[1])), 'PX', 60000) end
-return 1
-`;
-
 /** How far ahead slots are handed out in one round trip. */
 const HORIZON_MS = 1000;
 
@@ -58,9 +51,6 @@ export class ThroughputLimiter {
     maxWaitMs = 10_000,
   ): Promise<number> {
     const interval = 1000 / (perSecond * this.safety);
-    // A slot fired later than half the slack a second holds (20 ms at 0.96) moves the rest of the schedule
-    // with it; smaller delays are what the slack is for.
-    const lateMs = (1000 * (1 / this.safety - 1)) / 2;
     const started = Date.now();
     let granted = 0;
     while (granted < count) {
@@ -83,28 +73,18 @@ export class ThroughputLimiter {
         continue;
       }
       // Every slot that is due goes at once, then a sleep until the next: timers fire a millisecond or more
-      // late, so one sleep per slot would fall behind at high rates. A slot that goes markedly late (the event
-      // loop was busy) moves the rest with it: sending them on the old schedule would bunch them up behind it,
-      // and a sliding window upstream counts the bunch.
-      let start = firstAt;
-      let late = 0;
+      // late, so one sleep per slot would fall behind at high rates.
       for (let i = 0; i < grant; ) {
         const now = Date.now();
-        const lateness = now - (start + i * interval);
-        if (lateness > lateMs) {
-          start += lateness;
-          late += lateness;
-        }
         let due = 0;
-        while (i + due < grant && start + (i + due) * interval <= now + 1) due += 1;
+        while (i + due < grant && firstAt + (i + due) * interval <= now + 1) due += 1;
         if (due > 0) {
           onGranted(due);
           i += due;
         } else {
-          await sleep(start + i * interval - now);
+          await sleep(firstAt + i * interval - now);
         }
       }
-      if (late > 0) await this.redis.eval(PUSH_BACK, 1, `tp:${channelAccountId}`, late);
       granted += grant;
     }
     return granted;
