@@ -62,7 +62,6 @@ const receiver = createServer((req: IncomingMessage, res) => {
     res.writeHead(200).end();
   });
 });
-let db: Client;
 
 beforeAll(async () => {
   const env = testEnv();
@@ -73,13 +72,10 @@ beforeAll(async () => {
   if (migrated.status !== 0) throw new Error('migrations failed');
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   await cluster.start();
-  db = new Client({ connectionString: env.DATABASE_URL });
-  await db.connect();
 }, 120_000);
 
 afterAll(async () => {
   await cluster.stop();
-  await db?.end();
   await new Promise((resolve) => receiver.close(resolve));
 });
 
@@ -97,8 +93,20 @@ async function call(url: string, method: string, auth: string, body?: unknown) {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** One query on its own connection: the full form stops PostgreSQL, which would break a kept one. */
+async function query<R extends object>(sql: string, params: unknown[]): Promise<R[]> {
+  const db = new Client({ connectionString: testEnv().DATABASE_URL });
+  db.on('error', () => undefined);
+  await db.connect();
+  try {
+    return (await db.query<R>(sql, params)).rows;
+  } finally {
+    await db.end().catch(() => undefined);
+  }
+}
+
 async function count(sql: string, params: unknown[]): Promise<number> {
-  return Number((await db.query<{ n: string }>(sql, params)).rows[0].n);
+  return Number((await query<{ n: string }>(sql, params))[0].n);
 }
 
 it(
@@ -227,7 +235,7 @@ it(
 
     // Every event the services committed reached the receiver at least once.
     const committed = (
-      await db.query<{ message_id: string }>(
+      await query<{ message_id: string }>(
         // This tenant's events (the run's other tests share the database, with tenants of their own).
         `SELECT message_id FROM messaging.outbox
           WHERE routing_key = ANY($1::text[]) AND (payload->>'tenant_id')::int = $2
@@ -235,7 +243,7 @@ it(
           WHERE routing_key = ANY($1::text[]) AND (payload->>'tenant_id')::int = $2`,
         [[...WEBHOOK_EVENTS], tenant.tenant_id],
       )
-    ).rows.map((r) => `evt_${r.message_id}`);
+    ).map((r) => `evt_${r.message_id}`);
     const missing = await waitFor(
       () => {
         const gaps = committed.filter((id) => !received.has(id));
