@@ -69,9 +69,17 @@ export class TemplateRepository {
     return stored;
   }
 
-  /** The template of that name (and language, when given; else the first by language) for the account. */
-  async find(channelAccountId: string, name: string, language?: string): Promise<Template | undefined> {
-    const found = await this.dataSource.getRepository(TemplateEntity).findOne({
+  /**
+   * The template of that name (and language, when given; else the first by language) for the account. Inside a
+   * transaction pass it as `db`: asking the pool for a second connection while holding one can exhaust the pool.
+   */
+  async find(
+    channelAccountId: string,
+    name: string,
+    language?: string,
+    db: DataSource | EntityManager = this.dataSource,
+  ): Promise<Template | undefined> {
+    const found = await db.getRepository(TemplateEntity).findOne({
       where: language ? { channelAccountId, name, language } : { channelAccountId, name },
       order: { language: 'ASC' },
     });

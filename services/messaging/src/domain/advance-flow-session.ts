@@ -23,6 +23,7 @@ type Outgoing = Pick<NewMessageLog, 'messageType' | 'content' | 'templateCategor
 /** A send step's message, or undefined when its template can no longer be sent. */
 async function outgoingOf(
   deps: MessagingDeps,
+  tx: EntityManager,
   session: FlowSession,
   step: SendStep,
   reply: FlowReply | undefined,
@@ -59,7 +60,7 @@ async function outgoingOf(
       const { name, language_code: language, components = [] } = step.template;
       try {
         const template = assertTemplateSendable(
-          await deps.templates.find(session.channelAccountId, name, language),
+          await deps.templates.find(session.channelAccountId, name, language, tx),
           components,
         );
         return {
@@ -105,7 +106,7 @@ export async function advanceFlowSession(
       case 'send_template':
       case 'send_buttons':
       case 'send_list': {
-        const outgoing = await outgoingOf(deps, session, step, reply);
+        const outgoing = await outgoingOf(deps, tx, session, step, reply);
         if (!outgoing) return endSession(tx, deps.flowSessions, session, 'cancelled');
         await deps.messages.insert(
           tx,
