@@ -2,7 +2,7 @@ import type { CreateChannelAccountRequest } from '@bm/contracts';
 import { AppError, newUlid } from '@bm/platform';
 import type { ChannelAccount } from '../data-access/channel-account.repository';
 import type { Template, TemplateInput } from '../data-access/template.repository';
-import type { UpstreamTemplate } from '../data-access/upstream/cloud-api.client';
+import { UpstreamRefusal, type UpstreamTemplate } from '../data-access/upstream/cloud-api.client';
 import type { EntityManager } from 'typeorm';
 import type { MessagingDeps } from './messaging-deps';
 
@@ -39,14 +39,25 @@ export function toTemplateInput(t: UpstreamTemplate): TemplateInput {
   };
 }
 
+/**
+ * What an upstream failure during setup means for the operator: the upstream refusing the credentials (401,
+ * 403) or not knowing the WABA (4xx) is a bad request field, 422 naming it; the upstream failing or away is 502.
+ */
+function setupFailure(err: unknown, what: string): AppError {
+  const status = err instanceof UpstreamRefusal ? err.status : null;
+  const message = `The upstream network refused ${what}: ${(err as Error).message}`;
+  if (status !== null && status >= 400 && status < 500) {
+    const field = status === 401 || status === 403 ? 'access_token' : 'waba_id';
+    return new AppError('VALIDATION_ERROR', 'The request is invalid', { errors: [{ field, message }] });
+  }
+  return new AppError('UPSTREAM_ERROR', message);
+}
+
 async function fetchTemplates(deps: MessagingDeps, wabaId: string, token: string): Promise<TemplateInput[]> {
   try {
     return (await deps.upstream.listTemplates(wabaId, token)).map(toTemplateInput);
   } catch (err) {
-    throw new AppError(
-      'UPSTREAM_ERROR',
-      `The upstream network refused the template listing: ${(err as Error).message}`,
-    );
+    throw setupFailure(err, 'the template listing');
   }
 }
 
@@ -66,10 +77,7 @@ export async function connectChannelAccount(
   try {
     await deps.upstream.subscribeApp(input.waba_id, input.access_token);
   } catch (err) {
-    throw new AppError(
-      'UPSTREAM_ERROR',
-      `The upstream network refused the webhook subscription: ${(err as Error).message}`,
-    );
+    throw setupFailure(err, 'the webhook subscription');
   }
   return deps.dataSource.transaction(async (tx) => {
     const account = await insertAccount(deps, tx, {

@@ -25,6 +25,17 @@ interface GraphError {
  * The upstream network's Cloud API over HTTP (axios with keep-alive and timeouts). Answers are classified by
  * `error.code`; nothing here throws for an upstream refusal.
  */
+/** The upstream answered a setup call (templates, subscription) with an error; `status` is its HTTP status. */
+export class UpstreamRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UpstreamRefusal';
+  }
+}
+
 export class CloudApiClient {
   private readonly http: AxiosInstance;
 
@@ -80,7 +91,8 @@ export class CloudApiClient {
           url,
           headers: { authorization: `Bearer ${accessToken}` },
         });
-      if (res.status !== 200) throw new Error(this.failureOf(res.status, res.data).message);
+      if (res.status !== 200)
+        throw new UpstreamRefusal(res.status, this.failureOf(res.status, res.data).message);
       templates.push(...(res.data.data ?? []));
       url = res.data.paging?.next;
     }
@@ -119,7 +131,8 @@ export class CloudApiClient {
       url: `/${encodeURIComponent(wabaId)}/subscribed_apps`,
       headers: { authorization: `Bearer ${accessToken}` },
     });
-    if (res.status !== 200) throw new Error(this.failureOf(res.status, res.data).message);
+    if (res.status !== 200)
+      throw new UpstreamRefusal(res.status, this.failureOf(res.status, res.data).message);
   }
 
   /** One request carrying the current trace, timed and counted by operation, status and upstream error code. */
