@@ -89,12 +89,7 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
     routes: (a) => {
       serviceHealthRoutes(a.router, {
         database: () => pingDatabase(dataSource),
-        ...(withWorkers
-          ? {
-              broker: () =>
-                amqp.isConnected() ? Promise.resolve() : Promise.reject(new Error('amqp not connected')),
-            }
-          : {}),
+        ...(withWorkers ? { broker: amqp.ready } : {}),
       });
       a.use(requireInternalCaller(config.INTERNAL_TOKEN));
       campaignRoutes(a.router, deps);

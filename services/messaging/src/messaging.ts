@@ -111,12 +111,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
         database: () => pingDatabase(dataSource),
         cache: () => redis.ping(),
         // An API-only deployment never connects to the broker: the outbox holds its events for the workers.
-        ...(config.MESSAGING_ROLE === 'api'
-          ? {}
-          : {
-              broker: () =>
-                amqp.isConnected() ? Promise.resolve() : Promise.reject(new Error('amqp not connected')),
-            }),
+        ...(config.MESSAGING_ROLE === 'api' ? {} : { broker: amqp.ready }),
       });
       a.use(requireInternalCaller(config.INTERNAL_TOKEN));
       messageRoutes(a.router, deps);

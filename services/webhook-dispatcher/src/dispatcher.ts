@@ -85,12 +85,7 @@ export async function createDispatcherService(config: DispatcherConfig): Promise
       serviceHealthRoutes(a.router, {
         database: () => pingDatabase(dataSource),
         // An API-only deployment never connects to the broker: the workers consume and deliver.
-        ...(withWorkers
-          ? {
-              broker: () =>
-                amqp.isConnected() ? Promise.resolve() : Promise.reject(new Error('amqp not connected')),
-            }
-          : {}),
+        ...(withWorkers ? { broker: amqp.ready } : {}),
       });
       a.use(requireInternalCaller(config.INTERNAL_TOKEN));
       settingsRoutes(a.router, deps);

@@ -58,6 +58,10 @@ export class AmqpClient implements EventPublisher {
     return this.publisher !== undefined;
   }
 
+  /** The readiness check of a process that consumes or relays: resolves while connected. */
+  readonly ready = (): Promise<void> =>
+    this.isConnected() ? Promise.resolve() : Promise.reject(new Error('amqp not connected'));
+
   /**
    * Publishes a persistent JSON message, with the current trace's `traceparent` unless the headers carry one;
    * resolves once the broker confirmed it, rejects when not connected.
