@@ -128,6 +128,7 @@ describe('real answers of the gateway match the OpenAPI document', () => {
       }).expect(202),
     );
     check('/api/v1/campaigns', 'post', await postCampaign(stack, t, { recipients: [] }).expect(422));
+    check('/api/v1/campaigns', 'post', await postCampaign(stack, t).query({ dry_run: 'true' }).expect(200));
   }, 30_000);
 
   it('when opt-outs are added, listed and removed, then the answers match', async () => {

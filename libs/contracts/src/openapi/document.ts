@@ -21,7 +21,13 @@ export function openApiPath(expressPath: string): string {
 const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
-const COMMON_ERRORS: ErrorCode[] = ['METHOD_NOT_ALLOWED', 'INTERNAL_ERROR'];
+// Besides the routes' own: a request Node's HTTP parser refuses gets 400 BAD_REQUEST or 431 HEADERS_TOO_LARGE.
+const COMMON_ERRORS: ErrorCode[] = [
+  'METHOD_NOT_ALLOWED',
+  'INTERNAL_ERROR',
+  'BAD_REQUEST',
+  'HEADERS_TOO_LARGE',
+];
 const AUTH_ERRORS: Record<OperationSpec['auth'], ErrorCode[]> = {
   apiKey: ['INVALID_API_KEY', 'TENANT_FORBIDDEN', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE'],
   admin: ['INVALID_API_KEY', 'SERVICE_UNAVAILABLE'],
@@ -48,7 +54,10 @@ export function errorCodesOf(spec: OperationSpec): Map<number, ErrorCode[]> {
   return byStatus;
 }
 
-function successResponse(spec: OperationSpec, rateHeaders: Record<string, unknown>) {
+function successResponse(
+  spec: Pick<OperationSpec, 'data' | 'summary'>,
+  rateHeaders: Record<string, unknown>,
+) {
   if (spec.data === null) {
     return {
       description: 'The hub.challenge, echoed',
@@ -133,6 +142,12 @@ function operationOf(
         }
       : {};
   const responses: Record<string, unknown> = { [String(spec.status)]: successResponse(spec, rateHeaders) };
+  for (const alt of spec.alternatives ?? []) {
+    responses[String(alt.status)] = successResponse(
+      { data: alt.data, summary: alt.description },
+      rateHeaders,
+    );
+  }
   for (const [status, codes] of [...errorCodesOf(spec)].sort(([a], [b]) => a - b)) {
     responses[String(status)] = errorResponse(status, codes, status === 401 ? {} : rateHeaders);
   }

@@ -103,6 +103,18 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
   ),
   Campaign: object(campaignFields()),
   CampaignRetry: object({ ...campaignFields(), retried_count: int }),
+  CampaignPlan: object({
+    dry_run: { const: true },
+    requested_count: int,
+    capacity: object({ daily_limit: nullable(int), used_today: int, remaining: nullable(int) }),
+    split: { type: 'boolean' },
+    parts: {
+      type: 'array',
+      items: object({ part_number: int, requested_count: int, planned_at: nullable(instant) }),
+    },
+    throughput_per_second: int,
+    estimated_finish_at: instant,
+  }),
   CampaignCancelled: object({ success: { const: true }, campaign_id: ulid, status: { const: 'cancelled' } }),
   CampaignRecipientList: object({
     campaign_id: ulid,

@@ -24,6 +24,8 @@ export interface OperationSpec {
   data: string | null;
   errors: ErrorCode[];
   idempotent?: boolean;
+  /** Other successful answers of the same operation (a dry run's plan beside the create's 202). */
+  alternatives?: Array<{ status: number; data: string; description: string }>;
 }
 
 /** The gateway's own routes, in the route-table shape (Express paths). */
@@ -113,6 +115,9 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     body: createCampaignDocumentSchema,
     status: 202,
     data: 'CampaignCreated',
+    alternatives: [
+      { status: 200, data: 'CampaignPlan', description: 'With ?dry_run=true: the plan; nothing is created' },
+    ],
     errors: [...TEMPLATE_SEND, 'IDEMPOTENCY_KEY_CONFLICT', 'MESSAGING_TIER_LIMIT_EXCEEDED'],
     idempotent: true,
   }),
