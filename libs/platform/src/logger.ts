@@ -49,3 +49,9 @@ export function createLogger(service: string, level = 'info'): Logger {
     transports: [new winston.transports.Console()],
   });
 }
+
+/** The service name a logger stamps on its lines (`createLogger`'s first argument). */
+export function serviceNameOf(logger: Logger): string {
+  const meta = logger.defaultMeta as { service?: unknown } | undefined;
+  return typeof meta?.service === 'string' ? meta.service : 'unknown';
+}

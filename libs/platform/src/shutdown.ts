@@ -1,5 +1,6 @@
 import { markDraining } from './health';
 import type { Logger } from './logger';
+import { stopSpanExport } from './tracing/span-export';
 
 export interface Closer {
   name: string;
@@ -17,7 +18,8 @@ export function handleShutdown(logger: Logger, closers: Closer[], timeoutMs: num
     closing ??= (async () => {
       markDraining();
       logger.info('shutting down');
-      for (const closer of closers) {
+      // The spans of the work drained last go out with the rest, if span export is on.
+      for (const closer of [...closers, { name: 'span export', close: stopSpanExport }]) {
         let timer: NodeJS.Timeout | undefined;
         try {
           await Promise.race([

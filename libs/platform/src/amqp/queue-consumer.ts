@@ -1,6 +1,7 @@
 import type { Channel, ChannelModel, ConsumeMessage, Options } from 'amqplib';
-import type { Logger } from '../logger';
-import { runInTrace, TRACEPARENT } from '../tracing/trace-context';
+import { serviceNameOf, type Logger } from '../logger';
+import { exportSpan, spanExportConfigured } from '../tracing/span-export';
+import { continueTrace, runWithTrace, TRACEPARENT } from '../tracing/trace-context';
 import type { MessageHandler } from './amqp.types';
 import type { ConsumeOutcome, ConsumerMetrics } from './amqp-metrics';
 import { HEADER, declareConsumerQueues, toHandlerMessage, type QueueNames } from './topology';
@@ -28,8 +29,12 @@ export class QueueConsumer {
   private consumerTag?: string;
   private stopping = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Where consumer spans go when span export is on (decided once: nothing is built per message otherwise). */
+  private readonly spanService: string | undefined;
 
-  constructor(private readonly s: QueueConsumerSettings) {}
+  constructor(private readonly s: QueueConsumerSettings) {
+    this.spanService = spanExportConfigured() ? serviceNameOf(s.logger) : undefined;
+  }
 
   /** The consumer's queue, retry queue and dead-letter queue. */
   get names(): QueueNames {
@@ -106,12 +111,34 @@ export class QueueConsumer {
         new Error('content is not JSON'),
       );
     }
+    // The handler's logs and the events it emits continue the publisher's trace, as a span of their own.
+    const trace = continueTrace(message.headers[TRACEPARENT]);
+    const startMs = performance.timeOrigin + performance.now();
+    const service = this.spanService;
+    const span = (error?: string) =>
+      service !== undefined &&
+      exportSpan({
+        service,
+        trace,
+        name: `${message.routingKey} process`,
+        kind: 'consumer',
+        startMs,
+        endMs: performance.timeOrigin + performance.now(),
+        attributes: {
+          'messaging.system': 'rabbitmq',
+          'messaging.operation.type': 'process',
+          'messaging.destination.name': this.s.names.main,
+          'messaging.rabbitmq.destination.routing_key': message.routingKey,
+        },
+        error,
+      });
     try {
-      // The handler's logs and the events it emits continue the publisher's trace.
-      await runInTrace(message.headers[TRACEPARENT], () => this.s.handler(message));
+      await runWithTrace(trace, () => this.s.handler(message));
     } catch (err) {
+      span(err instanceof Error ? err.message : String(err));
       return this.settleFailure(ch, msg, message.attempt, message.routingKey, err);
     }
+    span();
     this.ack(ch, msg);
     return 'ack';
   }

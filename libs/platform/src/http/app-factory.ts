@@ -7,11 +7,13 @@ import express, {
 } from 'express';
 import helmet from 'helmet';
 import { AppError } from '../errors';
-import type { Logger } from '../logger';
+import { serviceNameOf, type Logger } from '../logger';
 import { serviceMetrics, type ServiceMetrics } from '../metrics/service-metrics';
 import { errorHandler } from './error-handler';
 import { httpMetrics, metricsRoute } from './http-metrics';
 import { requestContext } from './request-context';
+import { serverSpans } from './server-spans';
+import { spanExportConfigured } from '../tracing/span-export';
 import { notFound } from './routes';
 
 export interface HttpAppOptions {
@@ -67,18 +69,15 @@ export function jsonBody(limit = '1mb'): RequestHandler[] {
     requireJsonBody,
     express.json({
       limit,
+      // Any JSON text parses (null, "x", 1 too): a body that is JSON but not the object an endpoint wants is the
+      // endpoint's 422 VALIDATION_ERROR; 400 INVALID_JSON is kept for what does not parse (CONTRACT.md).
+      strict: false,
       type: ['application/json', 'application/*+json'],
       verify: (req, _res, buf) => {
         req.rawBody = buf;
       },
     }),
   ];
-}
-
-/** The service name the logger stamps on its lines. */
-function serviceOf(logger: Logger): string {
-  const meta = logger.defaultMeta as { service?: unknown } | undefined;
-  return typeof meta?.service === 'string' ? meta.service : 'unknown';
 }
 
 /**
@@ -90,10 +89,11 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  const metrics = options.metrics ?? serviceMetrics(serviceOf(options.logger));
+  const metrics = options.metrics ?? serviceMetrics(serviceNameOf(options.logger));
   app.use(httpMetrics(metrics));
   metricsRoute(app.router, metrics);
   app.use(requestContext);
+  if (spanExportConfigured()) app.use(serverSpans(serviceNameOf(options.logger)));
   if (options.securityHeaders !== false) app.use(helmet());
   if (options.parseJson !== false) app.use(jsonBody(options.bodyLimit));
   options.routes(app);

@@ -5,7 +5,7 @@ import type { ServiceMetrics } from '../metrics/service-metrics';
 export const UNMATCHED_ROUTE = 'unmatched';
 
 /** The route template set by defineRoutes, else the one Express matched, else UNMATCHED_ROUTE. */
-function routeOf(req: Request, res: Response): string {
+export function routeOf(req: Request, res: Response): string {
   if (typeof res.locals.route === 'string') return res.locals.route;
   const route = req.route as { path?: unknown } | undefined;
   return typeof route?.path === 'string' ? `${req.baseUrl}${route.path}` : UNMATCHED_ROUTE;

@@ -15,5 +15,7 @@ export function requestContext(req: Request, res: Response, next: NextFunction):
   const requestId = given !== undefined && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
   res.setHeader('X-Request-Id', requestId);
   res.locals.requestId = requestId;
-  runWithContext({ requestId, trace: continueTrace(req.headers[TRACEPARENT]) }, next);
+  const trace = continueTrace(req.headers[TRACEPARENT]);
+  res.locals.trace = trace;
+  runWithContext({ requestId, trace }, next);
 }

@@ -1,1 +1,2 @@
 export * from './trace-context';
+export * from './span-export';
