@@ -1,65 +1,95 @@
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
 import request, { type Response } from 'supertest';
-import { buildOpenApiDocument } from '@bm/contracts';
+import {
+  contact,
+  entry,
+  envelope as upstreamBody,
+  messagesChange,
+  sign,
+  textMessage,
+} from '../../services/webhook-ingress/test/factories/webhooks';
 import { phones, postCampaign, waitForCampaign } from '../support/campaigns';
 import { waitFor } from '@bm/platform/testing';
 import { inboundText, publishInbound } from '../support/events';
+import { startFullStack, type FullStack } from '../support/full-stack';
 import { postSend, sendTemplate, waitForStatus } from '../support/messages';
-import {
-  ADMIN_TOKEN,
-  createTenant,
-  randomPhone,
-  startStack,
-  type Stack,
-  type TenantFixture,
-} from '../support/stack';
+import { answerProblems, answersChecked, operationIdOf } from '../support/openapi-check';
+import { ADMIN_TOKEN, createTenant, randomPhone, type Stack, type TenantFixture } from '../support/stack';
 
-type Paths = Record<string, Record<string, { responses: Record<string, unknown> }>>;
+/*
+ * Every answer of the gateways the helpers start is checked against the document (support/openapi-check.ts).
+ * This file holds that check to answers of every operation and of each kind of error, naming the operation each
+ * answer must belong to, and shows that the check catches what departs from the document.
+ */
 
-/** Validates real answers against the schema the document gives for that operation and status. */
-function responseValidator() {
-  const document = buildOpenApiDocument();
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addSchema(document, 'openapi.json');
-  const paths = document.paths as Paths;
-  const pointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
-
-  return (path: string, method: string, res: Response): void => {
-    const status = String(res.status);
-    const operation = paths[path]?.[method];
-    expect({ path, method, documented: operation !== undefined }).toEqual({ path, method, documented: true });
-    expect({ path, method, status, documented: status in (operation?.responses ?? {}) }).toEqual({
-      path,
-      method,
-      status,
-      documented: true,
-    });
-    const ref = `openapi.json#/paths/${pointer(path)}/${method}/responses/${status}/content/application~1json/schema`;
-    const validate = ajv.compile({ $ref: ref });
-    const valid = validate(res.body);
-    expect({ path, method, status, body: res.body as unknown, errors: validate.errors ?? [] }).toEqual({
-      path,
-      method,
-      status,
-      body: res.body as unknown,
-      errors: [],
-    });
-    expect(valid).toBe(true);
-  };
+/** The answer matches the document for this operation (a 405, for another method, against the path's 405). */
+function check(path: string, method: string, res: Response): void {
+  const answer = { method, path, route: path, status: res.status, headers: res.headers, text: res.text };
+  const documented = res.status === 405 || operationIdOf(path, method) !== undefined;
+  expect({ path, method, status: res.status, documented, problems: answerProblems(answer) }).toEqual({
+    path,
+    method,
+    status: res.status,
+    documented: true,
+    problems: [],
+  });
 }
 
+const json = { 'content-type': 'application/json; charset=utf-8' };
+const envelope = (code: string) => JSON.stringify({ success: false, error: { code, message: 'x' } });
+
+describe('the response check', () => {
+  it('when an answer has a status its operation does not declare, then it is a problem', () => {
+    const answer = {
+      method: 'GET',
+      path: '/api/v1/messages/7',
+      status: 409,
+      headers: json,
+      text: envelope('CONFLICT'),
+    };
+    expect(answerProblems(answer)).toEqual([expect.stringMatching(/^status 409 not declared/)]);
+  });
+
+  it('when a body has a field its schema does not list, or lacks one, then it is a problem', () => {
+    const ok = { opt_outs: [], pagination: { current_page: 1, per_page: 20, total: 0, last_page: 1 } };
+    const base = { method: 'GET', path: '/api/v1/opt-outs?page=1', status: 200, headers: json };
+    expect(answerProblems({ ...base, text: JSON.stringify({ success: true, data: ok }) })).toEqual([]);
+    const extra = JSON.stringify({ success: true, data: { ...ok, more: 1 } });
+    expect(answerProblems({ ...base, text: extra })).toEqual([
+      expect.stringMatching(/additional properties/),
+    ]);
+    const missing = JSON.stringify({ success: true, data: { opt_outs: [] } });
+    expect(answerProblems({ ...base, text: missing })).toEqual([expect.stringMatching(/pagination/)]);
+  });
+
+  it('when an error code travels with another status or outside the envelope, then it is a problem', () => {
+    const unknownPath = { method: 'GET', path: '/api/v1/nope', headers: json };
+    expect(answerProblems({ ...unknownPath, status: 404, text: envelope('NOT_FOUND') })).toEqual([]);
+    expect(answerProblems({ ...unknownPath, status: 400, text: envelope('NOT_FOUND') })).toEqual([
+      'NOT_FOUND answered with 400 (its status is 404)',
+    ]);
+    expect(answerProblems({ ...unknownPath, status: 200, text: '{}' })).toEqual([
+      "status 200 outside the document's operations",
+    ]);
+    const wrongCode = { method: 'GET', path: '/api/v1/messages/1', status: 404, headers: json };
+    expect(answerProblems({ ...wrongCode, text: envelope('CAMPAIGN_NOT_FOUND') })).not.toEqual([]);
+    expect(answerProblems({ ...wrongCode, headers: { 'content-type': 'text/html' }, text: '<p>' })).toEqual([
+      'content-type text/html not declared for 404',
+    ]);
+  });
+});
+
 describe('real answers of the gateway match the OpenAPI document', () => {
+  // The full stack: its gateway also reaches webhook-ingress (the inbound audit log) and the dispatcher.
+  let full: FullStack;
   let stack: Stack;
   let t: TenantFixture;
-  const check = responseValidator();
 
   beforeAll(async () => {
-    stack = await startStack({ campaignEnv: {} });
+    full = await startFullStack();
+    stack = full.stack;
     t = await createTenant(stack);
   });
-  afterAll(() => stack.stop());
+  afterAll(() => full.stop());
 
   const api = () => request(stack.gatewayUrl);
   const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -151,6 +181,13 @@ describe('real answers of the gateway match the OpenAPI document', () => {
     );
   });
 
+  it('when the gateway answers a test, then the answer is checked against the document', async () => {
+    const before = answersChecked();
+    await api().get('/api/health').expect(200);
+    await api().get('/api/v1/no-such-route').set(t.auth).expect(404);
+    expect(answersChecked()).toBe(before + 2);
+  });
+
   it('when there is no API key, then the 401 matches', async () => {
     check('/api/v1/messages', 'get', await api().get('/api/v1/messages').expect(401));
   });
@@ -166,7 +203,7 @@ describe('real answers of the gateway match the OpenAPI document', () => {
   it('when a known path is called with another method, then the 405 matches', async () => {
     check(
       '/api/v1/messages/send',
-      'post',
+      'delete',
       await api().delete('/api/v1/messages/send').set(t.auth).expect(405),
     );
   });
@@ -197,6 +234,74 @@ describe('real answers of the gateway match the OpenAPI document', () => {
     );
     check('/admin/v1/tenants', 'post', await api().post('/admin/v1/tenants').send({ name: 'x' }).expect(401));
     check('/api/health', 'get', await api().get('/api/health').expect(200));
+  });
+
+  it('when the operator lists, reads and reprocesses inbound deliveries, then the answers match', async () => {
+    const operator = () => request(full.gatewayUrl);
+    const from = randomPhone();
+    // One customer text (an item) and a change ingress cannot read (a skipped part).
+    const body = JSON.stringify(
+      upstreamBody(
+        entry(
+          t.wabaId,
+          messagesChange(t.phoneNumberId, {
+            contacts: [contact(from, 'Customer')],
+            messages: [textMessage(from, 'openapi audit')],
+          }),
+          { field: 'messages' },
+        ),
+      ),
+    );
+    const received = await operator()
+      .post('/api/webhooks/channel')
+      .set('content-type', 'application/json')
+      .set('x-hub-signature-256', sign(body, full.ingress.service.deps.config.INGRESS_APP_SECRET))
+      .send(body)
+      .expect(200);
+    check('/api/webhooks/channel', 'post', received);
+    const id = received.body.data.event_id as string;
+
+    const detail = await waitFor(
+      async () => {
+        const res = await operator().get(`/admin/v1/inbound-events/${id}`).set(admin).expect(200);
+        return res.body.data.outcome !== 'pending' && res;
+      },
+      { what: 'the delivery split' },
+    );
+    expect(detail.body.data).toMatchObject({ outcome: 'processed', item_count: 1, skipped_count: 1 });
+    check('/admin/v1/inbound-events/{id}', 'get', detail);
+    check(
+      '/admin/v1/inbound-events',
+      'get',
+      await operator().get('/admin/v1/inbound-events?outcome=processed&per_page=5').set(admin).expect(200),
+    );
+    check(
+      '/admin/v1/inbound-events/{id}/reprocess',
+      'post',
+      await operator().post(`/admin/v1/inbound-events/${id}/reprocess`).set(admin).expect(200),
+    );
+    check(
+      '/admin/v1/inbound-events/{id}',
+      'get',
+      await operator().get('/admin/v1/inbound-events/01ARZ3NDEKTSV4RRFFQ69G5FAV').set(admin).expect(404),
+    );
+  });
+
+  it('when the operator revokes a key, twice, and an unknown one, then the answers match', async () => {
+    const issued = await api().post(`/admin/v1/tenants/${t.tenantId}/api-keys`).set(admin).expect(201);
+    const keyId = issued.body.data.key_id as string;
+    for (let i = 0; i < 2; i += 1) {
+      check(
+        '/admin/v1/api-keys/{keyId}',
+        'delete',
+        await api().delete(`/admin/v1/api-keys/${keyId}`).set(admin).expect(200),
+      );
+    }
+    check(
+      '/admin/v1/api-keys/{keyId}',
+      'delete',
+      await api().delete('/admin/v1/api-keys/01ARZ3NDEKTSV4RRFFQ69G5FAV').set(admin).expect(404),
+    );
   });
 
   it('when flows are created, read, listed, replaced, switched and their sessions listed, then the answers match', async () => {

@@ -20,6 +20,7 @@ export * from './schemas/opt-outs';
 export * from './schemas/flows';
 export * from './schemas/domain-events';
 export * from './schemas/inbound-events';
+export * from './schemas/inbound-audit';
 export * from './schemas/event-registry';
 export * from './schemas/recipient-list';
 export * from './openapi';

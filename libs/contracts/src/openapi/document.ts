@@ -28,24 +28,29 @@ const COMMON_ERRORS: ErrorCode[] = [
   'BAD_REQUEST',
   'HEADERS_TOO_LARGE',
 ];
+// What reading a body as JSON can answer (CONTRACT.md: 400, 413, 415 for any body).
+const BODY_READ_ERRORS: ErrorCode[] = ['INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
+// The services behind the gateway read any request's JSON body, also one the operation takes none of.
+const READS_ANY_BODY = new Set<string>(
+  [...PUBLIC_ROUTES, ...UPSTREAM_WEBHOOK_ROUTES, ...FORWARDED_ADMIN_ROUTES].map((r) => r.operationId),
+);
 const AUTH_ERRORS: Record<OperationSpec['auth'], ErrorCode[]> = {
   apiKey: ['INVALID_API_KEY', 'TENANT_FORBIDDEN', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE'],
   admin: ['INVALID_API_KEY', 'SERVICE_UNAVAILABLE'],
   none: [],
   upstream: ['SERVICE_UNAVAILABLE'],
 };
-const BODY_ERRORS: ErrorCode[] = [
-  'INVALID_JSON',
-  'PAYLOAD_TOO_LARGE',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'VALIDATION_ERROR',
-];
 
 /** The error codes an operation may answer, grouped by their HTTP status. */
-export function errorCodesOf(spec: OperationSpec): Map<number, ErrorCode[]> {
+export function errorCodesOf(
+  spec: OperationSpec,
+  route: { path: string; operationId: string } = { path: '', operationId: '' },
+): Map<number, ErrorCode[]> {
   const codes = new Set<ErrorCode>([...AUTH_ERRORS[spec.auth], ...spec.errors, ...COMMON_ERRORS]);
-  if (spec.body) BODY_ERRORS.forEach((c) => codes.add(c));
-  if (spec.query) codes.add('VALIDATION_ERROR');
+  if (spec.body || READS_ANY_BODY.has(route.operationId)) BODY_READ_ERRORS.forEach((c) => codes.add(c));
+  if (spec.body || spec.query) codes.add('VALIDATION_ERROR');
+  // A path parameter that does not percent-decode (`/messages/%E0%A4%A`) names no route.
+  if (route.path.includes(':')) codes.add('NOT_FOUND');
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status: number = ERROR_CODES[code].status;
@@ -148,7 +153,7 @@ function operationOf(
       rateHeaders,
     );
   }
-  for (const [status, codes] of [...errorCodesOf(spec)].sort(([a], [b]) => a - b)) {
+  for (const [status, codes] of [...errorCodesOf(spec, route)].sort(([a], [b]) => a - b)) {
     responses[String(status)] = errorResponse(status, codes, status === 401 ? {} : rateHeaders);
   }
   const operation: Record<string, unknown> = {
@@ -198,6 +203,21 @@ const errorEnvelope: JsonSchema = {
   additionalProperties: false,
 };
 
+/** The document's tags, in the order the docs page shows them. */
+const TAGS: Record<string, string> = {
+  Messages: 'Single text and template messages: send, read, list, cancel a scheduled one',
+  Templates: "The account's templates as the upstream network approved them; submitting new ones",
+  Campaigns: 'Bulk template campaigns of up to 50,000 recipients, split across days when capacity runs short',
+  'Opt-outs': "The tenant's opted-out contacts (also STOP / START from customers)",
+  Webhooks: 'Outbound webhook settings, signing secret, test ping and the delivery health monitor',
+  Notifications: 'Live-chat requests and template reviews raised for the tenant',
+  Flows: 'Conversation flows (chatbots) and their sessions',
+  Health: 'The health report (no API key)',
+  'Upstream network': 'The endpoints the upstream network calls: verification and signed event webhooks',
+  Operator: 'Tenants, API keys, channel accounts and the inbound audit log (ADMIN_TOKEN)',
+  'Outbound webhooks': "The events POSTed to the tenant's webhook URL, signed with its secret",
+};
+
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
 
 /** The OpenAPI 3.1 document of the public API, built from the route tables and the joi schemas. */
@@ -218,10 +238,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         'webhooks. Every body of /api/** is the envelope `{success, data}` or `{success: false, error}`; ' +
         'API datetimes are UTC (`toISOString()`), phones are digits with country code.',
     },
-    servers: [{ url: 'http://localhost:3000', description: 'Local gateway (`pnpm start`)' }],
-    tags: ['Messages', 'Templates', 'Campaigns', 'Opt-outs', 'Webhooks', 'Notifications', 'Health']
-      .concat(['Upstream network', 'Operator', 'Outbound webhooks'])
-      .map((name) => ({ name })),
+    // Relative: the gateway that serves this document (`pnpm start`: http://localhost:3000).
+    servers: [{ url: '/', description: 'The gateway serving this document' }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths,
     webhooks: webhooksSection(),
     components: {
@@ -235,6 +254,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           type: 'object',
           required: ['field', 'message'],
           properties: { field: { type: 'string' }, message: { type: 'string' } },
+          additionalProperties: false,
         },
         ...DTO_SCHEMAS,
         ...requests,

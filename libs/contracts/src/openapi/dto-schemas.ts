@@ -1,9 +1,16 @@
 import { WEBHOOK_EVENTS } from '../events';
+import { UPSTREAM_ID_PATTERN } from '../schemas/admin';
 import { CAMPAIGN_STATUSES } from '../schemas/campaigns';
 import { RECIPIENT_STATUSES } from '../schemas/campaign-recipients';
 import { MESSAGING_TIERS } from '../schemas/common';
 import { CONVERSATION_CATEGORIES } from '../schemas/messages';
 import { FLOW_SESSION_STATUSES, FLOW_STATUSES, saveFlowSchema } from '../schemas/flows';
+import {
+  INBOUND_EVENT_OUTCOMES,
+  INBOUND_ITEM_STATES,
+  INBOUND_ROUTING_KEYS,
+  INBOUND_SIGNING_SECRETS,
+} from '../schemas/inbound-audit';
 import { MESSAGE_LOG_TYPES, MESSAGE_STATUSES } from '../schemas/message-logs';
 import { OPT_OUT_SOURCES } from '../schemas/opt-outs';
 import { TEMPLATE_CATEGORIES, TEMPLATE_HEADER_FORMATS, TEMPLATE_STATUSES } from '../schemas/templates';
@@ -20,6 +27,7 @@ const str: JsonSchema = { type: 'string' };
 const int: JsonSchema = { type: 'integer' };
 const instant: JsonSchema = { type: 'string', format: 'date-time', description: 'UTC, toISOString() form' };
 const ulid: JsonSchema = { type: 'string', pattern: '^[0-9A-HJKMNP-TV-Z]{26}$' };
+const upstreamId: JsonSchema = { type: 'string', pattern: UPSTREAM_ID_PATTERN.source };
 const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
 const oneOf = (values: readonly string[]): JsonSchema => ({ type: 'string', enum: [...values] });
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
@@ -77,6 +85,11 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     components: { type: 'array', items: { type: 'object', required: ['type'], properties: { type: str } } },
   }),
   TemplateList: object({ templates: { type: 'array', items: ref('Template') } }),
+  SyncedTemplates: object({
+    channel_account_id: ulid,
+    templates: { type: 'array', items: ref('Template') },
+    webhooks_subscribed: { type: 'boolean', description: 'Whether the upstream took the webhook subscription' },
+  }),
   CampaignPart: object({
     campaign_id: ulid,
     name: nullable(str),
@@ -159,19 +172,59 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
             duration_ms: nullable(int),
             http_status: nullable(int),
             error: nullable(str),
+            response_excerpt: nullable({ type: 'string', description: "The start of the receiver's answer" }),
           }),
         },
       }),
     },
     pagination: ref('Pagination'),
+    endpoint: object({
+      url: nullable(str),
+      window_hours: int,
+      delivered: int,
+      failed: int,
+      pending: int,
+      success_rate: nullable({ type: 'number', minimum: 0, maximum: 1 }),
+      last_error: nullable(object({ at: instant, delivery_id: str, http_status: nullable(int), error: str })),
+    }),
+  }),
+  LiveChatRequestNotification: object({
+    notification_id: ulid,
+    type: oneOf(['live_chat_request']),
+    channel_account_id: ulid,
+    phone_number_id: str,
+    customer_phone: { type: 'string', description: 'Digits with country code' },
+    customer_name: nullable(str),
+    message_id: { type: 'string', description: "The upstream id of the customer's message" },
+    text: nullable(str),
+    created_at: instant,
+  }),
+  TemplateReviewNotification: object({
+    notification_id: ulid,
+    type: oneOf(['template_review']),
+    channel_account_id: ulid,
+    template_id: str,
+    template_name: str,
+    language: str,
+    status: oneOf(['APPROVED', 'REJECTED']),
+    category: nullable(oneOf(TEMPLATE_CATEGORIES)),
+    reason: { ...nullable(str), description: "The upstream's reason for a rejection (e.g. INVALID_FORMAT)" },
+    created_at: instant,
   }),
   NotificationList: {
-    type: 'object',
-    description: 'Live-chat requests raised by inbound customer messages, newest first',
-    properties: {
-      notifications: { type: 'array', items: { type: 'object' } },
+    ...object({
+      notifications: {
+        type: 'array',
+        items: {
+          oneOf: [ref('LiveChatRequestNotification'), ref('TemplateReviewNotification')],
+          discriminator: { propertyName: 'type' },
+        },
+      },
       pagination: ref('Pagination'),
-    },
+    }),
+    description:
+      'Live-chat requests (a customer asks for a person) and template reviews (the upstream approved or ' +
+      'rejected a template), newest first',
   },
   Flow: flowSchema(),
   FlowList: object({ flows: { type: 'array', items: ref('Flow') }, pagination: ref('Pagination') }),
@@ -199,25 +252,97 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
   }),
   Tenant: object({ tenant_id: int, name: str, plan: str, created_at: instant }),
   ApiKeyIssued: object({
-    key_id: str,
+    key_id: ulid,
     api_key: { type: 'string', pattern: '^bm_live_', description: 'Shown this once' },
     tenant_id: int,
     created_at: instant,
   }),
-  ApiKeyRevoked: {
-    type: 'object',
-    required: ['key_id'],
-    properties: { key_id: str, revoked: { type: 'boolean' } },
-  },
+  ApiKeyRevoked: object({ key_id: ulid, revoked: { const: true } }),
   ChannelAccount: {
-    type: 'object',
-    required: ['channel_account_id'],
-    properties: { channel_account_id: ulid, tier: oneOf(MESSAGING_TIERS) },
+    ...object({
+      channel_account_id: ulid,
+      tenant_id: int,
+      phone_number_id: upstreamId,
+      waba_id: upstreamId,
+      display_phone_number: {
+        type: 'string',
+        pattern: '^\\d*$',
+        description: 'The digits of the number given',
+      },
+      tier: oneOf(MESSAGING_TIERS),
+      throughput_per_second: int,
+      active: { type: 'boolean' },
+      created_at: instant,
+      templates_synced: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Templates fetched from the upstream and stored',
+      },
+      webhooks_subscribed: {
+        type: 'boolean',
+        description: 'Whether the upstream took the webhook subscription; a template sync tries again',
+      },
+    }),
+    description: 'The connected account; the access token never leaves the service',
   },
-  Received: object({ received: { const: true }, event_id: str }),
-  InboundEventList: { type: 'object', description: 'The inbound audit log, newest first' },
-  InboundEvent: { type: 'object', description: 'A delivery as received and what became of each item' },
+  Received: object({ received: { const: true }, event_id: ulid }),
+  InboundEventList: {
+    ...object({ events: { type: 'array', items: ref('InboundEvent') }, pagination: ref('Pagination') }),
+    description: 'The inbound audit log, newest first',
+  },
+  InboundEvent: {
+    ...object(inboundEventFields()),
+    description: 'An inbound delivery as logged: its outcome and the counts of what splitting it did',
+  },
+  InboundEventDetail: {
+    ...object({
+      ...inboundEventFields(),
+      request_id: nullable(str),
+      headers: {
+        type: 'object',
+        additionalProperties: { anyOf: [str, { type: 'array', items: str }] },
+        description: 'The request headers as received, less credentials and the signature',
+      },
+      raw_body: str,
+      items: {
+        type: 'array',
+        items: object({
+          path: str,
+          routing_key: oneOf(INBOUND_ROUTING_KEYS),
+          dedupe_key: str,
+          phone_number_id: nullable(str),
+          state: oneOf(INBOUND_ITEM_STATES),
+          item_event_id: { ...nullable(ulid), description: 'The event id the item went out with' },
+          published_by_event_id: nullable(ulid),
+        }),
+      },
+      skipped: { type: 'array', items: object({ path: str, reason: str }) },
+      same_body_event_ids: { type: 'array', items: ulid, description: 'Other deliveries of the same bytes' },
+    }),
+    description: 'A delivery as received and what became of each item',
+  },
 };
+
+/** An inbound audit log entry (webhook-ingress's InboundEventDto). */
+function inboundEventFields(): Record<string, JsonSchema> {
+  return {
+    event_id: ulid,
+    received_at: instant,
+    outcome: oneOf(INBOUND_EVENT_OUTCOMES),
+    body_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    body_bytes: int,
+    signed_with: oneOf(INBOUND_SIGNING_SECRETS),
+    item_count: int,
+    published_count: int,
+    duplicate_count: int,
+    unroutable_count: int,
+    skipped_count: int,
+    unroutable_phone_number_ids: { type: 'array', items: str },
+    attempts: int,
+    last_error: nullable(str),
+    processed_at: nullable(instant),
+  };
+}
 
 function campaignFields(): Record<string, JsonSchema> {
   return {

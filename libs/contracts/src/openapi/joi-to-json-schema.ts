@@ -156,10 +156,12 @@ function branches(m: { schema?: Described; then?: Described; otherwise?: Describ
 }
 
 function whenSchema(whens: When[]): JsonSchema {
-  const options = whens.flatMap((w) => [
+  const all = whens.flatMap((w) => [
     ...branches({ then: w.then, otherwise: w.otherwise }),
     ...(w.switch ?? []).flatMap((s) => branches(s)),
   ]);
+  // Branches that allow the same values (a header's and a footer's text) are one option.
+  const options = [...new Map(all.map((o) => [JSON.stringify(o), o])).values()];
   if (options.length === 0) return {};
   return options.length === 1 ? options[0] : { anyOf: options };
 }

@@ -1,12 +1,14 @@
-import type Joi from 'joi';
+import Joi from 'joi';
 import type { ErrorCode } from '../error-codes';
 import { createChannelAccountSchema, createTenantSchema, updateTenantSchema } from '../schemas/admin';
 import { campaignRecipientsQuerySchema } from '../schemas/campaign-recipients';
+import { paginationQuerySchema } from '../schemas/common';
 import { createCampaignDocumentSchema, createCampaignQuerySchema } from '../schemas/campaigns';
 import { listMessagesQuerySchema } from '../schemas/message-logs';
 import { sendMessageSchema } from '../schemas/messages';
 import { addOptOutSchema, listOptOutsQuerySchema } from '../schemas/opt-outs';
 import { listFlowSessionsQuerySchema, listFlowsQuerySchema, saveFlowSchema } from '../schemas/flows';
+import { listInboundEventsQuerySchema } from '../schemas/inbound-audit';
 import { listTemplatesQuerySchema, submitTemplateSchema } from '../schemas/templates';
 import { webhookDeliveriesQuerySchema, webhookSettingsSchema } from '../schemas/webhooks';
 
@@ -50,6 +52,9 @@ const TEMPLATE_SEND: ErrorCode[] = [
   'TEMPLATE_HEADER_MEDIA_REQUIRED',
   'RECIPIENT_OPTED_OUT',
 ];
+
+// The query webhook-ingress validates for its notification list.
+const notificationsQuerySchema = Joi.object({ ...paginationQuerySchema });
 
 const api = (spec: Omit<OperationSpec, 'auth'>): OperationSpec => ({ ...spec, auth: 'apiKey' });
 const admin = (spec: Omit<OperationSpec, 'auth' | 'tag'>): OperationSpec => ({
@@ -178,6 +183,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     body: addOptOutSchema,
     status: 201,
     data: 'OptOut',
+    alternatives: [{ status: 200, data: 'OptOut', description: 'Already opted out: the existing entry' }],
     errors: [],
   }),
   removeOptOut: api({
@@ -210,11 +216,11 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: [],
   }),
   sendWebhookTest: api({
-    summary: 'Send a webhook.test event now',
+    summary: 'Send a webhook.test event now (422 VALIDATION_ERROR on `url` while no webhook URL is set)',
     tag: 'Webhooks',
     status: 202,
     data: 'WebhookTest',
-    errors: [],
+    errors: ['VALIDATION_ERROR'],
   }),
   listWebhookDeliveries: api({
     summary: 'The webhook health monitor: logged deliveries and their attempts',
@@ -232,8 +238,9 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['DELIVERY_NOT_FOUND'],
   }),
   listNotifications: api({
-    summary: 'Live-chat request notifications',
+    summary: 'Notifications: live-chat requests and template reviews',
     tag: 'Notifications',
+    query: notificationsQuerySchema,
     status: 200,
     data: 'NotificationList',
     errors: [],
@@ -357,23 +364,24 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   adminSyncTemplates: admin({
     summary: "Fetch the account's templates from the upstream network",
     status: 200,
-    data: 'TemplateList',
+    data: 'SyncedTemplates',
     errors: ['CHANNEL_ACCOUNT_NOT_FOUND', 'UPSTREAM_ERROR'],
   }),
   adminListInboundEvents: admin({
     summary: 'The inbound webhook audit log',
+    query: listInboundEventsQuerySchema,
     status: 200,
     data: 'InboundEventList',
     errors: [],
   }),
   adminGetInboundEvent: admin({
-    summary: 'One inbound delivery as received',
+    summary: 'One inbound delivery as received, and what became of each item',
     status: 200,
-    data: 'InboundEvent',
+    data: 'InboundEventDetail',
     errors: ['NOT_FOUND'],
   }),
   adminReprocessInboundEvent: admin({
-    summary: 'Split an inbound delivery again (safe to repeat)',
+    summary: 'Split an inbound delivery again (safe to repeat); answers its log entry',
     status: 200,
     data: 'InboundEvent',
     errors: ['NOT_FOUND'],

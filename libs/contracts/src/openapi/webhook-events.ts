@@ -110,6 +110,8 @@ export function webhooksSection(): Record<string, unknown> {
           operationId: `webhook_${event.replace('.', '_')}`,
           summary: `The ${event} event, POSTed to the tenant's webhook URL`,
           tags: ['Outbound webhooks'],
+          // The service calls the client: no credential of ours; the receiver checks X-Webhook-Signature.
+          security: [],
           parameters: Object.entries(DELIVERY_HEADERS).map(([name, header]) => ({
             name,
             in: 'header',

@@ -32,6 +32,12 @@ export interface ApiKeyIssuedDto {
   created_at: string;
 }
 
+/** DELETE /admin/v1/api-keys/{key_id} answer (revoking twice answers the same). */
+export interface ApiKeyRevokedDto {
+  key_id: string;
+  revoked: true;
+}
+
 export interface CreateChannelAccountRequest {
   phone_number_id: string;
   waba_id: string;
@@ -40,13 +46,15 @@ export interface CreateChannelAccountRequest {
   tier: MessagingTier;
   throughput_per_second?: number;
 }
+/**
+ * The upstream's ids of a phone number and a business account: digits at the upstream network, but any
+ * URL-safe token is taken, so another implementation of the wire (a test double, a BSP) can name its own.
+ */
+export const UPSTREAM_ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+
 export const createChannelAccountSchema = Joi.object<CreateChannelAccountRequest>({
-  phone_number_id: Joi.string()
-    .pattern(/^\d{1,30}$/, 'digits')
-    .required(),
-  waba_id: Joi.string()
-    .pattern(/^\d{1,30}$/, 'digits')
-    .required(),
+  phone_number_id: Joi.string().pattern(UPSTREAM_ID_PATTERN, 'upstream id').required(),
+  waba_id: Joi.string().pattern(UPSTREAM_ID_PATTERN, 'upstream id').required(),
   display_phone_number: Joi.string().trim().min(3).max(30).required(),
   access_token: Joi.string().min(1).max(4096).required(),
   tier: Joi.string()
@@ -60,3 +68,21 @@ export const createChannelAccountSchema = Joi.object<CreateChannelAccountRequest
     .max(10_000)
     .description('Messages per second toward the upstream network; default 80'),
 });
+
+/** A channel account as operators see it; the access token never leaves the messaging service. */
+export interface ChannelAccountDto {
+  channel_account_id: string;
+  tenant_id: number;
+  phone_number_id: string;
+  waba_id: string;
+  /** The digits of the number as given. */
+  display_phone_number: string;
+  tier: MessagingTier;
+  throughput_per_second: number;
+  active: boolean;
+  created_at: string;
+  /** On connect only: the templates fetched from the upstream network and stored. */
+  templates_synced?: number;
+  /** On connect only: whether the upstream took the webhook subscription (a template sync tries again). */
+  webhooks_subscribed?: boolean;
+}

@@ -64,6 +64,8 @@ export interface WebhookDeliveryAttemptDto {
   duration_ms: number | null;
   http_status: number | null;
   error: string | null;
+  /** The start of the receiver's answer; null when none came. */
+  response_excerpt: string | null;
 }
 
 export interface WebhookDeliveryDto {
@@ -90,8 +92,29 @@ export const webhookDeliveriesQuerySchema = Joi.object<WebhookDeliveriesQuery>({
   ...paginationQuerySchema,
 });
 
+/** The latest failed attempt within the window. */
+export interface WebhookEndpointErrorDto {
+  at: string;
+  delivery_id: string;
+  http_status: number | null;
+  error: string;
+}
+
+/** The endpoint's health over the deliveries created within the last `window_hours`. */
+export interface WebhookEndpointHealthDto {
+  url: string | null;
+  window_hours: number;
+  delivered: number;
+  failed: number;
+  pending: number;
+  /** delivered / (delivered + failed); null while none of them is settled. */
+  success_rate: number | null;
+  last_error: WebhookEndpointErrorDto | null;
+}
+
 /** GET /api/v1/webhooks/deliveries answer, newest first. */
 export interface WebhookDeliveryListDto {
   deliveries: WebhookDeliveryDto[];
   pagination: Pagination;
+  endpoint: WebhookEndpointHealthDto;
 }

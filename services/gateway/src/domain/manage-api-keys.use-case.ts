@@ -1,4 +1,4 @@
-import type { ApiKeyIssuedDto } from '@bm/contracts';
+import type { ApiKeyIssuedDto, ApiKeyRevokedDto } from '@bm/contracts';
 import { AppError } from '@bm/platform';
 import type { ApiKeyRepository } from '../data-access/api-key.repository';
 import type { TenantRepository } from '../data-access/tenant.repository';
@@ -27,7 +27,7 @@ export async function revokeApiKey(
   keys: ApiKeyRepository,
   invalidation: AuthInvalidation,
   keyId: string,
-): Promise<{ key_id: string; revoked: true }> {
+): Promise<ApiKeyRevokedDto> {
   const revokedAt = await keys.revoke(keyId);
   if (!revokedAt && !(await keys.findCredential(keyId))) throw new AppError('API_KEY_NOT_FOUND');
   await invalidation.publish();
