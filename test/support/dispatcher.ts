@@ -6,6 +6,7 @@ import {
   startDispatcher,
   type TestDispatcher,
 } from '../../services/webhook-dispatcher/test/factories/dispatcher';
+import { checkAnswersAgainstOpenApi } from './openapi-check';
 import { ADMIN_TOKEN, startStack, type Stack, type StackOptions } from './stack';
 
 export interface DispatcherStack {
@@ -36,6 +37,7 @@ export async function startDispatcherStack(options: StackOptions = {}): Promise<
     ),
   );
   const server: RunningServer = await startHttpServer(gateway.app, 0, '127.0.0.1');
+  checkAnswersAgainstOpenApi(server);
   return {
     stack,
     dispatcher,

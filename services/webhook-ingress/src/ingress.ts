@@ -20,7 +20,7 @@ import { PublishedItemRepository } from './data-access/published-item.repository
 import type { IngressDeps } from './domain/ingress-deps';
 import { processPendingEvents } from './domain/process-pending-events.use-case';
 import { channelWebhookRoutes } from './entry-points/http/channel-webhook.routes';
-import { registerLiveChatConsumer } from './entry-points/consumers/live-chat.consumer';
+import { registerNotificationConsumers } from './entry-points/consumers/notifications.consumer';
 import { inboundEventRoutes } from './entry-points/http/inbound-events.routes';
 import { notificationRoutes } from './entry-points/http/notifications.routes';
 
@@ -92,7 +92,7 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     logger,
     deps,
     startWorkers: async () => {
-      await registerLiveChatConsumer(amqp, deps);
+      await registerNotificationConsumers(amqp, deps);
       await amqp.connect();
       relay.start();
       splitter.start();

@@ -1,12 +1,12 @@
 import request from 'supertest';
 import { INTERNAL_HEADERS } from '@bm/contracts';
-import type { NotificationDto } from '../src/domain/list-notifications.use-case';
+import type { LiveChatRequestDto, NotificationDto } from '../src/domain/list-notifications.use-case';
 import { ADMIN, setupIngress, type IngressContext } from './factories/ingress';
 import { inboundTextBody, upstreamId, wamid } from './factories/webhooks';
 import { ulid } from 'ulidx';
 import { waitFor } from '@bm/platform/testing';
 
-describe('GET /api/v1/notifications: live-chat requests', () => {
+describe('GET /api/v1/notifications: live-chat requests and template reviews', () => {
   let ingress: IngressContext;
   let phoneNumberId: string;
   let owner: { tenant_id: number; channel_account_id: string };
@@ -63,7 +63,7 @@ describe('GET /api/v1/notifications: live-chat requests', () => {
     await raise(first, 'Still waiting', `k:${first}:2`);
 
     const res = await listed(owner.tenant_id, 3);
-    const notifications = res.body.data.notifications as NotificationDto[];
+    const notifications = res.body.data.notifications as LiveChatRequestDto[];
     expect(res.body.data.pagination).toEqual({ current_page: 1, per_page: 50, total: 3, last_page: 1 });
     expect(notifications.map((n) => [n.customer_phone, n.text])).toEqual([
       [first, 'Still waiting'],
@@ -86,13 +86,72 @@ describe('GET /api/v1/notifications: live-chat requests', () => {
     expect(paged.body.data.pagination).toEqual({ current_page: 2, per_page: 2, total: 3, last_page: 2 });
   });
 
+  /** A template's status change as messaging emits it; `eventId` is what a redelivery repeats. */
+  const templateChanged = (
+    status: string,
+    name: string,
+    eventId = ulid(),
+    tenantId = owner.tenant_id,
+    reason: string | null = null,
+  ) =>
+    ingress.broker.publish(
+      'template.status_changed',
+      {
+        event_id: eventId,
+        tenant_id: tenantId,
+        occurred_at: new Date().toISOString(),
+        channel_account_id: owner.channel_account_id,
+        template_id: '1689556908129835',
+        name,
+        language: 'en_US',
+        status,
+        category: 'MARKETING',
+        reason,
+      },
+      { messageId: eventId },
+    );
+
+  it('when the upstream approves or rejects a template, then the admin finds one notification per decision', async () => {
+    const reviewer = ingress.messaging.register(upstreamId());
+    const reviews = async () =>
+      ((await list(reviewer.tenant_id).expect(200)).body.data.notifications as NotificationDto[]).filter(
+        (n) => n.type === 'template_review',
+      );
+    const approved = ulid();
+    await templateChanged('APPROVED', 'order_update', approved, reviewer.tenant_id);
+    await templateChanged('APPROVED', 'order_update', approved, reviewer.tenant_id);
+    await templateChanged('PAUSED', 'order_update', ulid(), reviewer.tenant_id);
+    await templateChanged('REJECTED', 'black_friday', ulid(), reviewer.tenant_id, 'INVALID_FORMAT');
+    await listed(reviewer.tenant_id, 2);
+
+    const found = await reviews();
+    expect(found.map((n) => n.type === 'template_review' && [n.template_name, n.status])).toEqual([
+      ['black_friday', 'REJECTED'],
+      ['order_update', 'APPROVED'],
+    ]);
+    expect(found[0]).toEqual({
+      notification_id: expect.stringMatching(/^[0-9A-Z]{26}$/),
+      type: 'template_review',
+      channel_account_id: owner.channel_account_id,
+      template_id: '1689556908129835',
+      template_name: 'black_friday',
+      language: 'en_US',
+      status: 'REJECTED',
+      category: 'MARKETING',
+      reason: 'INVALID_FORMAT',
+      created_at: expect.stringMatching(/Z$/),
+    });
+    const others = (await list(owner.tenant_id).expect(200)).body.data.notifications as NotificationDto[];
+    expect(others.filter((n) => n.type === 'template_review')).toEqual([]);
+  });
+
   it('when customers write, then ingress itself raises nothing (messaging decides, knowing the flows)', async () => {
     const customer = upstreamId();
     await ingress.postJson(inboundTextBody(phoneNumberId, customer, 'hello', wamid())).expect(200);
     await ingress.settle();
     const res = await list(owner.tenant_id).expect(200);
     const mine = (res.body.data.notifications as NotificationDto[]).filter(
-      (n) => n.customer_phone === customer,
+      (n) => n.type === 'live_chat_request' && n.customer_phone === customer,
     );
     expect(mine).toEqual([]);
   });

@@ -169,6 +169,48 @@ describe('splitting upstream bodies into inbound items', () => {
     });
   });
 
+  it('when a status comes without recipient_id or timestamp and with a numeric-string error code, then it is still an inbound.status', async () => {
+    const [bare, failed] = [wamid(), wamid()];
+    const body = envelope(
+      entry(
+        wabaId,
+        messagesChange(numberA, {
+          statuses: [
+            { id: bare, status: 'delivered' },
+            { id: failed, status: 'failed', errors: [{ code: '131050', title: 'Unable to deliver' }] },
+          ],
+        }),
+      ),
+    );
+    await ingress.postJson(body).expect(200);
+    const [report] = await ingress.waitForPublished('provider_message_id', bare);
+    const [failure] = await ingress.waitForPublished('provider_message_id', failed);
+    expectValid([report, failure]);
+    expect(report.payload).toMatchObject({ status: 'delivered', recipient_id: null, errors: [] });
+    expect(failure.payload).toMatchObject({
+      status: 'failed',
+      recipient_id: null,
+      errors: [{ code: 131050, title: 'Unable to deliver' }],
+    });
+  });
+
+  it("when a message's from carries a + and its contact's wa_id does not, then the contact's name is still found", async () => {
+    const [sheena, id] = [upstreamId(), wamid()];
+    const body = envelope(
+      entry(
+        wabaId,
+        messagesChange(numberA, {
+          contacts: [contact(sheena, 'Sheena Nelson')],
+          messages: [textMessage(`+${sheena}`, 'Hi', '1749416383', id)],
+        }),
+      ),
+    );
+    await ingress.postJson(body).expect(200);
+    const [message] = await ingress.waitForPublished('message_id', id);
+    expectValid([message]);
+    expect(message.payload).toMatchObject({ name: 'Sheena Nelson', text: 'Hi' });
+  });
+
   it('when account-level changes arrive, then template status, number quality and account updates go out with the WABA and no tenant', async () => {
     const templateName = `abandoned_cart_${upstreamId()}`;
     const violation = `ACCOUNT_VIOLATION_${upstreamId()}`;

@@ -42,7 +42,8 @@ export interface UpstreamError {
 export interface InboundStatusItem extends InboundItemBase {
   provider_message_id: string;
   status: 'sent' | 'delivered' | 'read' | 'failed' | 'played';
-  recipient_id: string;
+  /** The customer's number as the upstream wrote it; null when it sent none (the message id is what matters). */
+  recipient_id: string | null;
   errors: UpstreamError[];
   pricing_category: string | null;
   conversation_id: string | null;
@@ -50,7 +51,7 @@ export interface InboundStatusItem extends InboundItemBase {
 export const inboundStatusSchema = inboundSchema<InboundStatusItem>({
   provider_message_id: Joi.string().required(),
   status: Joi.string().valid('sent', 'delivered', 'read', 'failed', 'played').required(),
-  recipient_id: Joi.string().required(),
+  recipient_id: nullableString,
   errors: Joi.array()
     .items(
       Joi.object<UpstreamError>({

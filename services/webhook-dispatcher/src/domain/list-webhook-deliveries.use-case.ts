@@ -1,11 +1,18 @@
-import { paginationOf, type WebhookDeliveriesQuery } from '@bm/contracts';
+import {
+  paginationOf,
+  type WebhookDeliveriesQuery,
+  type WebhookDeliveryAttemptDto,
+  type WebhookDeliveryDto,
+  type WebhookDeliveryListDto,
+  type WebhookEndpointHealthDto,
+} from '@bm/contracts';
 import type { AttemptView, DeliveryView, EndpointStats } from '../data-access/delivery-log.repository';
 import type { DispatcherDeps } from './dispatcher-deps';
 
 /** Success rate and last error are computed over deliveries created within this window. */
 export const STATS_WINDOW_HOURS = 24;
 
-const attemptDto = (a: AttemptView) => ({
+const attemptDto = (a: AttemptView): WebhookDeliveryAttemptDto => ({
   attempt: a.attempt,
   at: a.at.toISOString(),
   duration_ms: a.durationMs,
@@ -14,7 +21,7 @@ const attemptDto = (a: AttemptView) => ({
   response_excerpt: a.responseExcerpt,
 });
 
-const deliveryDto = (d: DeliveryView) => ({
+const deliveryDto = (d: DeliveryView): WebhookDeliveryDto => ({
   delivery_id: d.id,
   event_id: d.eventId,
   event: d.event,
@@ -23,7 +30,7 @@ const deliveryDto = (d: DeliveryView) => ({
   attempts: d.attempts.map(attemptDto),
 });
 
-const endpointDto = (url: string | null, s: EndpointStats) => ({
+const endpointDto = (url: string | null, s: EndpointStats): WebhookEndpointHealthDto => ({
   url,
   window_hours: STATS_WINDOW_HOURS,
   delivered: s.delivered,
@@ -43,7 +50,7 @@ export async function listWebhookDeliveries(
   deps: DispatcherDeps,
   tenantId: number,
   q: WebhookDeliveriesQuery,
-) {
+): Promise<WebhookDeliveryListDto> {
   const [page, stats, settings] = await Promise.all([
     deps.deliveryLog.list(tenantId, q),
     deps.deliveryLog.stats(tenantId, STATS_WINDOW_HOURS),

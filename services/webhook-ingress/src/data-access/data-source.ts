@@ -2,6 +2,7 @@ import { createDataSource, OutboxEventEntity } from '@bm/platform';
 import type { DataSource } from 'typeorm';
 import type { IngressConfig } from '../config';
 import { CreateIngress1764100000000 } from './migrations/1764100000000-create-ingress';
+import { TemplateReviewNotifications1764100000001 } from './migrations/1764100000001-template-review-notifications';
 
 export const INGRESS_SCHEMA = 'ingress';
 
@@ -11,7 +12,7 @@ export function createIngressDataSource(config: IngressConfig): DataSource {
     url: config.DATABASE_URL,
     schema: INGRESS_SCHEMA,
     entities: [OutboxEventEntity],
-    migrations: [CreateIngress1764100000000],
+    migrations: [CreateIngress1764100000000, TemplateReviewNotifications1764100000001],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'webhook-ingress',
   });

@@ -1,10 +1,10 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { InboundEventOutcome, InboundSigningSecret } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
 import { InboundEventWriter } from './inbound-event-writer';
 
-export const OUTCOMES = ['pending', 'processed', 'duplicate', 'unroutable', 'ignored'] as const;
 /** pending: stored, not split yet; the others say what splitting it did (see process-inbound-event). */
-export type Outcome = (typeof OUTCOMES)[number];
+export type Outcome = InboundEventOutcome;
 
 export interface NewInboundEvent {
   id: string;
@@ -12,7 +12,7 @@ export interface NewInboundEvent {
   bodySha256: string;
   rawBody: string;
   headers: Record<string, string | string[]>;
-  signedWith: 'current' | 'previous';
+  signedWith: InboundSigningSecret;
 }
 
 export interface SplitSummary {
@@ -31,7 +31,7 @@ export interface InboundEvent extends Omit<SplitSummary, 'outcome'> {
   requestId: string | null;
   bodySha256: string;
   bodyBytes: number;
-  signedWith: string;
+  signedWith: InboundSigningSecret;
   outcome: Outcome;
   attempts: number;
   lastError: string | null;
@@ -47,7 +47,7 @@ export interface PendingBody {
 
 export interface InboundEventWithBody extends InboundEvent {
   rawBody: string;
-  headers: Record<string, unknown>;
+  headers: Record<string, string | string[]>;
 }
 
 const SUMMARY_COLUMNS = `id, received_at, request_id, body_sha256, body_bytes, signed_with, outcome, item_count,
@@ -60,7 +60,7 @@ interface Row {
   request_id: string | null;
   body_sha256: string;
   body_bytes: number;
-  signed_with: string;
+  signed_with: InboundSigningSecret;
   outcome: Outcome;
   item_count: number;
   published_count: number;
@@ -72,7 +72,7 @@ interface Row {
   last_error: string | null;
   processed_at: Date | null;
   raw_body?: string;
-  headers?: Record<string, unknown>;
+  headers?: Record<string, string | string[]>;
 }
 
 const toEvent = (r: Row): InboundEvent => ({

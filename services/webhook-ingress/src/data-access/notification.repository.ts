@@ -1,13 +1,17 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '@bm/platform';
 
-export interface NewNotification {
+interface NotificationBase {
   id: string;
   tenantId: number;
-  type: 'live_chat_request';
   /** At most one notification per key: the rule that raised it decides how often one may repeat. */
   dedupeKey: string;
   channelAccountId: string;
+}
+
+/** A customer asks for a person: no automation answered, or a flow handed the conversation off. */
+export interface LiveChatRequest extends NotificationBase {
+  type: 'live_chat_request';
   phoneNumberId: string;
   customerPhone: string;
   customerName: string | null;
@@ -15,53 +19,126 @@ export interface NewNotification {
   text: string | null;
 }
 
-export interface Notification extends NewNotification {
-  createdAt: Date;
+/** The upstream network's review of one of the account's templates: approved or rejected. */
+export interface TemplateReview extends NotificationBase {
+  type: 'template_review';
+  templateId: string;
+  templateName: string;
+  language: string;
+  status: string;
+  category: string | null;
+  reason: string | null;
 }
+
+export type NewNotification = LiveChatRequest | TemplateReview;
+export type Notification = NewNotification & { createdAt: Date };
 
 interface Row {
   id: string;
   tenant_id: number;
-  type: 'live_chat_request';
+  type: NewNotification['type'];
   dedupe_key: string;
   channel_account_id: string;
-  phone_number_id: string;
-  customer_phone: string;
+  phone_number_id: string | null;
+  customer_phone: string | null;
   customer_name: string | null;
-  message_id: string;
+  message_id: string | null;
   text: string | null;
+  details: TemplateReviewDetails | null;
   created_at: Date;
 }
 
-/** Notifications raised for tenants (live-chat requests). */
-export class NotificationRepository {
-  constructor(private readonly dataSource: DataSource) {}
+/** What a template review keeps in the `details` column. */
+interface TemplateReviewDetails {
+  template_id: string;
+  template_name: string;
+  language: string;
+  status: string;
+  category: string | null;
+  reason: string | null;
+}
 
-  /** Inserts those whose dedupe key is new, inside the caller's transaction. */
-  async insertMany(tx: EntityManager, notifications: NewNotification[]): Promise<void> {
-    if (notifications.length === 0) return;
-    const rows = notifications.map((n) => ({
-      id: n.id,
-      tenant_id: n.tenantId,
-      type: n.type,
-      dedupe_key: n.dedupeKey,
+function toRow(n: NewNotification): Omit<Row, 'created_at'> {
+  const base = { id: n.id, tenant_id: n.tenantId, type: n.type, dedupe_key: n.dedupeKey };
+  if (n.type === 'live_chat_request') {
+    return {
+      ...base,
       channel_account_id: n.channelAccountId,
       phone_number_id: n.phoneNumberId,
       customer_phone: n.customerPhone,
       customer_name: n.customerName,
       message_id: n.messageId,
       text: n.text,
-    }));
+      details: null,
+    };
+  }
+  return {
+    ...base,
+    channel_account_id: n.channelAccountId,
+    phone_number_id: null,
+    customer_phone: null,
+    customer_name: null,
+    message_id: null,
+    text: null,
+    details: {
+      template_id: n.templateId,
+      template_name: n.templateName,
+      language: n.language,
+      status: n.status,
+      category: n.category,
+      reason: n.reason,
+    },
+  };
+}
+
+function fromRow(r: Row): Notification {
+  const base = {
+    id: r.id,
+    tenantId: r.tenant_id,
+    dedupeKey: r.dedupe_key,
+    channelAccountId: r.channel_account_id,
+    createdAt: r.created_at,
+  };
+  if (r.type === 'template_review' && r.details) {
+    return {
+      ...base,
+      type: 'template_review',
+      templateId: r.details.template_id,
+      templateName: r.details.template_name,
+      language: r.details.language,
+      status: r.details.status,
+      category: r.details.category,
+      reason: r.details.reason,
+    };
+  }
+  return {
+    ...base,
+    type: 'live_chat_request',
+    phoneNumberId: r.phone_number_id ?? '',
+    customerPhone: r.customer_phone ?? '',
+    customerName: r.customer_name,
+    messageId: r.message_id ?? '',
+    text: r.text,
+  };
+}
+
+/** Notifications raised for tenants: live-chat requests and template reviews. */
+export class NotificationRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Inserts those whose dedupe key is new, inside the caller's transaction. */
+  async insertMany(tx: EntityManager, notifications: NewNotification[]): Promise<void> {
+    if (notifications.length === 0) return;
     await tx.query(
       `INSERT INTO ingress.notifications (id, tenant_id, type, dedupe_key, channel_account_id, phone_number_id,
-         customer_phone, customer_name, message_id, text)
+         customer_phone, customer_name, message_id, text, details)
        SELECT id, tenant_id, type, dedupe_key, channel_account_id, phone_number_id, customer_phone,
-         customer_name, message_id, text
+         customer_name, message_id, text, details
        FROM jsonb_to_recordset($1::jsonb) AS n(id text, tenant_id integer, type text, dedupe_key text,
          channel_account_id text, phone_number_id text, customer_phone text, customer_name text,
-         message_id text, text text)
+         message_id text, text text, details jsonb)
        ON CONFLICT (dedupe_key) DO NOTHING`,
-      [JSON.stringify(rows)],
+      [JSON.stringify(notifications.map(toRow))],
     );
   }
 
@@ -78,19 +155,6 @@ export class NotificationRepository {
        ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
       [tenantId, perPage, (page - 1) * perPage],
     );
-    const items: Notification[] = rows.map((r) => ({
-      id: r.id,
-      tenantId: r.tenant_id,
-      type: r.type,
-      dedupeKey: r.dedupe_key,
-      channelAccountId: r.channel_account_id,
-      phoneNumberId: r.phone_number_id,
-      customerPhone: r.customer_phone,
-      customerName: r.customer_name,
-      messageId: r.message_id,
-      text: r.text,
-      createdAt: r.created_at,
-    }));
-    return { items, total };
+    return { items: rows.map(fromRow), total };
   }
 }

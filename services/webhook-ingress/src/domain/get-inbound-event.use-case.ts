@@ -1,30 +1,8 @@
+import type { InboundEventDetailDto, InboundItemView } from '@bm/contracts';
 import { AppError } from '@bm/platform';
-import type { SkippedPart } from './inbound-item';
-import { inboundEventIdOf, toInboundEventDto, type InboundEventDto } from './inbound-event.dto';
+import { inboundEventIdOf, toInboundEventDto } from './inbound-event.dto';
 import type { IngressDeps } from './ingress-deps';
 import { splitStoredBody } from './process-inbound-event.use-case';
-
-/** What became of one item of the body: `published` by this delivery, `duplicate` of an earlier one, ... */
-export interface InboundItemView {
-  path: string;
-  routing_key: string;
-  dedupe_key: string;
-  phone_number_id: string | null;
-  state: 'published' | 'duplicate' | 'unroutable' | 'pending';
-  /** The event id the item went out with (its AMQP messageId). */
-  item_event_id: string | null;
-  published_by_event_id: string | null;
-}
-
-export interface InboundEventDetailDto extends InboundEventDto {
-  request_id: string | null;
-  headers: Record<string, unknown>;
-  raw_body: string;
-  items: InboundItemView[];
-  skipped: SkippedPart[];
-  /** Other deliveries of the same bytes (upstream retries). */
-  same_body_event_ids: string[];
-}
 
 /**
  * GET /admin/v1/inbound-events/{id}: the delivery as received and, item by item, what became of it. The item

@@ -1,26 +1,8 @@
 import { AppError } from '@bm/platform';
-import { ULID_PATTERN } from '@bm/contracts';
+import { ULID_PATTERN, type InboundEventDto } from '@bm/contracts';
 import type { InboundEvent } from '../data-access/inbound-event.repository';
 
 /** An audit log entry as operators see it. */
-export interface InboundEventDto {
-  event_id: string;
-  received_at: string;
-  outcome: string;
-  body_sha256: string;
-  body_bytes: number;
-  signed_with: string;
-  item_count: number;
-  published_count: number;
-  duplicate_count: number;
-  unroutable_count: number;
-  skipped_count: number;
-  unroutable_phone_number_ids: string[];
-  attempts: number;
-  last_error: string | null;
-  processed_at: string | null;
-}
-
 export function toInboundEventDto(e: InboundEvent): InboundEventDto {
   return {
     event_id: e.id,

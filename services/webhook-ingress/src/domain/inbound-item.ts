@@ -1,12 +1,4 @@
-import type { DomainEventPayloads } from '@bm/contracts';
-
-/** The routing keys of the items ingress publishes. */
-export type InboundRoutingKey =
-  | 'inbound.status'
-  | 'inbound.message'
-  | 'inbound.template_status'
-  | 'inbound.phone_quality'
-  | 'inbound.account_update';
+import type { DomainEventPayloads, InboundRoutingKey, InboundSkippedPart } from '@bm/contracts';
 
 /** One thing the upstream reported, ready for the outbox once its tenant is known. */
 export type SplitItem = {
@@ -21,10 +13,7 @@ export type SplitItem = {
 }[InboundRoutingKey];
 
 /** A part of the body that could not become an item; kept visible in the audit view. */
-export interface SkippedPart {
-  path: string;
-  reason: string;
-}
+export type SkippedPart = InboundSkippedPart;
 
 export interface SplitResult {
   items: SplitItem[];

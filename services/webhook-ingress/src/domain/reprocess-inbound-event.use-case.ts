@@ -1,5 +1,6 @@
+import type { InboundEventDto } from '@bm/contracts';
 import { AppError } from '@bm/platform';
-import { inboundEventIdOf, toInboundEventDto, type InboundEventDto } from './inbound-event.dto';
+import { inboundEventIdOf, toInboundEventDto } from './inbound-event.dto';
 import type { IngressDeps } from './ingress-deps';
 import { processInboundEvent } from './process-inbound-event.use-case';
 

@@ -13,6 +13,9 @@ import {
 const STATUSES = new Set(['sent', 'delivered', 'read', 'failed', 'played']);
 const MEDIA_TYPES = new Set(['image', 'video', 'document', 'audio', 'sticker']);
 
+// Numbers are matched by their digits: `from` and `wa_id` are digits at the upstream, but a `+` costs nothing.
+const digitsOf = (phone: string): string => phone.replace(/\D/g, '');
+
 interface ChangeContext {
   wabaId: string;
   phoneNumberId: string;
@@ -61,7 +64,7 @@ function messageItem(ctx: ChangeContext, message: Json, names: Map<string, strin
     phone_number_id: ctx.phoneNumberId,
     message_id: id,
     from,
-    name: names.get(from) ?? null,
+    name: names.get(digitsOf(from)) ?? null,
     type,
     text,
     media: mediaOf(message),
@@ -91,8 +94,7 @@ function upstreamErrors(value: unknown): UpstreamError[] {
 function statusItem(ctx: ChangeContext, status: Json): SplitItem | string {
   const id = stringOf(status.id);
   const value = stringOf(status.status);
-  const recipient = stringOf(status.recipient_id);
-  if (!id || !value || !recipient) return 'status without id, status or recipient_id';
+  if (!id || !value) return 'status without id or status';
   if (!STATUSES.has(value)) return `unknown status ${value}`;
   const item: InboundStatusItem = {
     event_id: newUlid(),
@@ -102,7 +104,7 @@ function statusItem(ctx: ChangeContext, status: Json): SplitItem | string {
     phone_number_id: ctx.phoneNumberId,
     provider_message_id: id,
     status: value as InboundStatusItem['status'],
-    recipient_id: recipient,
+    recipient_id: stringOf(status.recipient_id),
     errors: upstreamErrors(status.errors),
     pricing_category: isObject(status.pricing) ? stringOf(status.pricing.category) : null,
     conversation_id: isObject(status.conversation) ? stringOf(status.conversation.id) : null,
@@ -127,7 +129,7 @@ export function splitMessagesChange(
   for (const contact of arrayOf(value.contacts).filter(isObject)) {
     const name = isObject(contact.profile) ? stringOf(contact.profile.name) : null;
     const waId = stringOf(contact.wa_id);
-    if (waId && name) names.set(waId, name);
+    if (waId && name) names.set(digitsOf(waId), name);
   }
   const collect = (list: unknown, key: string, build: (entry: Json) => SplitItem | string) =>
     arrayOf(list).forEach((entry, i) => {

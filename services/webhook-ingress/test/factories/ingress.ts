@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
-import { INTERNAL_HEADERS } from '@bm/contracts';
+import { INTERNAL_HEADERS, type InboundEventDetailDto } from '@bm/contracts';
 import { AmqpClient, createLogger, startHttpServer } from '@bm/platform';
 import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
 import { loadIngressConfig } from '../../src/config';
 import { createIngressDataSource } from '../../src/data-access/data-source';
 import { createIngressService, type IngressService } from '../../src/ingress';
 import { startFakeMessaging, type FakeMessaging } from './fake-messaging';
-import type { InboundEventDetailDto } from '../../src/domain/get-inbound-event.use-case';
 import { createScratchDatabase } from './scratch-database';
 import { APP_SECRET, PREVIOUS_APP_SECRET, inboundTextBody, sign, upstreamId } from './webhooks';
 

@@ -1,17 +1,10 @@
 import type { Router } from 'express';
-import Joi from 'joi';
-import { ok, paginationQuerySchema } from '@bm/contracts';
+import { listInboundEventsQuerySchema, ok } from '@bm/contracts';
 import { defineRoutes, validate } from '@bm/platform';
-import { OUTCOMES } from '../../data-access/inbound-event.repository';
 import { getInboundEvent } from '../../domain/get-inbound-event.use-case';
 import type { IngressDeps } from '../../domain/ingress-deps';
-import { listInboundEvents, type ListInboundEventsQuery } from '../../domain/list-inbound-events.use-case';
+import { listInboundEvents } from '../../domain/list-inbound-events.use-case';
 import { reprocessInboundEvent } from '../../domain/reprocess-inbound-event.use-case';
-
-const listQuerySchema = Joi.object<ListInboundEventsQuery>({
-  outcome: Joi.string().valid(...OUTCOMES),
-  ...paginationQuerySchema,
-});
 
 /** The operators' audit API, reached through the gateway's /admin/v1 forwarding. */
 export function inboundEventRoutes(router: Router, deps: IngressDeps): void {
@@ -20,7 +13,8 @@ export function inboundEventRoutes(router: Router, deps: IngressDeps): void {
       method: 'GET',
       path: '/admin/v1/inbound-events',
       handlers: [
-        async (req, res) => res.json(ok(await listInboundEvents(deps, validate(listQuerySchema, req.query)))),
+        async (req, res) =>
+          res.json(ok(await listInboundEvents(deps, validate(listInboundEventsQuerySchema, req.query)))),
       ],
     },
     {
