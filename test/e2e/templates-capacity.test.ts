@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { waitFor } from '@bm/platform/testing';
 import { collectEvents, publishInbound } from '../support/events';
-import { postSend, waitForStatus } from '../support/messages';
+import { orderUpdateData, postSend, waitForStatus } from '../support/messages';
 import { createTenant, randomPhone, startStack, type Stack, type TenantFixture } from '../support/stack';
 
 describe('templates, opt-outs, upstream errors and tier capacity', () => {
@@ -88,19 +88,7 @@ describe('templates, opt-outs, upstream errors and tier capacity', () => {
     });
     const marketing = {
       phone,
-      data: {
-        name: 'order_update',
-        components: [
-          { type: 'header', parameters: [{ type: 'image', image: { link: 'https://example.com/a.jpg' } }] },
-          {
-            type: 'body',
-            parameters: [
-              { type: 'text', text: 'Ana' },
-              { type: 'text', text: '#7' },
-            ],
-          },
-        ],
-      },
+      data: orderUpdateData('Ana', '#7'),
     };
     await waitFor(async () => (await send(marketing)).status === 422, { what: 'opt-out applied' });
     const refused = await send(marketing);

@@ -7,7 +7,7 @@ import { upstreamMetrics } from '../src/data-access/upstream/upstream-metrics';
 
 const TRACE_ID = '5c1ef2b1d8a64e0f9a3b7c2d1e0f4a6b';
 
-/** A recording stand-in for the Cloud API: answers a send with an id, or with error 131049 for `to: "capped"`. */
+/** A recording stand-in for the Cloud API: answers a send with an id, or with error 131049 for `to: "capped…"`. */
 async function startRecordingUpstream(): Promise<{
   url: string;
   seen: IncomingHttpHeaders[];
@@ -19,11 +19,14 @@ async function startRecordingUpstream(): Promise<{
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       seen.push(req.headers);
-      const capped = (JSON.parse(body) as { to?: string }).to === 'capped';
+      const to = (JSON.parse(body) as { to?: string }).to;
+      const capped = to === 'capped' || to === 'capped-as-string';
+      // Another stand-in of the network may write the code as a string: the same code.
+      const code = to === 'capped-as-string' ? '131049' : 131049;
       res.writeHead(capped ? 400 : 200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify(
-          capped ? { error: { code: 131049, message: 'frequency cap' } } : { messages: [{ id: 'wamid.1' }] },
+          capped ? { error: { code, message: 'frequency cap' } } : { messages: [{ id: 'wamid.1' }] },
         ),
       );
     });
@@ -61,6 +64,20 @@ describe('the Cloud API client: trace and metrics of upstream calls', () => {
       expect(value('bm_upstream_request_duration_seconds_count', send, 'status_class="2xx"')).toEqual([1]);
       expect(value('bm_upstream_request_duration_seconds_count', send, 'status_class="4xx"')).toEqual([1]);
       expect(value('bm_upstream_errors_total', send, 'code="131049"')).toEqual([1]);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('when the upstream writes its error code as a numeric string, then the failure carries the numeric code', async () => {
+    const upstream = await startRecordingUpstream();
+    const client = new CloudApiClient(upstream.url, 'v21.0', 2_000);
+    try {
+      expect(await client.sendMessage('123', 'token', { to: 'capped-as-string' })).toMatchObject({
+        ok: false,
+        code: 131049,
+        retryable: false,
+      });
     } finally {
       await upstream.close();
     }

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { MessagingTier } from '@bm/contracts';
 import { ChannelAccountEntity } from './channel-account.entity';
 
 /** A sending number as the domain sees it; the token stays sealed until the adapter needs it. */
@@ -9,7 +10,7 @@ export interface ChannelAccount {
   wabaId: string;
   displayPhoneNumber: string;
   accessTokenSealed: string;
-  tier: string;
+  tier: MessagingTier;
   throughputPerSecond: number;
   active: boolean;
   createdAt: Date;
@@ -22,7 +23,8 @@ const toAccount = (e: ChannelAccountEntity): ChannelAccount => ({
   wabaId: e.wabaId,
   displayPhoneNumber: e.displayPhoneNumber,
   accessTokenSealed: e.accessTokenSealed,
-  tier: e.tier,
+  // Written only from MESSAGING_TIERS: the connect schema and the upstream's quality updates.
+  tier: e.tier as MessagingTier,
   throughputPerSecond: e.throughputPerSecond,
   active: e.active,
   createdAt: e.createdAt,
@@ -80,7 +82,7 @@ export class ChannelAccountRepository {
     return (await this.dataSource.getRepository(ChannelAccountEntity).findBy({ tenantId })).map(toAccount);
   }
 
-  async updateTier(tx: EntityManager, id: string, tier: string): Promise<void> {
+  async updateTier(tx: EntityManager, id: string, tier: MessagingTier): Promise<void> {
     await tx.getRepository(ChannelAccountEntity).update({ id }, { tier });
     this.cache.delete(id);
   }

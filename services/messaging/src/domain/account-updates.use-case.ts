@@ -39,7 +39,8 @@ export async function applyTemplateStatus(
         language: changed.template.language,
         status,
         category: changed.template.category as never,
-        reason: item.reason,
+        // The upstream writes NONE when a decision has no reason: the event says null.
+        reason: item.reason === null || item.reason.toUpperCase() === 'NONE' ? null : item.reason,
       });
     });
   }
@@ -51,9 +52,7 @@ export async function applyPhoneQuality(deps: MessagingDeps, item: InboundPhoneQ
   const accounts = (await deps.accounts.listByWaba(item.waba_id)).filter(
     (a) => a.displayPhoneNumber === display || a.phoneNumberId === item.phone_number_id,
   );
-  const tier = (MESSAGING_TIERS as readonly string[]).includes(item.current_limit ?? '')
-    ? item.current_limit
-    : null;
+  const tier = MESSAGING_TIERS.find((t) => t === item.current_limit) ?? null;
   for (const account of accounts) {
     await deps.dataSource.transaction(async (tx) => {
       if (tier && tier !== account.tier) await deps.accounts.updateTier(tx, account.id, tier);
@@ -79,9 +78,15 @@ export async function applyAccountUpdate(deps: MessagingDeps, item: InboundAccou
   }
 }
 
-/** Keeps the copy of the tenant's opt-outs that single MARKETING sends are checked against. */
-export async function applyOptOutChange(deps: MessagingDeps, event: OptOutChangedEvent): Promise<void> {
+/**
+ * Keeps the copy of the tenant's opt-outs that single MARKETING sends are checked against. The campaign service
+ * sets it directly when a change commits (so a send right after sees it) and by its event (which cannot be lost).
+ */
+export async function applyOptOutChange(
+  deps: MessagingDeps,
+  change: Pick<OptOutChangedEvent, 'tenant_id' | 'phone' | 'opted_out'>,
+): Promise<void> {
   await deps.dataSource.transaction((tx) =>
-    deps.customers.setOptOut(tx, event.tenant_id, event.phone, event.opted_out),
+    deps.customers.setOptOut(tx, change.tenant_id, change.phone, change.opted_out),
   );
 }

@@ -1,4 +1,4 @@
-import { TIER_DAILY_LIMIT, type MessagingTier, type TemplateDto } from '@bm/contracts';
+import { TIER_DAILY_LIMIT, type TemplateDto } from '@bm/contracts';
 import { AppError } from '@bm/platform';
 import type { Capacity } from '../data-access/conversation-ledger.repository';
 import type { MessagingDeps } from './messaging-deps';
@@ -8,7 +8,7 @@ import { toTemplateDto } from './templates.use-case';
 async function accountOf(deps: MessagingDeps, channelAccountId: string, tenantId: number) {
   const account = await deps.accounts.findActiveForTenant(channelAccountId, tenantId);
   if (!account) throw new AppError('NO_ACTIVE_ACCOUNT');
-  return { account, dailyLimit: TIER_DAILY_LIMIT[account.tier as MessagingTier] ?? null };
+  return { account, dailyLimit: TIER_DAILY_LIMIT[account.tier] ?? null };
 }
 
 /** `{daily_limit, used_today, remaining}` of a sending number (remaining null when unlimited). */

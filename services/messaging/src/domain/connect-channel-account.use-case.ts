@@ -1,4 +1,4 @@
-import type { CreateChannelAccountRequest } from '@bm/contracts';
+import type { ChannelAccountDto, CreateChannelAccountRequest } from '@bm/contracts';
 import { AppError, newUlid } from '@bm/platform';
 import type { ChannelAccount } from '../data-access/channel-account.repository';
 import type { Template, TemplateInput } from '../data-access/template.repository';
@@ -7,7 +7,7 @@ import type { EntityManager } from 'typeorm';
 import type { MessagingDeps } from './messaging-deps';
 
 /** The account as operators see it; the access token never leaves the service. */
-export function toAccountDto(a: ChannelAccount, templates?: Template[]) {
+export function toAccountDto(a: ChannelAccount, templates?: Template[]): ChannelAccountDto {
   return {
     channel_account_id: a.id,
     tenant_id: a.tenantId,
@@ -22,20 +22,34 @@ export function toAccountDto(a: ChannelAccount, templates?: Template[]) {
   };
 }
 
-/** Upstream template → what we store: header format and sample media come from the HEADER component. */
-export function toTemplateInput(t: UpstreamTemplate): TemplateInput {
-  const header = t.components.find((c) => typeof c.type === 'string' && c.type.toUpperCase() === 'HEADER');
-  const format = typeof header?.format === 'string' ? header.format.toUpperCase() : null;
-  const example = header?.example as { header_handle?: string[] } | undefined;
+const upper = (value: unknown): string | null =>
+  typeof value === 'string' && value !== '' ? value.toUpperCase() : null;
+
+/**
+ * Upstream template → what we store: header format and sample media come from the HEADER component. Read
+ * leniently, as another implementation of the wire may leave fields out: no components is none, an unknown
+ * status is PENDING (not sendable until the upstream says), an unknown category UTILITY; an entry without a name
+ * or language cannot be sent and is skipped.
+ */
+export function toTemplateInput(t: Partial<UpstreamTemplate>): TemplateInput | null {
+  if (typeof t.name !== 'string' || t.name === '' || typeof t.language !== 'string' || t.language === '') {
+    return null;
+  }
+  const components = Array.isArray(t.components)
+    ? t.components.filter((c) => c && typeof c === 'object')
+    : [];
+  const header = components.find((c) => upper(c.type) === 'HEADER');
+  const example = header?.example as { header_handle?: unknown[] } | undefined;
+  const sample = example?.header_handle?.[0];
   return {
-    upstreamId: String(t.id),
+    upstreamId: t.id === undefined || t.id === null ? null : String(t.id),
     name: t.name,
     language: t.language,
-    status: t.status.toUpperCase(),
-    category: t.category.toUpperCase(),
-    headerFormat: format,
-    headerSampleMediaUrl: example?.header_handle?.[0] ?? null,
-    components: t.components,
+    status: upper(t.status) ?? 'PENDING',
+    category: upper(t.category) ?? 'UTILITY',
+    headerFormat: upper(header?.format),
+    headerSampleMediaUrl: typeof sample === 'string' ? sample : null,
+    components,
   };
 }
 
@@ -55,9 +69,33 @@ function setupFailure(err: unknown, what: string): AppError {
 
 async function fetchTemplates(deps: MessagingDeps, wabaId: string, token: string): Promise<TemplateInput[]> {
   try {
-    return (await deps.upstream.listTemplates(wabaId, token)).map(toTemplateInput);
+    return (await deps.upstream.listTemplates(wabaId, token))
+      .map(toTemplateInput)
+      .filter((t): t is TemplateInput => t !== null);
   } catch (err) {
     throw setupFailure(err, 'the template listing');
+  }
+}
+
+/**
+ * Subscribes the app to the WABA's webhooks (`POST /{waba_id}/subscribed_apps`), so the upstream calls our
+ * inbound endpoint. A refused token is the operator's mistake (422 access_token). Any other failure (the upstream
+ * failing, or an implementation of the wire without this call) does not stop the connection: sending works
+ * without it, the answer says `webhooks_subscribed: false`, and a template sync tries again.
+ */
+async function subscribeWebhooks(deps: MessagingDeps, wabaId: string, accessToken: string): Promise<boolean> {
+  try {
+    await deps.upstream.subscribeApp(wabaId, accessToken);
+    return true;
+  } catch (err) {
+    if (err instanceof UpstreamRefusal && (err.status === 401 || err.status === 403)) {
+      throw setupFailure(err, 'the webhook subscription');
+    }
+    deps.logger.warn('webhook subscription failed; inbound events need it (a template sync tries again)', {
+      waba_id: wabaId,
+      error: (err as Error).message,
+    });
+    return false;
   }
 }
 
@@ -69,16 +107,12 @@ export async function connectChannelAccount(
   deps: MessagingDeps,
   tenantId: number,
   input: CreateChannelAccountRequest,
-): Promise<ReturnType<typeof toAccountDto>> {
+): Promise<ChannelAccountDto> {
   if (await deps.accounts.findByPhoneNumberId(input.phone_number_id)) {
     throw new AppError('CONFLICT', ALREADY_CONNECTED);
   }
   const templates = await fetchTemplates(deps, input.waba_id, input.access_token);
-  try {
-    await deps.upstream.subscribeApp(input.waba_id, input.access_token);
-  } catch (err) {
-    throw setupFailure(err, 'the webhook subscription');
-  }
+  const subscribed = await subscribeWebhooks(deps, input.waba_id, input.access_token);
   return deps.dataSource.transaction(async (tx) => {
     const account = await insertAccount(deps, tx, {
       id: newUlid(),
@@ -91,7 +125,7 @@ export async function connectChannelAccount(
       throughputPerSecond: input.throughput_per_second ?? deps.config.DEFAULT_THROUGHPUT_PER_SECOND,
     });
     const stored = await deps.templates.upsertMany(tx, account.id, templates);
-    return toAccountDto(account, stored);
+    return { ...toAccountDto(account, stored), webhooks_subscribed: subscribed };
   });
 }
 
@@ -117,10 +151,17 @@ async function insertAccount(
 const UNIQUE_VIOLATION = '23505';
 const ALREADY_CONNECTED = 'A channel account with this phone_number_id is already connected';
 
-/** Fetches the account's templates again and stores what the upstream says now. */
-export async function syncTemplates(deps: MessagingDeps, channelAccountId: string): Promise<Template[]> {
+/** Fetches the account's templates again and stores what the upstream says now; subscribes the webhooks again. */
+export async function syncTemplates(
+  deps: MessagingDeps,
+  channelAccountId: string,
+): Promise<{ templates: Template[]; webhooksSubscribed: boolean }> {
   const account = await deps.accounts.findById(channelAccountId);
   if (!account) throw new AppError('CHANNEL_ACCOUNT_NOT_FOUND');
-  const templates = await fetchTemplates(deps, account.wabaId, deps.secrets.open(account.accessTokenSealed));
-  return deps.dataSource.transaction((tx) => deps.templates.upsertMany(tx, account.id, templates));
+  const token = deps.secrets.open(account.accessTokenSealed);
+  const templates = await fetchTemplates(deps, account.wabaId, token);
+  // Subscribing again is harmless upstream, and repairs a connection whose subscription had failed.
+  const webhooksSubscribed = await subscribeWebhooks(deps, account.wabaId, token);
+  const stored = await deps.dataSource.transaction((tx) => deps.templates.upsertMany(tx, account.id, templates));
+  return { templates: stored, webhooksSubscribed };
 }

@@ -6,6 +6,8 @@ import { AppError, traceHeaders, type Logger } from '@bm/platform';
 
 const HOP_BY_HOP = new Set([
   'connection',
+  // Node has already answered `Expect: 100-continue` (curl sends it above 1 MB); undici refuses to forward it.
+  'expect',
   'keep-alive',
   'proxy-authenticate',
   'proxy-authorization',
@@ -88,10 +90,15 @@ export function createForwarder(internalToken: string, timeoutMs: number, logger
         });
       } catch (err) {
         logger.warn('internal service unreachable', { target, error: (err as Error).message });
+        if (!req.complete) res.setHeader('connection', 'close');
         next(new AppError('SERVICE_UNAVAILABLE'));
         return;
       }
       const outHeaders = copyHeaders(answer.headers as IncomingHttpHeaders, KEEP_OURS);
+      // The service answered before taking the whole body (415, 413, 401 come first): the rest of it will never
+      // be read, and the next request on this connection would wait behind it forever. Close the connection
+      // after this answer, as proxies do; the client opens a new one.
+      if (!req.complete) outHeaders.connection = 'close';
       const length = Number(answer.headers['content-length'] ?? Infinity);
       if (length <= BUFFER_LIMIT) {
         const body = Buffer.from(await answer.body.arrayBuffer());

@@ -17,8 +17,18 @@ export interface UpstreamTemplate {
 
 export type SendResult = { ok: true; providerMessageId: string } | UpstreamFailure;
 
+/** The Graph API answers 200; other implementations of the wire may say 201 or 204: any 2xx is success. */
+const isSuccess = (status: number): boolean => status >= 200 && status < 300;
+
 interface GraphError {
-  error?: { code?: number; message?: string; error_data?: { details?: string } };
+  error?: { code?: number | string; message?: string; error_data?: { details?: string } };
+}
+
+/** The upstream's error code; some stand-ins write it as a numeric string, which is the same code. */
+function errorCodeOf(data: GraphError | undefined): number | null {
+  const code = data?.error?.code;
+  const number = typeof code === 'string' && /^\d+$/.test(code) ? Number(code) : code;
+  return typeof number === 'number' && Number.isInteger(number) ? number : null;
 }
 
 /**
@@ -68,8 +78,7 @@ export class CloudApiClient {
         headers: { authorization: `Bearer ${accessToken}` },
       });
       const id = res.data?.messages?.[0]?.id;
-      if (res.status >= 200 && res.status < 300 && typeof id === 'string')
-        return { ok: true, providerMessageId: id };
+      if (isSuccess(res.status) && typeof id === 'string') return { ok: true, providerMessageId: id };
       return this.failureOf(res.status, res.data);
     } catch (err) {
       return classifyFailure(
@@ -91,10 +100,13 @@ export class CloudApiClient {
           url,
           headers: { authorization: `Bearer ${accessToken}` },
         });
-      if (res.status !== 200)
+      if (!isSuccess(res.status))
         throw new UpstreamRefusal(res.status, this.failureOf(res.status, res.data).message);
-      templates.push(...(res.data.data ?? []));
-      url = res.data.paging?.next;
+      // The Graph API pages `{data: [...], paging}`; a bare list is taken as one page.
+      const body: unknown = res.data;
+      const page = Array.isArray(body) ? body : res.data?.data;
+      if (Array.isArray(page)) templates.push(...(page as UpstreamTemplate[]));
+      url = Array.isArray(body) ? undefined : res.data?.paging?.next;
     }
     return templates;
   }
@@ -104,7 +116,7 @@ export class CloudApiClient {
     accessToken: string,
     body: Record<string, unknown>,
   ): Promise<{ ok: true; id: string; status: string; category: string } | UpstreamFailure> {
-    const res = await this.call<{ id?: string; status?: string; category?: string } & GraphError>(
+    const res = await this.call<{ id?: string | number; status?: string; category?: string } & GraphError>(
       'create_template',
       {
         method: 'POST',
@@ -113,10 +125,11 @@ export class CloudApiClient {
         headers: { authorization: `Bearer ${accessToken}` },
       },
     );
-    if (res.status === 200 && res.data.id) {
+    const id = res.data?.id;
+    if (isSuccess(res.status) && (typeof id === 'string' || typeof id === 'number') && id !== '') {
       return {
         ok: true,
-        id: res.data.id,
+        id: String(id),
         status: res.data.status ?? 'PENDING',
         category: res.data.category ?? String(body.category),
       };
@@ -131,7 +144,7 @@ export class CloudApiClient {
       url: `/${encodeURIComponent(wabaId)}/subscribed_apps`,
       headers: { authorization: `Bearer ${accessToken}` },
     });
-    if (res.status !== 200)
+    if (!isSuccess(res.status))
       throw new UpstreamRefusal(res.status, this.failureOf(res.status, res.data).message);
   }
 
@@ -147,8 +160,7 @@ export class CloudApiClient {
         ...request,
         headers: { ...request.headers, ...traceHeaders() },
       });
-      const code = res.data?.error?.code;
-      this.metrics?.call(operation, seconds(), res.status, typeof code === 'number' ? code : null);
+      this.metrics?.call(operation, seconds(), res.status, errorCodeOf(res.data));
       return res;
     } catch (err) {
       this.metrics?.call(operation, seconds(), null, null);
@@ -159,6 +171,6 @@ export class CloudApiClient {
   private failureOf(status: number, data: GraphError | undefined): UpstreamFailure {
     const error = data?.error;
     const message = error?.error_data?.details ?? error?.message ?? `HTTP ${status}`;
-    return classifyFailure(typeof error?.code === 'number' ? error.code : null, status, message);
+    return classifyFailure(errorCodeOf(data), status, message);
   }
 }

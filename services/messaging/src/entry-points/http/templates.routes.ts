@@ -51,8 +51,14 @@ export function templateRoutes(router: Router, deps: MessagingDeps): void {
         async (req, res) => {
           const id = String(req.params.id);
           if (ulidSchema.validate(id).error) throw new AppError('CHANNEL_ACCOUNT_NOT_FOUND');
-          const templates = await syncTemplates(deps, id);
-          res.json(ok({ channel_account_id: id, templates: templates.map(toTemplateDto) }));
+          const { templates, webhooksSubscribed } = await syncTemplates(deps, id);
+          res.json(
+            ok({
+              channel_account_id: id,
+              templates: templates.map(toTemplateDto),
+              webhooks_subscribed: webhooksSubscribed,
+            }),
+          );
         },
       ],
     },
