@@ -131,6 +131,31 @@ describe('tier capacity', () => {
     expect(refused.body.error.code).toBe('CAMPAIGN_NOT_CANCELLABLE');
   });
 
+  it('when the first part of a scheduled split is cancelled, then the later part keeps waiting and can be cancelled too', async () => {
+    const t = await createTenant(stack, 'TIER_50');
+    const later = phones(70);
+    const res = await postCampaign(stack, t, {
+      recipients: recipientsOf(later),
+      split_across_days: true,
+      scheduled_at: new Date(Date.now() + 60_000).toISOString(),
+    }).expect(202);
+    const [first, second] = (res.body.data.parts as Array<{ campaign_id: string }>).map((p) => p.campaign_id);
+    await waitForCampaign(stack, t, second, ['scheduled']);
+    await request(stack.gatewayUrl).post(`/api/v1/campaigns/${first}/cancel`).set(t.auth).expect(200);
+
+    // A campaign created after the cancel is dispatched after the parts, so once it completes the dispatcher
+    // has had its chance to pull the second part forward.
+    const now = await postCampaign(stack, t, { recipients: recipientsOf(phones(1)) }).expect(202);
+    await waitForCampaign(stack, t, now.body.data.campaign_id as string, ['completed']);
+    expect((await readCampaign(stack, t, second)).status).toBe('scheduled');
+    const cancelled = await request(stack.gatewayUrl)
+      .post(`/api/v1/campaigns/${second}/cancel`)
+      .set(t.auth)
+      .expect(200);
+    expect(cancelled.body.data).toMatchObject({ success: true });
+    for (const phone of later) expect(await sandboxSends(stack, `to=${phone}`)).toHaveLength(0);
+  });
+
   it('pauses and resumes a sending campaign', async () => {
     const t = await createTenant(stack, 'TIER_10K', { throughput_per_second: 10 });
     const list = phones(60);

@@ -1,4 +1,5 @@
-import { normalizePhone, phoneSchema, phoneStructureSchema } from '@bm/contracts';
+import fc from 'fast-check';
+import { normalizePhone, normalizePhoneReference, phoneSchema, phoneStructureSchema } from '@bm/contracts';
 
 describe('normalizePhone', () => {
   it.each([
@@ -30,6 +31,42 @@ describe('normalizePhone', () => {
     ['', 'empty input'],
   ])('when the input is %p (%s), then it is invalid', (input) => {
     expect(normalizePhone(input)).toBeNull();
+  });
+});
+
+describe('normalizePhone without the country search', () => {
+  // Calling codes several countries share (where the shortcut matters), then a few others.
+  const shared = ['1', '7', '44', '47', '61', '212', '262', '290', '358', '590', '599', '39'];
+  const others = ['966', '49', '33', '91', '971', '20', '86', '55', '234', '62', '380', '998'];
+  const digits = (min: number, max: number) =>
+    fc.array(fc.integer({ min: 0, max: 9 }), { minLength: min, maxLength: max }).map((d) => d.join(''));
+  const phone = fc
+    .tuple(
+      fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...shared) }, fc.constantFrom(...others)),
+      fc.constantFrom('', '0', '1'),
+      digits(1, 13),
+      fc.constantFrom('', '+'),
+      fc.constantFrom('', ' ', '-'),
+    )
+    .map(([code, trunk, rest, plus, separator]) => `${plus}${code}${separator}${trunk}${rest}`);
+
+  it('when any number is normalized, then the answer is the library country search’s own', () => {
+    fc.assert(
+      fc.property(phone, (input) => normalizePhone(input) === normalizePhoneReference(input)),
+      { numRuns: 10_000, seed: 20261123 },
+    );
+  });
+
+  it.each([
+    ['+1 415 555 0100', '14155550100'],
+    ['+1 204 555 0100', '12045550100'],
+    ['+1 555 0100', null],
+    ['+44 07911 123456', '447911123456'],
+    ['+7 912 345 6789', '79123456789'],
+    ['+61 4 1234 5678', '61412345678'],
+  ])('when %p is shared by several countries, then it is %p as the library says', (input, expected) => {
+    expect(normalizePhone(input)).toBe(expected);
+    expect(normalizePhoneReference(input)).toBe(expected);
   });
 });
 

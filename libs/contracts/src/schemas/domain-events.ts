@@ -31,7 +31,18 @@ export interface DomainEventBase {
   occurred_at: string;
 }
 
-export const isoInstantSchema = Joi.string().isoDate().description('ISO 8601 instant');
+// The instants our services write (`toISOString()`, or with an offset). Checked by shape and by Date: joi's
+// isoDate() took several microseconds per event (a general ISO 8601 parser and a conversion), on every event
+// every consumer validates.
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+export const isoInstantSchema = Joi.string()
+  .pattern(ISO_INSTANT, 'ISO 8601 instant')
+  .custom((value: string, helpers) =>
+    Number.isNaN(Date.parse(value))
+      ? helpers.error('string.pattern.name', { name: 'ISO 8601 instant' })
+      : value,
+  )
+  .description('ISO 8601 instant');
 export const tenantIdSchema = Joi.number().integer().min(1);
 
 export const domainEventBaseKeys = {

@@ -205,8 +205,9 @@ export class CampaignRepository {
 
   /**
    * Campaigns with work to do now, locked so one replica handles each: due ones, running ones, throttled ones
-   * whose recheck time has come, and a later split part whose previous part has finished (pulled forward when
-   * capacity allows).
+   * whose recheck time has come, and a later split part whose previous part ran and has finished (pulled
+   * forward when capacity allows). A previous part cancelled before it started pulls nothing forward: the
+   * group's start time has not come, and the client may be cancelling the group part by part.
    */
   async claimDue(tx: EntityManager, limit: number, except: readonly string[] = []): Promise<Campaign[]> {
     const rows: Row[] = await tx.query(
@@ -218,6 +219,7 @@ export class CampaignRepository {
                OR (c.part_number > 1 AND EXISTS (
                      SELECT 1 FROM campaign.campaigns p
                       WHERE p.campaign_group_id = c.campaign_group_id AND p.part_number = c.part_number - 1
+                        AND p.started_at IS NOT NULL
                         AND p.status IN ('completed', 'cancelled', 'failed'))))
         ORDER BY c.created_at, c.part_number
         LIMIT $1
