@@ -89,6 +89,46 @@ describe('tenant isolation: another tenant’s key gets 404 for every id it did 
     expect(after.body.data.status).toBe(done.status);
   });
 
+  it('when B reads A’s campaign recipients, then 404 CAMPAIGN_NOT_FOUND', async () => {
+    const created = await postCampaign(full.stack, a).expect(202);
+    const id = created.body.data.campaign_id as string;
+    const res = await gw().get(`/api/v1/campaigns/${id}/recipients`).set(b.auth).expect(404);
+    expect(res.body.error.code).toBe('CAMPAIGN_NOT_FOUND');
+    await gw().get(`/api/v1/campaigns/${id}/recipients`).set(a.auth).expect(200);
+  });
+
+  it('when B reads, replaces, switches or lists the sessions of A’s flow, then 404 FLOW_NOT_FOUND and it is unchanged', async () => {
+    const flow = {
+      channel_account_id: a.channelAccountId,
+      name: 'Isolated',
+      trigger: { type: 'keyword', keywords: ['isolated-menu'] },
+      steps: [
+        { id: 'hello', type: 'send_text', text: 'Hello', next: 'end' },
+        { id: 'end', type: 'end' },
+      ],
+    };
+    const created = await gw().post('/api/v1/flows').set(a.auth).send(flow).expect(201);
+    const id = created.body.data.flow_id as string;
+    const attempts = [
+      gw().get(`/api/v1/flows/${id}`).set(b.auth),
+      gw()
+        .put(`/api/v1/flows/${id}`)
+        .set(b.auth)
+        .send({ ...flow, channel_account_id: b.channelAccountId, name: 'Taken' }),
+      gw().post(`/api/v1/flows/${id}/activate`).set(b.auth),
+      gw().post(`/api/v1/flows/${id}/deactivate`).set(b.auth),
+      gw().get(`/api/v1/flows/${id}/sessions`).set(b.auth),
+    ];
+    for (const attempt of attempts) {
+      const res = await attempt;
+      expect([res.status, res.body.error?.code]).toEqual([404, 'FLOW_NOT_FOUND']);
+    }
+    const mine = await gw().get(`/api/v1/flows/${id}`).set(a.auth).expect(200);
+    expect(mine.body.data).toMatchObject({ name: 'Isolated', channel_account_id: a.channelAccountId });
+    const theirs = await gw().get('/api/v1/flows').set(b.auth).expect(200);
+    expect(theirs.body.data.flows).toEqual([]);
+  });
+
   it('when B redelivers A’s webhook delivery, then 404 DELIVERY_NOT_FOUND', async () => {
     await gw()
       .put('/api/v1/webhooks/settings')

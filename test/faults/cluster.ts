@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { testEnv, waitFor } from '@bm/platform/testing';
+import { startBalancer, type Balancer } from './balancer';
 
-/** The services of the stack as separate processes (their built `dist/start.js`), in start order. */
+/** The services of the stack as separate processes (their built `dist/start.js`), stopped in reverse order. */
 export const SERVICES = [
   'upstream-sandbox',
   'messaging',
@@ -35,21 +36,65 @@ function freePort(): Promise<number> {
   });
 }
 
+const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
+/** How a cluster is made up, beyond the settings every cluster has. */
+export interface ClusterOptions {
+  /**
+   * Processes per service (1 unless told). The sandbox stays one: it stands for the upstream network, a
+   * single system outside the platform whose records the checks count.
+   */
+  replicas?: number;
+  /** Settings on top of the cluster's own, for every service. */
+  env?: Record<string, string>;
+}
+
 /**
  * Every service on its own port with the test run's database, broker prefix and Redis prefix, settings that
  * make recovery quick (short retry, stranded and grace delays), and the sandbox reporting statuses to ingress.
+ * With more than one replica, each service's address (the one the others are given) is a round-robin
+ * balancer in front of its replicas, and every replica also has an address of its own.
  */
 export class Cluster {
-  private readonly processes = new Map<ServiceName, ChildProcess>();
-  private ports = {} as Record<ServiceName, number>;
+  private readonly processes = new Map<string, ChildProcess>();
+  private readonly replicaPorts = new Map<ServiceName, number[]>();
+  private readonly servicePorts = new Map<ServiceName, number>();
+  private readonly balancers: Balancer[] = [];
+  private readonly stderr = new Map<string, string>();
+  private readonly killAll = () => {
+    for (const child of this.processes.values()) if (running(child)) child.kill('SIGKILL');
+  };
 
-  url(name: ServiceName): string {
-    return `http://127.0.0.1:${this.ports[name]}`;
+  constructor(private readonly options: ClusterOptions = {}) {}
+
+  /** How many processes run the service. */
+  replicas(name: ServiceName): number {
+    return name === 'upstream-sandbox' ? 1 : Math.max(1, this.options.replicas ?? 1);
+  }
+
+  /** The service's address (its balancer when replicated), or one replica's own with `replica`. */
+  url(name: ServiceName, replica?: number): string {
+    const port = replica === undefined ? this.servicePorts.get(name) : this.replicaPorts.get(name)?.[replica];
+    if (port === undefined) throw new Error(`no ${name}${replica === undefined ? '' : ` #${replica}`}`);
+    return `http://127.0.0.1:${port}`;
   }
 
   async start(): Promise<void> {
-    for (const name of SERVICES) this.ports[name] = await freePort();
-    for (const name of SERVICES) await this.startService(name);
+    // Children die with this process even if the suite never reaches stop().
+    process.once('exit', this.killAll);
+    for (const name of SERVICES) {
+      const ports: number[] = [];
+      for (let i = 0; i < this.replicas(name); i += 1) ports.push(await freePort());
+      this.replicaPorts.set(name, ports);
+      if (ports.length === 1) this.servicePorts.set(name, ports[0]);
+      else {
+        const balancer = await startBalancer(ports);
+        this.balancers.push(balancer);
+        this.servicePorts.set(name, balancer.port);
+      }
+    }
+    // Each readiness check covers the process' own database, broker and cache, never another service.
+    await Promise.all(SERVICES.map((name) => this.startService(name)));
   }
 
   private env(): Record<string, string> {
@@ -82,32 +127,62 @@ export class Cluster {
       DISPATCHER_MAX_RETRIES: '20',
       DEFAULT_PLAN: 'unlimited',
       SHUTDOWN_TIMEOUT_MS: '3000',
+      ...this.options.env,
     }) as Record<string, string>;
   }
 
-  async startService(name: ServiceName): Promise<void> {
-    const child = spawn(process.execPath, [path.join(__dirname, `../../services/${name}/dist/start.js`)], {
-      env: { ...process.env, ...this.env(), [PORT_VAR[name]]: String(this.ports[name]) },
-      stdio: 'ignore',
-    });
-    this.processes.set(name, child);
-    const ready = name === 'upstream-sandbox' ? '/health' : '/health/ready';
-    await waitFor(async () => (await fetch(`${this.url(name)}${ready}`).catch(() => undefined))?.ok, {
-      timeoutMs: 30_000,
-      what: `${name} ready`,
-    });
+  /** Starts the service's replicas (or only the one given) and waits until each is ready. */
+  async startService(name: ServiceName, replica?: number): Promise<void> {
+    const which = replica === undefined ? [...Array(this.replicas(name)).keys()] : [replica];
+    await Promise.all(which.map((i) => this.startReplica(name, i)));
   }
 
-  /** SIGKILL: no shutdown, whatever was in flight is cut. */
-  async kill(name: ServiceName): Promise<void> {
-    const child = this.processes.get(name);
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
+  private async startReplica(name: ServiceName, replica: number): Promise<void> {
+    const key = `${name}#${replica}`;
+    const child = spawn(process.execPath, [path.join(__dirname, `../../services/${name}/dist/start.js`)], {
+      env: { ...process.env, ...this.env(), [PORT_VAR[name]]: String(this.replicaPorts.get(name)![replica]) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    this.processes.set(key, child);
+    // The end of what it wrote to stderr, for the error when it never becomes ready.
+    this.stderr.set(key, '');
+    child.stderr.on('data', (chunk: Buffer) =>
+      this.stderr.set(key, `${this.stderr.get(key)}${chunk.toString()}`.slice(-2_000)),
+    );
+    const ready = name === 'upstream-sandbox' ? '/health' : '/health/ready';
+    // Generous: eleven processes starting at once on a loaded machine share its cores.
+    const outcome = await waitFor(
+      async () => {
+        if (!running(child)) return 'exited';
+        const res = await fetch(`${this.url(name, replica)}${ready}`).catch(() => undefined);
+        if (res?.ok) return 'ready';
+        throw new Error(res ? `${res.status} ${await res.text()}` : 'no answer');
+      },
+      { timeoutMs: 60_000, intervalMs: 100, what: `${key} ready` },
+    );
+    if (outcome === 'exited') {
+      const code = child.exitCode ?? child.signalCode;
+      throw new Error(`${key} exited (${code}) before it was ready: ${this.stderr.get(key)}`);
+    }
+  }
+
+  /** SIGKILL to the service's replicas (or only the one given): no shutdown, whatever was in flight is cut. */
+  async kill(name: ServiceName, replica?: number): Promise<void> {
+    const which = replica === undefined ? [...Array(this.replicas(name)).keys()] : [replica];
+    await Promise.all(
+      which.map(async (i) => {
+        const child = this.processes.get(`${name}#${i}`);
+        if (!child || !running(child)) return;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        await exited;
+      }),
+    );
   }
 
   async stop(): Promise<void> {
     for (const name of [...SERVICES].reverse()) await this.kill(name);
+    await Promise.all(this.balancers.map((b) => b.close()));
+    process.removeListener('exit', this.killAll);
   }
 }

@@ -7,6 +7,7 @@ import {
   type TestDispatcher,
 } from '../../services/webhook-dispatcher/test/factories/dispatcher';
 import { startIngress, type IngressFixture } from './ingress';
+import { checkAnswersAgainstOpenApi } from './openapi-check';
 import { ADMIN_TOKEN, startStack, type Stack } from './stack';
 
 export interface FullStack {
@@ -41,6 +42,7 @@ export async function startFullStack(gatewayEnv: Record<string, string> = {}): P
     ),
   );
   const server: RunningServer = await startHttpServer(gateway.app, 0, '127.0.0.1');
+  checkAnswersAgainstOpenApi(server);
   return {
     stack,
     ingress,

@@ -12,6 +12,7 @@ import { createMessagingDataSource } from '../../services/messaging/src/data-acc
 import { createMessagingService, type MessagingService } from '../../services/messaging/src/messaging';
 import { createSandboxApp, type SandboxApp } from '../../services/upstream-sandbox/src/app';
 import { loadSandboxConfig } from '../../services/upstream-sandbox/src/config';
+import { checkAnswersAgainstOpenApi } from './openapi-check';
 
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 
@@ -124,6 +125,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ),
   );
   const gatewayServer = await startHttpServer(gateway.app, 0, '127.0.0.1');
+  checkAnswersAgainstOpenApi(gatewayServer);
   const env = testEnv();
   const broker = new AmqpClient({
     url: 'amqp://guest:guest@127.0.0.1:5672',
