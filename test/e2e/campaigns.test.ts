@@ -1,8 +1,9 @@
 import request from 'supertest';
-import { waitFor } from '@bm/platform/testing';
+import { INTERNAL_HEADERS } from '@bm/contracts';
+import { testEnv, waitFor } from '@bm/platform/testing';
 import { allRecipients, phones, postCampaign, readCampaign, waitForCampaign } from '../support/campaigns';
 import { collectEvents, inboundText, publishInbound, statusReport } from '../support/events';
-import { postSend, sandboxSends } from '../support/messages';
+import { orderUpdateData, postSend, sandboxSends } from '../support/messages';
 import { createTenant, randomPhone, startStack, type Stack, type TenantFixture } from '../support/stack';
 
 let stack: Stack;
@@ -323,6 +324,13 @@ describe('campaign reads and controls', () => {
 });
 
 describe('opt-outs', () => {
+  /** A single send of the MARKETING template `order_update` (image header, two body values). */
+  const marketingSend = (phone: string) =>
+    postSend(stack, t, {
+      phone,
+      data: orderUpdateData('A', 'B'),
+    });
+
   it('adds, lists and removes, and single MARKETING sends honour them', async () => {
     const phone = randomPhone();
     const added = await request(stack.gatewayUrl)
@@ -336,22 +344,7 @@ describe('opt-outs', () => {
     expect(list.body.data.opt_outs).toContainEqual(added.body.data);
     expect(list.body.data.pagination).toMatchObject({ current_page: 1, per_page: 50 });
     await waitFor(async () => {
-      const res = await postSend(stack, t, {
-        phone,
-        data: {
-          name: 'order_update',
-          components: [
-            { type: 'header', parameters: [{ type: 'image', image: { link: 'https://example.com/a.jpg' } }] },
-            {
-              type: 'body',
-              parameters: [
-                { type: 'text', text: 'A' },
-                { type: 'text', text: 'B' },
-              ],
-            },
-          ],
-        },
-      });
+      const res = await marketingSend(phone);
       return res.body.error?.code === 'RECIPIENT_OPTED_OUT' || undefined;
     });
     await request(stack.gatewayUrl)
@@ -369,6 +362,52 @@ describe('opt-outs', () => {
       .send({ phone: '12' })
       .expect(422);
     expect(bad.body.error.details.errors[0].field).toBe('phone');
+  });
+
+  it('when an opt-out is added or removed, then the very next MARKETING send already honours it', async () => {
+    const phone = randomPhone();
+    await request(stack.gatewayUrl).post('/api/v1/opt-outs').set(t.auth).send({ phone }).expect(201);
+    const refused = await marketingSend(phone).expect(422);
+    expect(refused.body.error.code).toBe('RECIPIENT_OPTED_OUT');
+    await request(stack.gatewayUrl).delete(`/api/v1/opt-outs/${phone}`).set(t.auth).expect(200);
+    await marketingSend(phone).expect(202);
+
+    // A customer's STOP: once the list shows it, sends see it too.
+    const customer = randomPhone();
+    await publishInbound(stack, 'inbound.message', inboundText(t, customer, 'STOP'));
+    await waitFor(async () => {
+      const res = await request(stack.gatewayUrl)
+        .get('/api/v1/opt-outs')
+        .query({ per_page: 100 })
+        .set(t.auth);
+      return (
+        (res.body.data.opt_outs as Array<{ phone: string }>).some((o) => o.phone === customer) || undefined
+      );
+    });
+    const afterStop = await marketingSend(customer).expect(422);
+    expect(afterStop.body.error.code).toBe('RECIPIENT_OPTED_OUT');
+  });
+
+  it('when an older opt-out change reaches messaging after a newer one, then the newer one stands', async () => {
+    const phone = randomPhone();
+    await request(stack.gatewayUrl).post('/api/v1/opt-outs').set(t.auth).send({ phone }).expect(201);
+    await request(stack.gatewayUrl).delete(`/api/v1/opt-outs/${phone}`).set(t.auth).expect(200);
+    // The add's change, arriving late (its event behind the removal's direct call): version 1 is older than both.
+    const setCopy = (body: { opted_out: boolean; version: number }) =>
+      request(stack.messagingUrl)
+        .put(`/internal/v1/opt-outs/${phone}`)
+        .set({
+          [INTERNAL_HEADERS.token]: testEnv().INTERNAL_TOKEN!,
+          [INTERNAL_HEADERS.tenantId]: String(t.tenantId),
+        })
+        .send(body)
+        .expect(200);
+    await setCopy({ opted_out: true, version: 1 });
+    await marketingSend(phone).expect(202);
+    // A newer change still applies.
+    await setCopy({ opted_out: true, version: Number.MAX_SAFE_INTEGER });
+    const refused = await marketingSend(phone).expect(422);
+    expect(refused.body.error.code).toBe('RECIPIENT_OPTED_OUT');
   });
 
   it('records STOP from the customer and removes it on START', async () => {

@@ -1,4 +1,7 @@
+import { request as httpRequest } from 'node:http';
 import request from 'supertest';
+import { orderUpdateData } from '../support/messages';
+import { RawClient } from '../support/raw-http';
 import { waitFor } from '@bm/platform/testing';
 import { createTenant, randomPhone, startStack, type Stack, type TenantFixture } from '../support/stack';
 
@@ -84,6 +87,39 @@ describe('POST /api/v1/messages/send through the gateway', () => {
     expect(fields).toEqual(['channel_account_id', 'data.text', 'phone']);
   });
 
+  it.each(['null', '"text"', '42', '[]'])(
+    'when the body is JSON but not an object (%s), then 422 VALIDATION_ERROR, not 400',
+    async (body) => {
+      const res = await request(stack.gatewayUrl)
+        .post('/api/v1/messages/send')
+        .set({ ...t.auth, 'content-type': 'application/json' })
+        .send(body);
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    },
+  );
+
+  it('when the service refuses a large body before reading it, then the next request on the same connection is answered', async () => {
+    const client = new RawClient(stack.gatewayUrl, 1);
+    try {
+      const refused = await client.send({
+        method: 'POST',
+        path: '/api/v1/messages/send',
+        headers: { authorization: t.auth.Authorization, 'content-type': 'application/xml' },
+        body: Buffer.alloc(2 * 1024 * 1024, 'x'),
+      });
+      expect(refused.status).toBe(415);
+      // One socket: the next request goes where the unread rest of the body was (the gateway closes that one).
+      const next = await Promise.race([
+        client.send({ method: 'GET', path: '/api/v1/messages?per_page=1', headers: t.auth }),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 5 s')), 5_000)),
+      ]);
+      expect(next.status).toBe(200);
+    } finally {
+      client.close();
+    }
+  });
+
   it("when the account is another tenant's or unknown, then 422 NO_ACTIVE_ACCOUNT", async () => {
     const other = await createTenant(stack);
     const res = await send({
@@ -130,19 +166,7 @@ describe('POST /api/v1/messages/send through the gateway', () => {
       channel_account_id: t.channelAccountId,
       phone: randomPhone(),
       message_type: 'template',
-      data: {
-        name: 'order_update',
-        components: [
-          { type: 'header', parameters: [{ type: 'image', image: { link: 'https://example.com/a.jpg' } }] },
-          {
-            type: 'body',
-            parameters: [
-              { type: 'text', text: 'Mark' },
-              { type: 'text', text: '#1' },
-            ],
-          },
-        ],
-      },
+      data: orderUpdateData('Mark', '#1'),
     });
     expect(res.status).toBe(202);
     expect(res.body.data.conversation_category).toBe('MARKETING');
@@ -161,5 +185,34 @@ describe('POST /api/v1/messages/send through the gateway', () => {
       expect(r.status).toBe(404);
       expect(r.body.error.code).toBe('MESSAGE_NOT_FOUND');
     }
+  });
+  it('when the client sends Expect: 100-continue (as curl does above 1 MB), then the body is forwarded and accepted', async () => {
+    const body = JSON.stringify({
+      channel_account_id: t.channelAccountId,
+      phone: randomPhone(),
+      message_type: 'template',
+      data: { name: 'hello_world' },
+    });
+    // Like curl: the headers first, the body only once the server has answered 100 Continue.
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${stack.gatewayUrl}/api/v1/messages/send`, {
+        method: 'POST',
+        headers: {
+          ...t.auth,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          expect: '100-continue',
+        },
+      });
+      req.on('continue', () => req.end(body));
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject);
+    });
+    expect(answer.status).toBe(202);
+    expect(JSON.parse(answer.body)).toMatchObject({ success: true, data: { status: 'queued' } });
   });
 });

@@ -23,6 +23,23 @@ export function postSend(
     });
 }
 
+/** `data` of a send of the MARKETING template `order_update`: its image header and its two body values. */
+export function orderUpdateData(first: string, second: string): Record<string, unknown> {
+  return {
+    name: 'order_update',
+    components: [
+      { type: 'header', parameters: [{ type: 'image', image: { link: 'https://example.com/a.jpg' } }] },
+      {
+        type: 'body',
+        parameters: [
+          { type: 'text', text: first },
+          { type: 'text', text: second },
+        ],
+      },
+    ],
+  };
+}
+
 /** Sends and returns the message_log_id of the 202. */
 export async function sendTemplate(
   stack: Stack,

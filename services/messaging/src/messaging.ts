@@ -32,6 +32,7 @@ import { releaseDueMessages } from './domain/release-due-messages.use-case';
 import { ThroughputLimiter } from './domain/throughput-limiter';
 import { registerConsumers } from './entry-points/consumers/messaging.consumers';
 import { capacityRoutes } from './entry-points/http/capacity.routes';
+import { optOutCopyRoutes } from './entry-points/http/opt-outs.routes';
 import { channelLookupRoutes } from './entry-points/http/channel-lookup.routes';
 import { flowRoutes } from './entry-points/http/flows.routes';
 import { messageRoutes } from './entry-points/http/messages.routes';
@@ -117,6 +118,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
       messageRoutes(a.router, deps);
       templateRoutes(a.router, deps);
       capacityRoutes(a.router, deps);
+      optOutCopyRoutes(a.router, deps);
       channelLookupRoutes(a.router, deps);
       flowRoutes(a.router, deps);
     },

@@ -172,6 +172,11 @@ export interface OptOutChangedEvent extends DomainEventBase {
   phone: string;
   opted_out: boolean;
   source: string;
+  /**
+   * The change's place in the order of the tenant's changes of this phone (higher is newer); a copy keeps the
+   * newest. Absent only in events written before versions existed, which are applied as they come.
+   */
+  version?: number;
 }
 export const optOutChangedSchema = domainEventSchema<OptOutChangedEvent>({
   phone: Joi.string()
@@ -179,6 +184,7 @@ export const optOutChangedSchema = domainEventSchema<OptOutChangedEvent>({
     .required(),
   opted_out: Joi.boolean().required(),
   source: Joi.string().required(),
+  version: Joi.number().integer().min(1),
 });
 
 /** Command from the campaign service: send one recipient's template message. */

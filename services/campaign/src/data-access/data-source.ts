@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { CampaignConfig } from '../config';
 import { CreateCampaign1764100000000 } from './migrations/1764100000000-create-campaign';
 import { RecipientsWithoutPhoneIndex1764100000001 } from './migrations/1764100000001-recipients-without-phone-index';
+import { OptOutVersions1764100000002 } from './migrations/1764100000002-opt-out-versions';
 
 export const CAMPAIGN_SCHEMA = 'campaign';
 
@@ -12,7 +13,11 @@ export function createCampaignDataSource(config: CampaignConfig): DataSource {
     url: config.DATABASE_URL,
     schema: CAMPAIGN_SCHEMA,
     entities: [],
-    migrations: [CreateCampaign1764100000000, RecipientsWithoutPhoneIndex1764100000001],
+    migrations: [
+      CreateCampaign1764100000000,
+      RecipientsWithoutPhoneIndex1764100000001,
+      OptOutVersions1764100000002,
+    ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'campaign',
   });

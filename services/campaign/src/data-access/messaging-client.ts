@@ -1,5 +1,6 @@
 import { ERROR_CODES, INTERNAL_HEADERS, type ErrorCode, type TemplateDto } from '@bm/contracts';
 import { AppError } from '@bm/platform';
+import type { OptOutChange } from './opt-out.repository';
 
 export interface Capacity {
   daily_limit: number | null;
@@ -23,8 +24,9 @@ const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'strin
 
 /**
  * Messaging's internal endpoints a campaign needs: the template it would send, the number's tier capacity,
- * and holds on that capacity. Messaging's own refusals (NO_ACTIVE_ACCOUNT, TEMPLATE_NOT_FOUND, …) come back as
- * the same AppError; messaging unreachable or failing is 503 SERVICE_UNAVAILABLE, so nothing is half-done.
+ * holds on that capacity, and messaging's copy of the opt-outs. Messaging's own refusals (NO_ACTIVE_ACCOUNT,
+ * TEMPLATE_NOT_FOUND, …) come back as the same AppError; messaging unreachable or failing is 503
+ * SERVICE_UNAVAILABLE, so nothing is half-done.
  */
 export class MessagingClient {
   constructor(
@@ -72,6 +74,14 @@ export class MessagingClient {
       'DELETE',
       `/internal/v1/channel-accounts/${encodeURIComponent(accountId)}/capacity/reservations/${encodeURIComponent(reference)}`,
     );
+  }
+
+  /** Sets messaging's copy of one opt-out, which its single MARKETING sends are checked against. */
+  async setOptOut(change: OptOutChange): Promise<void> {
+    await this.call(change.tenantId, 'PUT', `/internal/v1/opt-outs/${encodeURIComponent(change.phone)}`, {
+      opted_out: change.optedOut,
+      version: change.version,
+    });
   }
 
   private async call<T>(tenantId: number, method: string, path: string, body?: unknown): Promise<T> {

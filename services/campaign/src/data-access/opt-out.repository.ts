@@ -14,6 +14,14 @@ interface Row {
   created_at: Date;
 }
 
+/** One committed change of a phone's opt-out, in the order of the tenant's changes (see the migration). */
+export interface OptOutChange {
+  tenantId: number;
+  phone: string;
+  optedOut: boolean;
+  version: number;
+}
+
 const toOptOut = (r: Row): OptOut => ({ phone: r.phone, source: r.source, createdAt: r.created_at });
 
 /** A tenant's opted-out phones (normalized digits). */
@@ -55,6 +63,14 @@ export class OptOutRepository {
       [tenantId, phone],
     );
     return rows.length > 0;
+  }
+
+  /** The version of a change just made in `tx` (after its row operation, which holds the row's lock). */
+  async nextVersion(tx: EntityManager): Promise<number> {
+    const rows: Array<{ version: string }> = await tx.query(
+      "SELECT nextval('campaign.opt_out_versions') AS version",
+    );
+    return Number(rows[0].version);
   }
 
   async page(tenantId: number, page: number, perPage: number): Promise<{ optOuts: OptOut[]; total: number }> {

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { DOMAIN_EVENTS, type CampaignEvent, type OptOutChangedEvent } from '@bm/contracts';
 import { enqueueEvent, newUlid } from '@bm/platform';
 import type { Campaign, RecipientCounts } from '../data-access/campaign.repository';
+import type { OptOutChange } from '../data-access/opt-out.repository';
 import { CAMPAIGN_SCHEMA } from '../data-access/data-source';
 
 type CampaignEventKey = 'campaign.created' | 'campaign.started' | 'campaign.completed';
@@ -39,12 +40,16 @@ export async function emitCampaignEvent(
 /** Tells the other services (messaging keeps a copy for single sends) that a phone opted out or back in. */
 export async function emitOptOutChanged(
   tx: EntityManager,
-  tenantId: number,
-  phone: string,
-  optedOut: boolean,
+  change: OptOutChange,
   source: string,
 ): Promise<void> {
-  const { messageId, fields } = base(tenantId);
-  const payload: OptOutChangedEvent = { ...fields, phone, opted_out: optedOut, source };
+  const { messageId, fields } = base(change.tenantId);
+  const payload: OptOutChangedEvent = {
+    ...fields,
+    phone: change.phone,
+    opted_out: change.optedOut,
+    source,
+    version: change.version,
+  };
   await enqueueEvent(tx, CAMPAIGN_SCHEMA, { routingKey: DOMAIN_EVENTS.optOutChanged, messageId, payload });
 }

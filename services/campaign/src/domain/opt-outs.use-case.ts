@@ -9,7 +9,8 @@ import {
   type OptOutSource,
 } from '@bm/contracts';
 import { AppError } from '@bm/platform';
-import type { OptOut } from '../data-access/opt-out.repository';
+import type { EntityManager } from 'typeorm';
+import type { OptOut, OptOutChange } from '../data-access/opt-out.repository';
 import type { CampaignDeps } from './campaign-deps';
 import { emitOptOutChanged } from './emit-event';
 
@@ -28,6 +29,37 @@ export async function listOptOuts(
   return { opt_outs: optOuts.map(toDto), pagination: paginationOf(total, query.page, query.per_page) };
 }
 
+/**
+ * Records a change made in `tx`: its version, and the opt_out.changed event committed with it. The change is
+ * returned for `syncMessagingCopy` once the transaction has committed.
+ */
+async function recordChange(
+  deps: CampaignDeps,
+  tx: EntityManager,
+  change: Omit<OptOutChange, 'version'>,
+  source: OptOutSource,
+): Promise<OptOutChange> {
+  const versioned = { ...change, version: await deps.optOuts.nextVersion(tx) };
+  await emitOptOutChanged(tx, versioned, source);
+  return versioned;
+}
+
+/**
+ * Tells messaging of a committed change at once, so a MARKETING send right after it is checked against it. Best
+ * effort: the opt_out.changed event committed with the change brings messaging's copy there in any case, and
+ * the version keeps whichever arrives second from undoing a newer change.
+ */
+async function syncMessagingCopy(deps: CampaignDeps, change: OptOutChange): Promise<void> {
+  try {
+    await deps.messaging.setOptOut(change);
+  } catch (err) {
+    deps.logger.warn('opt-out left to its event', {
+      tenant_id: change.tenantId,
+      error: (err as Error).message,
+    });
+  }
+}
+
 /** Adds a phone (201 when new); adding one already there answers it as it is, 200, and tells nobody. */
 export async function addOptOut(
   deps: CampaignDeps,
@@ -35,14 +67,13 @@ export async function addOptOut(
   phone: string,
   source: OptOutSource,
 ): Promise<{ created: boolean; optOut: OptOutDto }> {
-  return deps.dataSource.transaction(async (tx) => {
+  const { change, optOut } = await deps.dataSource.transaction(async (tx) => {
     const added = await deps.optOuts.add(tx, tenantId, phone, source);
-    if (added) {
-      await emitOptOutChanged(tx, tenantId, phone, true, source);
-      return { created: true, optOut: toDto(added) };
-    }
-    return { created: false, optOut: toDto((await deps.optOuts.find(tenantId, phone, tx))!) };
+    if (!added) return { change: null, optOut: (await deps.optOuts.find(tenantId, phone, tx))! };
+    return { change: await recordChange(deps, tx, { tenantId, phone, optedOut: true }, source), optOut: added };
   });
+  if (change) await syncMessagingCopy(deps, change);
+  return { created: change !== null, optOut: toDto(optOut) };
 }
 
 /** Removes a phone; 404 OPT_OUT_NOT_FOUND when it is not on the list. */
@@ -51,10 +82,11 @@ export async function removeOptOut(
   tenantId: number,
   phone: string,
 ): Promise<OptOutDeletedDto> {
-  await deps.dataSource.transaction(async (tx) => {
+  const change = await deps.dataSource.transaction(async (tx) => {
     if (!(await deps.optOuts.remove(tx, tenantId, phone))) throw new AppError('OPT_OUT_NOT_FOUND');
-    await emitOptOutChanged(tx, tenantId, phone, false, 'api');
+    return recordChange(deps, tx, { tenantId, phone, optedOut: false }, 'api');
   });
+  await syncMessagingCopy(deps, change);
   return { phone, deleted: true };
 }
 
@@ -65,13 +97,13 @@ export async function removeOptOut(
 export async function applyInboundKeyword(deps: CampaignDeps, event: MessageReceivedEvent): Promise<void> {
   const intent = optOutIntent(event.text);
   if (intent === null) return;
-  await deps.dataSource.transaction(async (tx) => {
-    if (intent === 'opt_out') {
-      if (await deps.optOuts.add(tx, event.tenant_id, event.from, 'keyword')) {
-        await emitOptOutChanged(tx, event.tenant_id, event.from, true, 'keyword');
-      }
-    } else if (await deps.optOuts.remove(tx, event.tenant_id, event.from)) {
-      await emitOptOutChanged(tx, event.tenant_id, event.from, false, 'keyword');
-    }
+  const optedOut = intent === 'opt_out';
+  const { tenant_id: tenantId, from: phone } = event;
+  const change = await deps.dataSource.transaction(async (tx) => {
+    const done = optedOut
+      ? (await deps.optOuts.add(tx, tenantId, phone, 'keyword')) !== undefined
+      : await deps.optOuts.remove(tx, tenantId, phone);
+    return done ? recordChange(deps, tx, { tenantId, phone, optedOut }, 'keyword') : null;
   });
+  if (change) await syncMessagingCopy(deps, change);
 }

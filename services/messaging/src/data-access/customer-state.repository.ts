@@ -29,21 +29,31 @@ export class CustomerStateRepository {
 
   async isOptedOut(tenantId: number, phone: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
-      'SELECT 1 FROM messaging.opt_outs WHERE tenant_id = $1 AND phone = $2',
+      'SELECT 1 FROM messaging.opt_outs WHERE tenant_id = $1 AND phone = $2 AND opted_out',
       [tenantId, phone],
     );
     return rows.length > 0;
   }
 
-  async setOptOut(tx: EntityManager, tenantId: number, phone: string, optedOut: boolean): Promise<void> {
-    if (optedOut) {
-      await tx.query(
-        `INSERT INTO messaging.opt_outs (tenant_id, phone) VALUES ($1, $2)
-         ON CONFLICT (tenant_id, phone) DO UPDATE SET updated_at = now()`,
-        [tenantId, phone],
-      );
-    } else {
-      await tx.query('DELETE FROM messaging.opt_outs WHERE tenant_id = $1 AND phone = $2', [tenantId, phone]);
-    }
+  /**
+   * Applies one change of the copy unless a newer one (a higher version) is already applied; a removal is kept
+   * as a row with opted_out false, so its version outlives it. A change without a version (written before
+   * versions existed) is applied as it comes.
+   */
+  async setOptOut(
+    tx: EntityManager,
+    tenantId: number,
+    phone: string,
+    optedOut: boolean,
+    version: number | undefined,
+  ): Promise<void> {
+    await tx.query(
+      `INSERT INTO messaging.opt_outs (tenant_id, phone, opted_out, version) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (tenant_id, phone) DO UPDATE
+         SET opted_out = EXCLUDED.opted_out, version = GREATEST(opt_outs.version, EXCLUDED.version),
+             updated_at = now()
+       WHERE $5 OR opt_outs.version < EXCLUDED.version`,
+      [tenantId, phone, optedOut, version ?? 0, version === undefined],
+    );
   }
 }

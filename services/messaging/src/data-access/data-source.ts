@@ -9,6 +9,7 @@ import { QueuedAttemptsIndex1763900000002 } from './migrations/1763900000002-que
 import { StrandedQueuedIndex1763900000003 } from './migrations/1763900000003-stranded-queued-index';
 import { DropProcessedEvents1763900000004 } from './migrations/1763900000004-drop-processed-events';
 import { CreateFlows1763900000005 } from './migrations/1763900000005-create-flows';
+import { VersionedOptOuts1763900000006 } from './migrations/1763900000006-versioned-opt-outs';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -25,6 +26,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       StrandedQueuedIndex1763900000003,
       DropProcessedEvents1763900000004,
       CreateFlows1763900000005,
+      VersionedOptOuts1763900000006,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',
