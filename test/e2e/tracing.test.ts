@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { parseTraceparent } from '@bm/platform';
 import { uniqueSuffix, waitFor } from '@bm/platform/testing';
+import request from 'supertest';
+import { publishInbound, statusReport } from '../support/events';
 import { postSend, waitForStatus } from '../support/messages';
 import { createTenant, startStack, type Stack, type TenantFixture } from '../support/stack';
 
@@ -19,7 +21,7 @@ describe('one trace from the client through messaging and the broker', () => {
   });
   afterAll(() => stack.stop());
 
-  it('when a send carries traceparent, then the message.status_updated event of its upstream send carries the same trace id', async () => {
+  it('when a send carries traceparent, then every message.status_updated event of it (sent, and delivered and read from the upstream\'s receipts) carries the same trace id', async () => {
     const traceId = randomBytes(16).toString('hex');
     const res = await postSend(stack, t, {}, { traceparent: `00-${traceId}-00f067aa0ba902b7-01` }).expect(
       202,
@@ -33,6 +35,20 @@ describe('one trace from the client through messaging and the broker', () => {
     );
     const trace = parseTraceparent(sent.headers.traceparent);
     expect(trace?.traceId).toBe(traceId);
+
+    // The upstream's receipts carry no trace (webhook-ingress starts a new one for each webhook): the delivered
+    // and read events still continue the send's trace, so the client's receiver sees one trace id throughout.
+    const message = await request(stack.gatewayUrl).get(`/api/v1/messages/${id}`).set(t.auth).expect(200);
+    const wamid = message.body.data.provider_message_id as string;
+    await publishInbound(stack, 'inbound.status', statusReport(t, wamid, 'delivered'));
+    await publishInbound(stack, 'inbound.status', statusReport(t, wamid, 'read'));
+    for (const status of ['delivered', 'read']) {
+      const event = await waitFor(
+        () => statusEvents.find((e) => e.payload.message_log_id === id && e.payload.status === status),
+        { what: `the ${status} event` },
+      );
+      expect(parseTraceparent(event.headers.traceparent)?.traceId).toBe(traceId);
+    }
 
     // Another send without a traceparent is a trace of its own.
     const other = (await postSend(stack, t).expect(202)).body.data.message_log_id as number;

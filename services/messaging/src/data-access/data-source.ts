@@ -10,6 +10,7 @@ import { StrandedQueuedIndex1763900000003 } from './migrations/1763900000003-str
 import { DropProcessedEvents1763900000004 } from './migrations/1763900000004-drop-processed-events';
 import { CreateFlows1763900000005 } from './migrations/1763900000005-create-flows';
 import { VersionedOptOuts1763900000006 } from './migrations/1763900000006-versioned-opt-outs';
+import { MessageTraces1763900000007 } from './migrations/1763900000007-message-traces';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -27,6 +28,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       DropProcessedEvents1763900000004,
       CreateFlows1763900000005,
       VersionedOptOuts1763900000006,
+      MessageTraces1763900000007,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

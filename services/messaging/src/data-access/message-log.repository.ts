@@ -30,6 +30,8 @@ export interface MessageLog {
   sendAttempts: number;
   attemptStartedAt: Date | null;
   createdAt: Date;
+  /** The trace of the request that created it; its status events continue it. */
+  traceparent: string | null;
 }
 
 export type MessageContent =
@@ -81,6 +83,7 @@ interface Row {
   send_attempts: number;
   attempt_started_at: Date | null;
   created_at: Date;
+  traceparent: string | null;
 }
 
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
@@ -113,6 +116,7 @@ export function toMessageLog(r: Row): MessageLog {
     sendAttempts: r.send_attempts,
     attemptStartedAt: r.attempt_started_at,
     createdAt: r.created_at,
+    traceparent: r.traceparent,
   };
 }
 
@@ -173,10 +177,10 @@ export class MessageLogRepository {
          INSERT INTO messaging.message_logs
            (id, tenant_id, channel_account_id, to_phone, message_type, content, template_category, conversation_category,
             status, scheduled_at, auto_retry_on_frequency_cap, retry_count, retry_of_message_log_id, campaign_id,
-            campaign_recipient_id)
+            campaign_recipient_id, traceparent)
          SELECT new_id, tenant_id, channel_account_id, to_phone, message_type, content, template_category,
                 conversation_category, status, scheduled_at, auto_retry, retry_count, retry_of, campaign_id,
-                campaign_recipient_id FROM ok
+                campaign_recipient_id, traceparent FROM ok
          RETURNING *),
        o AS (
          INSERT INTO messaging.outbox (message_id, routing_key, payload, headers)

@@ -1,4 +1,4 @@
-import { queryRows, runInTrace } from '@bm/platform';
+import { parseTraceparent, queryRows, runInTrace } from '@bm/platform';
 import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
 import type { EntityManager } from 'typeorm';
 import type { MessageLog } from '../data-access/message-log.repository';
@@ -52,7 +52,9 @@ export interface StatusReport {
  * until the send records the provider message id when it overtook the send's answer. The common case (one
  * sent, delivered or read report for a message) is one statement for the whole batch; a failure, or several
  * reports of one message, go through changeStatus one by one in arrival order, as they would alone. Each
- * status event continues the trace of its receipt.
+ * status event continues the trace of the send that created the message (the upstream's webhooks carry none, so
+ * the receipt's own trace began at webhook-ingress); a debug line links the two. Messages stored before traces
+ * were kept continue the receipt's trace.
  */
 export async function applyStatusReports(deps: MessagingDeps, reports: StatusReport[]): Promise<void> {
   await deps.dataSource.transaction(async (tx) => {
@@ -91,12 +93,29 @@ export async function applyStatusReports(deps: MessagingDeps, reports: StatusRep
         at: change.at ?? new Date(),
         eventId: event.messageId,
         event: event.payload,
-        traceparent: ofMessage[0].traceparent,
+        traceparent: traceOf(deps, message, ofMessage[0]),
       });
     }
     await moveForward(tx, moves);
-    for (const r of oneByOne) await runInTrace(r.traceparent, () => applyOne(deps, tx, r.item));
+    for (const r of oneByOne) {
+      const message = messages.get(r.item.provider_message_id)!;
+      await runInTrace(traceOf(deps, message, r), () => applyOne(deps, tx, r.item));
+    }
   });
+}
+
+/** The trace a receipt's status event continues: its message's send, else the receipt's own. */
+function traceOf(deps: MessagingDeps, message: MessageLog, report: StatusReport): string | undefined {
+  if (message.traceparent === null) return report.traceparent;
+  if (deps.logger.isDebugEnabled()) {
+    deps.logger.debug('status receipt joins its send', {
+      trace_id: parseTraceparent(message.traceparent)?.traceId,
+      receipt_trace_id: parseTraceparent(report.traceparent)?.traceId,
+      message_log_id: message.id,
+      status: report.item.status,
+    });
+  }
+  return message.traceparent;
 }
 
 const ORDER = ['sent', 'delivered', 'read', 'failed', 'played'];

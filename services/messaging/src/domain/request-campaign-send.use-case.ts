@@ -1,5 +1,5 @@
 import type { SendRequestedCommand } from '@bm/contracts';
-import { AppError } from '@bm/platform';
+import { AppError, currentTraceparent } from '@bm/platform';
 import type { ChannelAccount } from '../data-access/channel-account.repository';
 import type { InsertOptions, NewMessageLog } from '../data-access/message-log.repository';
 import type { Template } from '../data-access/template.repository';
@@ -30,8 +30,8 @@ export async function requestCampaignSend(deps: MessagingDeps, command: SendRequ
     const inserted: Array<{ id: string }> = await tx.query(
       `INSERT INTO messaging.message_logs
          (tenant_id, channel_account_id, to_phone, message_type, content, template_category, conversation_category,
-          status, campaign_id, campaign_recipient_id)
-       VALUES ($1, $2, $3, 'template', $4, $5, $6, 'queued', $7, $8)
+          status, campaign_id, campaign_recipient_id, traceparent)
+       VALUES ($1, $2, $3, 'template', $4, $5, $6, 'queued', $7, $8, $9)
        ON CONFLICT (campaign_recipient_id) WHERE campaign_recipient_id IS NOT NULL DO NOTHING RETURNING id`,
       [
         command.tenant_id,
@@ -46,6 +46,7 @@ export async function requestCampaignSend(deps: MessagingDeps, command: SendRequ
         template?.category ?? 'MARKETING',
         command.campaign_id,
         command.campaign_recipient_id,
+        currentTraceparent() ?? null,
       ],
     );
     if (inserted.length === 0) return;
