@@ -10,6 +10,8 @@ module.exports = {
     '^@bm/platform/testing$': '<rootDir>/libs/platform/src/testing/index.ts',
   },
   globalSetup: '<rootDir>/test/global-setup.js',
+  // Copies what the services log to the run's log directory, scanned for secrets by the global teardown.
+  setupFilesAfterEnv: ['<rootDir>/test/support/log-capture.ts'],
   globalTeardown: '<rootDir>/test/global-teardown.js',
   testTimeout: 30000,
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],

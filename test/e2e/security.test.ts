@@ -5,41 +5,25 @@ import { AddressPolicy } from '../../services/webhook-dispatcher/src/domain/addr
 import { loadIngressConfig } from '../../services/webhook-ingress/src/config';
 import { postCampaign, waitForCampaign } from '../support/campaigns';
 import { startFullStack, type FullStack } from '../support/full-stack';
+import { capturedLogText } from '../support/log-capture';
+import { registerSecret } from '../support/secrets';
 import { ADMIN_TOKEN, createTenant, randomPhone, type TenantFixture } from '../support/stack';
 
 /**
  * Security checks not covered elsewhere (revoked keys: services/gateway/test/auth.test.ts; SSRF:
  * services/webhook-dispatcher/test/ssrf.test.ts and settings.test.ts; message and campaign reads of another
- * tenant: messages-send and campaigns tests). Every service runs in this process at LOG_LEVEL=debug and every log
- * line is captured, so the last test can scan the whole run for the secrets it used.
+ * tenant: messages-send and campaigns tests). Every service runs in this process at LOG_LEVEL=debug; the run's log
+ * capture (test/support/log-capture.ts) keeps this file's log lines, so the last test can scan them for the secrets
+ * it used, beside the scan of the whole run's logs at its end (test/global-teardown.js).
  */
-const logLines: string[] = [];
 const ACCESS_TOKEN = `acc-${crypto.randomBytes(12).toString('hex')}`;
 let full: FullStack;
 let a: TenantFixture;
 let b: TenantFixture;
-let restoreLogs: () => void;
-
-/** Captures what winston's Console transport writes (console._stdout, else console.log), silently. */
-function captureLogs(): () => void {
-  const target = (console as unknown as { _stdout?: NodeJS.WriteStream })._stdout ?? process.stdout;
-  const write = jest.spyOn(target, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    logLines.push(String(chunk));
-    return true;
-  });
-  const log = jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-    logLines.push(args.map(String).join(' '));
-  });
-  return () => {
-    write.mockRestore();
-    log.mockRestore();
-  };
-}
 
 beforeAll(async () => {
   const level = process.env.TEST_LOG_LEVEL;
   process.env.TEST_LOG_LEVEL = 'debug';
-  restoreLogs = captureLogs();
   try {
     full = await startFullStack();
   } finally {
@@ -51,7 +35,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  restoreLogs();
   await full.stop();
 });
 
@@ -254,6 +237,7 @@ describe('secrets never reach the logs', () => {
   it('when the run is over, then no log line holds a key, token, app secret, signing secret or access token', async () => {
     // A flow that touches every secret: inbound webhooks signed with the app secret, a signed outbound delivery.
     const secret = await gw().post('/api/v1/webhooks/settings/secret').set(a.auth).expect(200);
+    registerSecret('webhook signing secret', secret.body.data.secret as string);
     const sent = await gw()
       .post('/api/v1/messages/send')
       .set(a.auth)
@@ -289,7 +273,7 @@ describe('secrets never reach the logs', () => {
       'webhook signing secret': secret.body.data.secret as string,
       'access token': ACCESS_TOKEN,
     };
-    const text = logLines.join('');
+    const text = capturedLogText();
     // The capture works: lines of the services that log on this path are there, at the most verbose level.
     expect(full.gateway.logger.level).toBe('debug');
     const services = new Set([...text.matchAll(/"service":"([\w-]+)"/g)].map((m) => m[1]));

@@ -8,6 +8,7 @@ import {
 } from '../../services/webhook-dispatcher/test/factories/dispatcher';
 import { startIngress, type IngressFixture } from './ingress';
 import { checkAnswersAgainstOpenApi } from './openapi-check';
+import { registerSecret } from './secrets';
 import { ADMIN_TOKEN, startStack, type Stack } from './stack';
 
 export interface FullStack {
@@ -28,6 +29,8 @@ export async function startFullStack(gatewayEnv: Record<string, string> = {}): P
   const stack = await startStack({ campaignEnv: {} });
   const ingress = await startIngress(stack);
   const dispatcher = await startDispatcher();
+  registerSecret('encryption key of webhook-dispatcher', dispatcher.service.deps.config.ENCRYPTION_KEY);
+  registerSecret('internal token', dispatcher.service.deps.config.INTERNAL_TOKEN);
   const gateway = await createGateway(
     loadGatewayConfig(
       testEnv({

@@ -5,6 +5,7 @@ import { testEnv } from '@bm/platform/testing';
 import { loadIngressConfig } from '../../services/webhook-ingress/src/config';
 import { createIngressDataSource } from '../../services/webhook-ingress/src/data-access/data-source';
 import { createIngressService, type IngressService } from '../../services/webhook-ingress/src/ingress';
+import { registerSecret } from './secrets';
 import type { Stack } from './stack';
 
 let migrated: Promise<void> | undefined;
@@ -36,6 +37,10 @@ export async function startIngress(stack: Stack, env: Record<string, string> = {
   const config = loadIngressConfig(
     testEnv({ MESSAGING_URL: stack.messagingUrl, INGRESS_PROCESS_INTERVAL_MS: '50', ...env }),
   );
+  registerSecret('app secret', config.INGRESS_APP_SECRET);
+  registerSecret('previous app secret', config.INGRESS_APP_SECRET_PREVIOUS);
+  registerSecret('verify token', config.INGRESS_VERIFY_TOKEN);
+  registerSecret('internal token', config.INTERNAL_TOKEN);
   const service = await createIngressService(config);
   await service.startWorkers();
   const server = await startHttpServer(service.app, 0, '127.0.0.1');

@@ -13,6 +13,7 @@ import { createMessagingService, type MessagingService } from '../../services/me
 import { createSandboxApp, type SandboxApp } from '../../services/upstream-sandbox/src/app';
 import { loadSandboxConfig } from '../../services/upstream-sandbox/src/config';
 import { checkAnswersAgainstOpenApi } from './openapi-check';
+import { registerSecret } from './secrets';
 
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 
@@ -76,6 +77,8 @@ export function campaignTestEnv(
 
 /** Sandbox, messaging (one or more replicas) and the gateway in this process, on free ports. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  registerSecret('admin token', ADMIN_TOKEN);
+  registerSecret('internal token', testEnv().INTERNAL_TOKEN);
   await migrateAll();
   const servers: RunningServer[] = [];
   const sandbox = createSandboxApp(
@@ -101,6 +104,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         ...options.replicaEnv?.(i),
       }),
     );
+    registerSecret('encryption key of messaging', config.ENCRYPTION_KEY);
     const service = await createMessagingService(config);
     await service.startWorkers();
     messaging.push(service);
@@ -174,6 +178,8 @@ export async function createTenant(
   extra: Record<string, unknown> = {},
 ): Promise<TenantFixture> {
   const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+  const channel = { access_token: 'sandbox-token', tier, ...extra };
+  if (typeof channel.access_token === 'string') registerSecret('channel access token', channel.access_token);
   const tenant = await request(stack.gatewayUrl)
     .post('/admin/v1/tenants')
     .set(admin)
@@ -195,13 +201,12 @@ export async function createTenant(
       phone_number_id: phoneNumberId,
       waba_id: wabaId,
       display_phone_number: '+1 555 000 1111',
-      access_token: 'sandbox-token',
-      tier,
-      ...extra,
+      ...channel,
     });
   if (account.status !== 201)
     throw new Error(`channel account: ${account.status} ${JSON.stringify(account.body)}`);
   const apiKey = key.body.data.api_key as string;
+  registerSecret(`API key of tenant ${tenantId}`, apiKey);
   return {
     tenantId,
     apiKey,
