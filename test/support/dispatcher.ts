@@ -6,7 +6,8 @@ import {
   startDispatcher,
   type TestDispatcher,
 } from '../../services/webhook-dispatcher/test/factories/dispatcher';
-import { checkAnswersAgainstOpenApi } from './openapi-check';
+import { checkAnswersAgainstOpenApi, checkWebhookDeliveriesAgainstOpenApi } from './openapi-check';
+import { registerSecret } from './secrets';
 import { ADMIN_TOKEN, startStack, type Stack, type StackOptions } from './stack';
 
 export interface DispatcherStack {
@@ -24,8 +25,12 @@ export interface DispatcherStack {
  * Tenants made through the stack's gateway work through this one too (same database).
  */
 export async function startDispatcherStack(options: StackOptions = {}): Promise<DispatcherStack> {
+  // Every webhook a local receiver gets from here on is held to the document's `webhooks` section.
+  checkWebhookDeliveriesAgainstOpenApi();
   const stack = await startStack(options);
   const dispatcher = await startDispatcher();
+  registerSecret('encryption key of webhook-dispatcher', dispatcher.service.deps.config.ENCRYPTION_KEY);
+  registerSecret('internal token', dispatcher.service.deps.config.INTERNAL_TOKEN);
   const gateway = await createGateway(
     loadGatewayConfig(
       testEnv({

@@ -1,18 +1,45 @@
+import { subscribe } from 'node:diagnostics_channel';
 import { appendFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { buildOpenApiDocument, ERROR_CODES, openApiPath } from '@bm/contracts';
+import {
+  buildOpenApiDocument,
+  ERROR_CODES,
+  FORWARDED_ADMIN_ROUTES,
+  openApiPath,
+  PUBLIC_ROUTES,
+  UPSTREAM_WEBHOOK_ROUTES,
+} from '@bm/contracts';
 import type { RunningServer } from '@bm/platform';
 
 /**
  * Every answer of a gateway started by the test helpers is held to the OpenAPI document it serves: the status is
  * one the operation declares, the content type too, and the body matches that status's schema. Answers outside
  * the document's operations (unknown path, another method) must be the error envelope with the status of its
- * code. A violation fails the test during which the answer was sent (or the file, if outside any test).
- * OPENAPI_CHECK_STATS=<file> appends one JSON line per test file: answers checked and tests that sent any.
+ * code. A service that answers part of the API directly (webhook-ingress on /api/webhooks/channel) is held to
+ * the document on those paths only. Every outbound webhook a local receiver gets is held to the document's
+ * `webhooks` section: its event documented, its headers and body matching. A violation fails the test during
+ * which the answer was sent or the webhook received (or the file, if outside any test).
+ * OPENAPI_CHECK_STATS=<file> appends one JSON line per test file: answers checked, tests that sent any, webhooks
+ * checked.
  */
+
+/** How the answers of one server are held to the document. */
+export interface CheckOptions {
+  /**
+   * The services behind this gateway are stand-ins (the gateway's component tests) answering canned bodies that
+   * are not the API's: a success relayed on a forwarded operation is held to what the gateway makes of it (a
+   * declared status, its own headers), not to its content. Every answer the gateway makes itself is checked whole.
+   */
+  standInServices?: boolean;
+  /**
+   * Only answers to these paths of the document (templates, `/api/webhooks/channel`) are checked: the server
+   * answers them for the API, and its other paths (`/internal/...`, health, metrics) are outside the document.
+   */
+  paths?: readonly string[];
+}
 
 /** One HTTP answer as the checker sees it. */
 export interface Answer {
@@ -38,18 +65,29 @@ interface DeclaredResponse {
   headers?: Record<string, DeclaredHeader>;
   content?: Record<string, MediaType>;
 }
-type Operations = Record<string, { responses: Record<string, DeclaredResponse> }>;
+type Operations = Record<string, { operationId?: string; responses: Record<string, DeclaredResponse> }>;
+interface DeclaredParameter {
+  name: string;
+  in: string;
+  required?: boolean;
+}
+type Webhooks = Record<string, { post: { parameters?: DeclaredParameter[] } }>;
 
 // The document covers /api/** and the operator API, less the pages that are not the API (itself, Swagger UI).
 const IN_SCOPE = /^\/(api|admin)(\/|$)/i;
 const NOT_API = /^\/api\/(openapi\.json|docs)(\/|$)/i;
 const PARSER_CODES = new Set(['BAD_REQUEST', 'HEADERS_TOO_LARGE']);
+// The operations the gateway forwards: a success on one of them is always the service's answer, relayed.
+const FORWARDED_OPERATIONS = new Set(
+  [...PUBLIC_ROUTES, ...UPSTREAM_WEBHOOK_ROUTES, ...FORWARDED_ADMIN_ROUTES].map((r) => r.operationId),
+);
 
 interface Checker {
   headers: Record<string, DeclaredHeader>;
   templateOf(path: string): string | undefined;
   validator(pointer: string): ValidateFunction;
   paths: Record<string, Operations>;
+  webhooks: Webhooks;
 }
 
 let checker: Checker | undefined;
@@ -76,6 +114,7 @@ function getChecker(): Checker {
   checker = {
     headers: (document.components as { headers: Record<string, DeclaredHeader> }).headers,
     paths,
+    webhooks: document.webhooks as Webhooks,
     templateOf: (path) => matchers.find((m) => m.regex.test(path))?.template,
     validator: (pointer) => {
       let validate = compiled.get(pointer);
@@ -91,8 +130,8 @@ function getChecker(): Checker {
 
 const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
-function header(answer: Answer, name: string): string | undefined {
-  const value = answer.headers[name.toLowerCase()];
+function header(headers: Record<string, unknown>, name: string): string | undefined {
+  const value = headers[name.toLowerCase()];
   if (Array.isArray(value)) return value.join(', ');
   return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
 }
@@ -116,8 +155,8 @@ function parsedJson(answer: Answer): { body?: unknown; problem?: string } {
 /** An answer no operation declares: only the error envelope, with the status of its code. */
 function envelopeProblems(c: Checker, answer: Answer): string[] {
   if (answer.status < 400) return [`status ${answer.status} outside the document's operations`];
-  if (!(header(answer, 'content-type') ?? '').startsWith('application/json')) {
-    return [`content-type ${header(answer, 'content-type')}, not the JSON envelope`];
+  if (!(header(answer.headers, 'content-type') ?? '').startsWith('application/json')) {
+    return [`content-type ${header(answer.headers, 'content-type')}, not the JSON envelope`];
   }
   const { body, problem } = parsedJson(answer);
   if (problem) return [problem];
@@ -130,11 +169,24 @@ function envelopeProblems(c: Checker, answer: Answer): string[] {
   return problems;
 }
 
-/** Where the answer departs from the document; empty when it conforms. */
-export function answerProblems(answer: Answer): string[] {
-  const c = getChecker();
+/** The document's template of the path answered, if the document has one. */
+function templateOf(c: Checker, answer: Answer): string | undefined {
   const asked = answer.path.split('?')[0];
-  const template = c.templateOf(openApiPath(answer.route ?? asked)) ?? c.templateOf(asked);
+  return c.templateOf(openApiPath(answer.route ?? asked)) ?? c.templateOf(asked);
+}
+
+/** Whether the answer is one these options hold to the document. */
+function inScope(c: Checker, answer: Answer, options: CheckOptions): boolean {
+  const template = templateOf(c, answer);
+  return !options.paths || (template !== undefined && options.paths.includes(template));
+}
+
+/** Where the answer departs from the document; empty when it conforms (or is outside `options.paths`). */
+export function answerProblems(answer: Answer, options: CheckOptions = {}): string[] {
+  const c = getChecker();
+  if (!inScope(c, answer, options)) return [];
+  const asked = answer.path.split('?')[0];
+  const template = templateOf(c, answer);
   if (template === undefined) {
     return IN_SCOPE.test(asked) && !NOT_API.test(asked) ? envelopeProblems(c, answer) : [];
   }
@@ -151,14 +203,16 @@ export function answerProblems(answer: Answer): string[] {
   }
   const problems: string[] = [];
   for (const [name, spec] of Object.entries(declared.headers ?? {})) {
-    const value = header(answer, name);
+    const value = header(answer.headers, name);
     const type = (spec.$ref ? c.headers[spec.$ref.split('/').pop()!] : spec)?.schema?.type;
     if (value !== undefined && type === 'integer' && !/^\d+$/.test(value)) {
       problems.push(`header ${name}: ${value} is not an integer`);
     }
   }
+  const relayed = answer.status < 300 && FORWARDED_OPERATIONS.has(operations[operationKey].operationId ?? '');
+  if (options.standInServices && relayed) return problems;
   if (method === 'get' && answer.method.toLowerCase() === 'head') return problems;
-  const mediaType = (header(answer, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
+  const mediaType = (header(answer.headers, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
   const media = declared.content?.[mediaType];
   if (media === undefined) {
     return [...problems, `content-type ${mediaType || 'none'} not declared for ${answer.status}`];
@@ -180,11 +234,12 @@ export function operationIdOf(path: string, method: string): string | undefined 
 
 const run = { answers: 0, violations: [] as string[], answersBeforeTest: 0, testsWithAnswers: 0 };
 
-function record(answer: Answer, parser = false): void {
+function record(answer: Answer, options: CheckOptions, parser = false): void {
+  if (!parser && !inScope(getChecker(), answer, options)) return;
   run.answers += 1;
   let problems: string[];
   try {
-    problems = parser ? parserAnswerProblems(answer) : answerProblems(answer);
+    problems = parser ? parserAnswerProblems(answer) : answerProblems(answer, options);
   } catch (error) {
     problems = [`the check failed: ${String(error)}`];
   }
@@ -201,7 +256,7 @@ function parserAnswerProblems(answer: Answer): string[] {
   return problems.length > 0 || PARSER_CODES.has(code ?? '') ? problems : [`parser answered ${code}`];
 }
 
-function observeAnswer(req: IncomingMessage, res: ServerResponse): void {
+function observeAnswer(req: IncomingMessage, res: ServerResponse, options: CheckOptions): void {
   const method = req.method ?? '';
   const path = req.url ?? '';
   const chunks: Buffer[] = [];
@@ -222,14 +277,17 @@ function observeAnswer(req: IncomingMessage, res: ServerResponse): void {
   }) as typeof res.end;
   res.once('finish', () => {
     const route = (res as { locals?: { route?: unknown } }).locals?.route;
-    record({
-      method,
-      path,
-      route: typeof route === 'string' ? route : undefined,
-      status: res.statusCode,
-      headers: res.getHeaders(),
-      text: Buffer.concat(chunks).toString('utf8'),
-    });
+    record(
+      {
+        method,
+        path,
+        route: typeof route === 'string' ? route : undefined,
+        status: res.statusCode,
+        headers: res.getHeaders(),
+        text: Buffer.concat(chunks).toString('utf8'),
+      },
+      options,
+    );
   });
 }
 
@@ -246,16 +304,114 @@ function observeParserAnswer(_error: Error, socket: Socket): void {
         headers[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
       }
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0);
-      record({ method: '(unparsed)', path: '', status, headers, text: body.join('\r\n\r\n') }, true);
+      const text = body.join('\r\n\r\n');
+      record({ method: '(unparsed)', path: '', status, headers, text }, {}, true);
     }
     return end(data, ...rest);
   }) as typeof socket.end;
 }
 
+// The servers whose answers are checked: the requests they get are the API's, never an outbound webhook.
+const answering = new WeakSet<Server>();
+
 /** Checks every answer of this server (a gateway) against the document, from the first byte it sends. */
-export function checkAnswersAgainstOpenApi(running: RunningServer): void {
-  running.server.prependListener('request', observeAnswer);
+export function checkAnswersAgainstOpenApi(running: RunningServer, options: CheckOptions = {}): void {
+  answering.add(running.server);
+  running.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) =>
+    observeAnswer(req, res, options),
+  );
   running.server.prependListener('clientError', observeParserAnswer);
+}
+
+/** One outbound webhook as the client's endpoint receives it. */
+export interface Delivery {
+  /** As Node gives them: names in lower case. */
+  headers: Record<string, unknown>;
+  /** The raw body, decoded as UTF-8. */
+  body: string;
+}
+
+/**
+ * Where a delivery departs from the document's `webhooks` section; empty when it conforms. The body's `event`
+ * names the webhook: an event the section does not document is a violation (every emitted event is documented).
+ */
+export function webhookProblems(delivery: Delivery): string[] {
+  const c = getChecker();
+  let body: unknown;
+  try {
+    body = JSON.parse(delivery.body) as unknown;
+  } catch {
+    return [`body is not JSON: ${delivery.body.slice(0, 100)}`];
+  }
+  const event = (body as { event?: unknown } | null)?.event;
+  if (typeof event !== 'string') return ['body has no string `event`'];
+  const webhook = Object.hasOwn(c.webhooks, event) ? c.webhooks[event] : undefined;
+  if (webhook === undefined) return [`event ${event} is not in the document's webhooks`];
+  const pointer = `/webhooks/${escapePointer(event)}/post`;
+  const problems: string[] = [];
+  const mediaType = (header(delivery.headers, 'content-type') ?? '').split(';')[0];
+  if (mediaType.trim().toLowerCase() !== 'application/json') {
+    problems.push(`content-type ${mediaType || 'none'}, not application/json`);
+  }
+  (webhook.post.parameters ?? []).forEach((parameter, i) => {
+    if (parameter.in !== 'header') return;
+    const value = header(delivery.headers, parameter.name);
+    if (value === undefined) {
+      if (parameter.required) problems.push(`header ${parameter.name} missing`);
+      return;
+    }
+    const validate = c.validator(`${pointer}/parameters/${i}/schema`);
+    const valid = validate(value as unknown);
+    if (!valid) problems.push(`header ${parameter.name}: ${value} ${validate.errors?.[0]?.message ?? ''}`);
+  });
+  const schema = `${pointer}/requestBody/content/application~1json/schema`;
+  return [...problems, ...schemaProblems(c, schema, body)];
+}
+
+const deliveries = { checking: false, received: 0 };
+
+/** Outbound webhooks carry the dispatcher's `<service>-Webhook/1.0` agent and its `X-Webhook-*` headers. */
+function isDelivery(req: IncomingMessage): boolean {
+  return (
+    req.method === 'POST' &&
+    (/-Webhook\/1\.0$/.test(req.headers['user-agent'] ?? '') ||
+      Object.keys(req.headers).some((name) => name.startsWith('x-webhook-')))
+  );
+}
+
+/**
+ * From now on, every outbound webhook any HTTP server of this process receives (the local receivers of the e2e
+ * tests) is held to the document's `webhooks` section; the servers whose answers are checked are not receivers.
+ * Node announces each request before the server's own handler reads it, so the body is seen whole.
+ */
+export function checkWebhookDeliveriesAgainstOpenApi(): void {
+  if (deliveries.checking) return;
+  deliveries.checking = true;
+  subscribe('http.server.request.start', (message) => {
+    const { request, server } = message as { request: IncomingMessage; server: Server };
+    if (answering.has(server) || !isDelivery(request)) return;
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      deliveries.received += 1;
+      const delivery = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      let problems: string[];
+      try {
+        problems = webhookProblems(delivery);
+      } catch (error) {
+        problems = [`the check failed: ${String(error)}`];
+      }
+      if (problems.length > 0) {
+        const seen = `webhook POST ${request.url ?? ''} ${delivery.body.slice(0, 300)}`;
+        run.violations.push(`${seen}\n    ${problems.slice(0, 5).join('\n    ')}`);
+      }
+    });
+  });
+}
+
+/** How many outbound webhooks were checked so far in this test file. */
+export function webhooksChecked(): number {
+  return deliveries.received;
 }
 
 /** How many answers were checked so far in this test file. */
@@ -267,10 +423,13 @@ function failOnViolations(when: string): void {
   const found = run.violations.splice(0);
   if (found.length === 0) return;
   const shown = found.slice(0, 10).join('\n  ');
-  throw new Error(`${found.length} gateway answer(s) ${when} depart from the OpenAPI document:\n  ${shown}`);
+  throw new Error(
+    `${found.length} answer(s) or webhook(s) ${when} depart from the OpenAPI document:\n  ${shown}`,
+  );
 }
 
-// Registered by importing this module (the stack helpers do), so every test that starts a gateway is covered.
+// Registered by importing this module (the stack helpers and the gateway's and webhook-ingress's factories do),
+// so every test that starts a checked server or receives a checked webhook is covered.
 if (typeof afterEach === 'function') {
   beforeEach(() => {
     run.answersBeforeTest = run.answers;
@@ -281,12 +440,15 @@ if (typeof afterEach === 'function') {
   });
   afterAll(() => {
     const file = process.env.OPENAPI_CHECK_STATS;
-    if (file && run.answers > 0) {
+    if (file && (run.answers > 0 || deliveries.received > 0)) {
       const { testPath } = expect.getState();
-      appendFileSync(
-        file,
-        `${JSON.stringify({ file: testPath, answers: run.answers, tests: run.testsWithAnswers })}\n`,
-      );
+      const line = {
+        file: testPath,
+        answers: run.answers,
+        tests: run.testsWithAnswers,
+        webhooks: deliveries.received,
+      };
+      appendFileSync(file, `${JSON.stringify(line)}\n`);
     }
     failOnViolations('outside the tests');
   });

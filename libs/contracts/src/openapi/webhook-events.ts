@@ -87,10 +87,12 @@ const DELIVERY_HEADERS = {
     schema: OFFSET_TIMESTAMP,
   },
   'X-Webhook-Signature': {
-    required: true,
+    // The signing secret is optional (POST /api/v1/webhooks/settings/secret makes one): unsigned without it.
+    required: false,
     description:
-      '`sha256=<hex>`: HMAC-SHA256 over `<X-Webhook-Timestamp>.<raw body>` keyed with the whole signing ' +
-      'secret (`whsec_…`) as UTF-8. During a rotation grace period both, new first: `sha256=<new> sha256=<old>`',
+      'Only when the endpoint has a signing secret. `sha256=<hex>`: HMAC-SHA256 over ' +
+      '`<X-Webhook-Timestamp>.<raw body>` keyed with the whole signing secret (`whsec_…`) as UTF-8. During a ' +
+      'rotation grace period both, new first: `sha256=<new> sha256=<old>`',
     schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}( sha256=[0-9a-f]{64})?$' },
   },
   'X-Webhook-Id': {

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { runMigrations, startHttpServer, type RunningServer } from '@bm/platform';
 import { testEnv, uniqueSuffix } from '@bm/platform/testing';
+import { checkAnswersAgainstOpenApi } from '../../../../test/support/openapi-check';
 import { loadGatewayConfig } from '../../src/config';
 import { createGatewayDataSource } from '../../src/data-access/data-source';
 import { createGateway, type Gateway } from '../../src/gateway';
@@ -32,6 +33,8 @@ export async function startGateway(overrides: Record<string, string> = {}): Prom
   await migrateOnce(testEnv());
   const gateway = await createGateway(loadGatewayConfig(env));
   const server = await startHttpServer(gateway.app, 0, '127.0.0.1');
+  // Every answer is held to the document the gateway serves; the services behind it here are stand-ins.
+  checkAnswersAgainstOpenApi(server, { standInServices: true });
   return {
     gateway,
     server,

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { INTERNAL_HEADERS, type InboundEventDetailDto } from '@bm/contracts';
 import { AmqpClient, createLogger, startHttpServer } from '@bm/platform';
 import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { checkAnswersAgainstOpenApi } from '../../../../test/support/openapi-check';
 import { loadIngressConfig } from '../../src/config';
 import { createIngressDataSource } from '../../src/data-access/data-source';
 import { createIngressService, type IngressService } from '../../src/ingress';
@@ -66,6 +67,8 @@ export async function setupIngress({ workers = true } = {}) {
     const service = await createIngressService(loadIngressConfig({ ...base, ...overrides }));
     if (workers) await service.startWorkers();
     const server = await startHttpServer(service.app, 0, '127.0.0.1');
+    // The Ingress routes the upstream's calls here directly: those answers are the API's; the rest is internal.
+    checkAnswersAgainstOpenApi(server, { paths: ['/api/webhooks/channel'] });
     const instance: RunningIngress = {
       url: server.url,
       service,
