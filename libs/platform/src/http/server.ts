@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
 import { ERROR_CODES, type ErrorCode } from '@bm/contracts';
@@ -8,7 +8,10 @@ export interface RunningServer {
   server: Server;
   port: number;
   url: string;
-  /** Stops accepting, lets in-flight requests finish, then closes idle keep-alive sockets. */
+  /**
+   * Stops accepting and lets in-flight requests finish; from then on every answer closes its connection, so a
+   * keep-alive connection busy at the stop takes no further request and the close ends with the last answer.
+   */
   close(): Promise<void>;
 }
 
@@ -38,6 +41,7 @@ export async function startHttpServer(app: Express, port: number, host = '0.0.0.
   server.headersTimeout = 66_000;
   server.requestTimeout = 120_000;
   server.on('clientError', answerClientError);
+  const closeAfterAnswers = drainOnClose(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -49,8 +53,31 @@ export async function startHttpServer(app: Express, port: number, host = '0.0.0.
     url: `http://127.0.0.1:${actual}`,
     close: () =>
       new Promise<void>((resolve) => {
+        closeAfterAnswers();
         server.close(() => resolve());
         server.closeIdleConnections();
       }),
+  };
+}
+
+/**
+ * `server.close()` alone keeps a keep-alive connection that is busy at the stop open: its client (or a load
+ * balancer's pool) goes on sending requests over it after readiness went false, and the close waits out the
+ * shutdown timeout while the service's connections close under it. The returned function makes every answer
+ * from then on close its connection, and closes each connection that goes idle (an answer in flight at the stop
+ * finished) until the server has closed. Nothing is tracked per request before the stop.
+ */
+function drainOnClose(server: Server): () => void {
+  let stopping = false;
+  // Before the app's own listener, so the header is set before any route answers.
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (stopping) res.setHeader('connection', 'close');
+  });
+  return () => {
+    if (stopping) return;
+    stopping = true;
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    sweep.unref();
+    server.once('close', () => clearInterval(sweep));
   };
 }
