@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { INTERNAL_HEADERS } from '@bm/contracts';
 import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
 import { loadIngressConfig } from '../../services/webhook-ingress/src/config';
 import {
@@ -13,6 +14,7 @@ import {
 import { startReceiver, type Receiver } from '../../services/webhook-dispatcher/test/factories/receiver';
 import { startDispatcherStack, type DispatcherStack } from '../support/dispatcher';
 import { publishInbound } from '../support/events';
+import { orderUpdateData } from '../support/messages';
 import { startIngress, type IngressFixture } from '../support/ingress';
 import { createTenant, randomPhone, type TenantFixture } from '../support/stack';
 
@@ -312,6 +314,48 @@ describe('conversation flows driven by signed inbound webhooks', () => {
       session_id: started.session_id,
     });
     expect(await sessionOf(flowId, phone, 'timed_out')).toMatchObject({ session_id: started.session_id });
+  });
+
+  it('when a flow sends a MARKETING template, then the customer gets it, unless they opted out: that session is cancelled and nothing is sent', async () => {
+    const keyword = `promo${uniqueSuffix()}`;
+    const flowId = await activeFlow({
+      channel_account_id: t.channelAccountId,
+      name: `Promo ${keyword}`,
+      trigger: { type: 'keyword', keywords: [keyword] },
+      steps: [
+        {
+          id: 'offer',
+          type: 'send_template',
+          template: {
+            name: 'order_update',
+            language_code: 'en_US',
+            components: orderUpdateData('{{reply}}', 'B').components,
+          },
+          next: 'done',
+        },
+        { id: 'done', type: 'end' },
+      ],
+    });
+    const customer = randomPhone();
+    await text(customer, keyword);
+    const [offer] = await waitForSends(customer, 1);
+    expect(offer.body).toMatchObject({ type: 'template', template: { name: 'order_update' } });
+    await waitForWebhook(customer, 'flow.session_completed');
+
+    // The opt-out as the campaign service sets messaging's copy of it.
+    const optedOut = randomPhone();
+    await request(env.stack.messagingUrl)
+      .put(`/internal/v1/opt-outs/${optedOut}`)
+      .set({
+        [INTERNAL_HEADERS.token]: testEnv().INTERNAL_TOKEN!,
+        [INTERNAL_HEADERS.tenantId]: String(t.tenantId),
+      })
+      .send({ opted_out: true, version: 1 })
+      .expect(200);
+    await text(optedOut, keyword);
+    await waitForWebhook(optedOut, 'flow.session_cancelled');
+    expect(await sessionOf(flowId, optedOut, 'cancelled')).toBeDefined();
+    expect(await sendsTo(optedOut)).toEqual([]);
   });
 
   it('when a flow is deactivated, then its keyword starts nothing and the message asks for a person', async () => {

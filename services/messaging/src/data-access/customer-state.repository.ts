@@ -27,8 +27,8 @@ export class CustomerStateRepository {
     );
   }
 
-  async isOptedOut(tenantId: number, phone: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
+  async isOptedOut(tenantId: number, phone: string, db: Db = this.dataSource): Promise<boolean> {
+    const rows: unknown[] = await db.query(
       'SELECT 1 FROM messaging.opt_outs WHERE tenant_id = $1 AND phone = $2 AND opted_out',
       [tenantId, phone],
     );

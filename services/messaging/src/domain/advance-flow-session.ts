@@ -20,7 +20,7 @@ const MAX_STEPS_PER_RUN = 500;
 type SendStep = SendTextStep | SendTemplateStep | SendButtonsStep | SendListStep;
 type Outgoing = Pick<NewMessageLog, 'messageType' | 'content' | 'templateCategory' | 'conversationCategory'>;
 
-/** A send step's message, or undefined when its template can no longer be sent. */
+/** A send step's message, or undefined when its template can no longer be sent (or not to this customer). */
 async function outgoingOf(
   deps: MessagingDeps,
   tx: EntityManager,
@@ -63,6 +63,13 @@ async function outgoingOf(
           await deps.templates.find(session.channelAccountId, name, language, tx),
           components,
         );
+        // A customer who opted out gets no MARKETING template from a flow either, as from a single send.
+        if (
+          template.category === 'MARKETING' &&
+          (await deps.customers.isOptedOut(session.tenantId, session.phone, tx))
+        ) {
+          throw new AppError('RECIPIENT_OPTED_OUT');
+        }
         return {
           messageType: 'template',
           content: { name, language, components: components as unknown as Array<Record<string, unknown>> },
