@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { testEnv, waitFor } from '@bm/platform/testing';
@@ -38,6 +39,12 @@ function freePort(): Promise<number> {
 
 const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 
+/**
+ * Where the children's logs go: with `BM_TEST_LOG_DIR` (set by jest's global setup) each process' stdout and
+ * stderr are appended to a file of its own there, at LOG_LEVEL info, for the run's scan for leaked secrets.
+ */
+const logDir = (): string | undefined => process.env.BM_TEST_LOG_DIR || undefined;
+
 /** How a cluster is made up, beyond the settings every cluster has. */
 export interface ClusterOptions {
   /**
@@ -61,6 +68,8 @@ export class Cluster {
   private readonly servicePorts = new Map<ServiceName, number>();
   private readonly balancers: Balancer[] = [];
   private readonly stderr = new Map<string, string>();
+  /** Settles once a child's log file has everything it wrote (only with a log directory). */
+  private readonly logsWritten: Array<Promise<void>> = [];
   private readonly killAll = () => {
     for (const child of this.processes.values()) if (running(child)) child.kill('SIGKILL');
   };
@@ -100,7 +109,7 @@ export class Cluster {
   private env(): Record<string, string> {
     return testEnv({
       ADMIN_TOKEN,
-      LOG_LEVEL: 'error',
+      LOG_LEVEL: logDir() ? 'info' : 'error',
       MESSAGING_URL: this.url('messaging'),
       CAMPAIGN_URL: this.url('campaign'),
       INGRESS_URL: this.url('webhook-ingress'),
@@ -139,14 +148,16 @@ export class Cluster {
 
   private async startReplica(name: ServiceName, replica: number): Promise<void> {
     const key = `${name}#${replica}`;
+    const dir = logDir();
     const child = spawn(process.execPath, [path.join(__dirname, `../../services/${name}/dist/start.js`)], {
       env: { ...process.env, ...this.env(), [PORT_VAR[name]]: String(this.replicaPorts.get(name)![replica]) },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', dir ? 'pipe' : 'ignore', 'pipe'],
     });
     this.processes.set(key, child);
+    if (dir) this.writeLogs(child, dir, `child-${name}-${replica}-${child.pid ?? 'unknown'}.log`);
     // The end of what it wrote to stderr, for the error when it never becomes ready.
     this.stderr.set(key, '');
-    child.stderr.on('data', (chunk: Buffer) =>
+    child.stderr?.on('data', (chunk: Buffer) =>
       this.stderr.set(key, `${this.stderr.get(key)}${chunk.toString()}`.slice(-2_000)),
     );
     const ready = name === 'upstream-sandbox' ? '/health' : '/health/ready';
@@ -166,6 +177,26 @@ export class Cluster {
     }
   }
 
+  /** Appends the child's stdout and stderr to `file` in `dir` until both end. */
+  private writeLogs(child: ChildProcess, dir: string, file: string): void {
+    mkdirSync(dir, { recursive: true });
+    const log = createWriteStream(path.join(dir, file), { flags: 'a' });
+    log.on('error', () => undefined);
+    let open = 2;
+    const ended = () => {
+      open -= 1;
+      if (open === 0) log.end();
+    };
+    for (const stream of [child.stdout, child.stderr]) {
+      if (!stream) ended();
+      else {
+        stream.pipe(log, { end: false });
+        stream.once('close', ended);
+      }
+    }
+    this.logsWritten.push(new Promise((resolve) => log.once('close', () => resolve())));
+  }
+
   /** SIGKILL to the service's replicas (or only the one given): no shutdown, whatever was in flight is cut. */
   async kill(name: ServiceName, replica?: number): Promise<void> {
     const which = replica === undefined ? [...Array(this.replicas(name)).keys()] : [replica];
@@ -183,6 +214,7 @@ export class Cluster {
   async stop(): Promise<void> {
     for (const name of [...SERVICES].reverse()) await this.kill(name);
     await Promise.all(this.balancers.map((b) => b.close()));
+    await Promise.all(this.logsWritten);
     process.removeListener('exit', this.killAll);
   }
 }

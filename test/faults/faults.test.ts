@@ -4,7 +4,6 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { testEnv, waitFor } from '@bm/platform/testing';
 import { WEBHOOK_EVENTS } from '@bm/contracts';
-import { phones } from '../support/campaigns';
 import { ADMIN_TOKEN, Cluster, type ServiceName } from './cluster';
 
 /*
@@ -14,10 +13,30 @@ import { ADMIN_TOKEN, Cluster, type ServiceName } from './cluster';
  * committed reached the client's receiver. `FAULTS=full` (pnpm test:faults) adds a larger campaign and
  * outages of RabbitMQ, PostgreSQL and Redis, which touch the machine's shared services: never in parallel
  * with other work.
+ *
+ * The table has a row per fault. After each fault's recovery the suite takes a cutoff and, before the next
+ * fault, waits until the work accepted before it has settled (single sends final, recipients whose message
+ * ended ended in the campaign too, committed events at the receiver); a fault's window runs from the previous
+ * cutoff to its own, the last one to the end. Every lost or doubled item is counted in the row of the window
+ * its last recorded step fell in: a single send's acceptance, an event's commit, a recipient's extra upstream
+ * send or, for a recipient that never ended, its last update; one with no such time gets a row of its own.
+ * Failed is an end: the summary line says how many sends and recipients ended failed, and how many of those
+ * recipients never reached the upstream (a messaging kill fails as "outcome unknown" only what was in the upstream
+ * call or due within 100 ms of its claim; messages waiting for their slot longer are recorded so and sent again).
  */
 const FULL = process.env.FAULTS === 'full';
 const RECIPIENTS = FULL ? 5_000 : 400;
-const KILLED: ServiceName[] = ['gateway', 'messaging', 'campaign', 'webhook-ingress', 'webhook-dispatcher'];
+/**
+ * The campaign's number sends this many a second (the single sends have a fast number of their own), so the
+ * campaign is still sending through the kills: 400 take about 33 s, 5,000 about 62 s.
+ */
+const CAMPAIGN_MPS = FULL ? 80 : 12;
+/** How long the suite waits, after a fault's recovery, for the work accepted so far to settle. */
+const SETTLE_MS = FULL ? 60_000 : 30_000;
+/** The campaign service goes second, while most of its recipients are certainly still pending. */
+const KILLED: ServiceName[] = ['gateway', 'campaign', 'messaging', 'webhook-ingress', 'webhook-dispatcher'];
+const FINAL = ['sent', 'delivered', 'read', 'failed'];
+const SENT = ['sent', 'delivered', 'read'];
 
 /** An outage of one of the machine's shared services (full form only), with how to end it. */
 interface Outage {
@@ -50,6 +69,25 @@ const OUTAGES: Outage[] = [
 function sh(command: string): void {
   const result = spawnSync('bash', ['-c', command], { stdio: 'ignore' });
   if (result.status !== 0) throw new Error(`${command} failed`);
+}
+
+// The sandbox's fault-pattern suffixes (off in this cluster, avoided all the same).
+const SANDBOX_PATTERNS = /(0049|0026|0047|0050|9429|9056|9057|9500|9503)$/;
+
+/**
+ * Phones `1415<exchange digit><6 digits>`, counting up: campaign recipients and single sends draw from
+ * series with different exchange digits, so the two never share a phone and a phone the sandbox saw twice
+ * is a duplicate, never a coincidence.
+ */
+function phoneSeries(exchangeDigit: '2' | '3'): () => string {
+  let n = 0;
+  return () => {
+    for (;;) {
+      const phone = `1415${exchangeDigit}${String(n).padStart(6, '0')}`;
+      n += 1;
+      if (!SANDBOX_PATTERNS.test(phone)) return phone;
+    }
+  };
 }
 
 const cluster = new Cluster();
@@ -105,8 +143,45 @@ async function query<R extends object>(sql: string, params: unknown[]): Promise<
   }
 }
 
-async function count(sql: string, params: unknown[]): Promise<number> {
-  return Number((await query<{ n: string }>(sql, params))[0].n);
+/** A fault injected, and what the suite saw around it. */
+interface Fault {
+  name: string;
+  /** Campaign recipients not yet ended (sent or failed) when the fault was injected. */
+  pending: number;
+  /** When it was injected, in ms since the campaign was accepted. */
+  at: number;
+  /**
+   * How long the work accepted before its recovery took to settle, waited for before the next fault: null
+   * when it did not within SETTLE_MS, undefined after the last fault (the final checks wait instead).
+   */
+  settledMs?: number | null;
+}
+
+type Kind = 'send' | 'recipient' | 'event';
+/** A lost or doubled item, with the time (ms) of its last recorded step when there is one. */
+interface Item {
+  kind: Kind;
+  at: number | undefined;
+}
+
+const ms = (value: Date | string | null | undefined): number | undefined =>
+  value === null || value === undefined ? undefined : new Date(value).getTime();
+
+const seconds = (value: number) => `${(value / 1000).toFixed(1)} s`;
+const settledCell = (value: number | null | undefined) =>
+  value === undefined
+    ? '(the final checks)'
+    : value === null
+      ? `**not within ${seconds(SETTLE_MS)}**`
+      : `in ${seconds(value)}`;
+
+/** "0", or the count with what it is made of: "3 (send 1, event 2)". */
+function cell(items: Item[]): string {
+  if (items.length === 0) return '0';
+  const kinds = (['send', 'recipient', 'event'] as const)
+    .map((kind) => [kind, items.filter((i) => i.kind === kind).length] as const)
+    .filter(([, n]) => n > 0);
+  return `${items.length} (${kinds.map(([kind, n]) => `${kind} ${n}`).join(', ')})`;
 }
 
 it(
@@ -117,157 +192,318 @@ it(
       call(`${gateway()}${p}`, method, ADMIN_TOKEN, body);
     const tenant = (await admin('POST', '/admin/v1/tenants', { name: 'faults', plan: 'unlimited' })).body
       .data!;
-    const key = (await admin('POST', `/admin/v1/tenants/${tenant.tenant_id as number}/api-keys`)).body.data!
-      .api_key as string;
+    const tenantId = tenant.tenant_id as number;
+    const key = (await admin('POST', `/admin/v1/tenants/${tenantId}/api-keys`)).body.data!.api_key as string;
     const suffix = String(Date.now()).slice(-9);
-    const account = await admin('POST', `/admin/v1/tenants/${tenant.tenant_id as number}/channel-accounts`, {
-      phone_number_id: `5${suffix}`,
-      waba_id: `4${suffix}`,
-      display_phone_number: '15550001234',
-      access_token: 'fault-token',
-      tier: 'TIER_100K',
-      throughput_per_second: 200,
-    });
-    const accountId = account.body.data!.channel_account_id as string;
+    const channelAccount = async (n: number, throughput: number) => {
+      const res = await admin('POST', `/admin/v1/tenants/${tenantId}/channel-accounts`, {
+        phone_number_id: `5${suffix}${n}`,
+        waba_id: `4${suffix}${n}`,
+        display_phone_number: `1555000123${n}`,
+        access_token: 'fault-token',
+        tier: 'TIER_100K',
+        throughput_per_second: throughput,
+      });
+      const id = res.body.data?.channel_account_id;
+      if (typeof id !== 'string')
+        throw new Error(`channel account: ${res.status} ${JSON.stringify(res.body)}`);
+      return id;
+    };
+    const sendAccount = await channelAccount(1, 200);
+    const campaignAccount = await channelAccount(2, CAMPAIGN_MPS);
     const api = (method: string, p: string, body?: unknown) => call(`${gateway()}${p}`, method, key, body);
     const { port } = receiver.address() as { port: number };
     expect(
       (await api('PUT', '/api/v1/webhooks/settings', { url: `http://127.0.0.1:${port}/hook` })).status,
     ).toBe(200);
 
-    const campaignPhones = phones(RECIPIENTS);
+    const campaignPhone = phoneSeries('2');
+    const singlePhone = phoneSeries('3');
+    const campaignPhones = Array.from({ length: RECIPIENTS }, campaignPhone);
     const created = await api('POST', '/api/v1/campaigns', {
-      channel_account_id: accountId,
+      channel_account_id: campaignAccount,
       message_type: 'template',
       template_name: 'hello_world',
       recipients: campaignPhones.map((phone) => ({ phone })),
     });
     expect(created.status).toBe(202);
     const campaignId = created.body.data!.campaign_id as string;
+    const campaignAt = Date.now();
 
-    // Single sends all along; a refusal while the gateway or messaging is down was never accepted.
-    const accepted = new Map<number, string>();
+    // Single sends all along, each to a phone of its own; a refusal while the gateway or messaging is down was
+    // never accepted. `at` is when the acceptance came back: the send was committed by then.
+    const accepted = new Map<string, { phone: string; at: number }>();
     let sending = true;
     const stream = (async () => {
       while (sending) {
-        const phone = phones(1)[0];
+        const phone = singlePhone();
         const res = await api('POST', '/api/v1/messages/send', {
-          channel_account_id: accountId,
+          channel_account_id: sendAccount,
           phone,
           message_type: 'template',
           data: { name: 'hello_world' },
         }).catch(() => undefined);
-        if (res?.status === 202) accepted.set(res.body.data!.message_log_id as number, phone);
+        if (res?.status === 202)
+          accepted.set(String(res.body.data!.message_log_id), { phone, at: Date.now() });
         await sleep(40);
       }
     })();
 
-    const faults: string[] = [];
-    for (const name of KILLED) {
-      await sleep(1_000);
-      await cluster.kill(name);
+    /** The events this tenant's services committed (to either outbox), with when, up to `before`. */
+    const committedEvents = async (before?: Date) =>
+      (
+        await query<{ message_id: string; created_at: Date }>(
+          // This tenant's events (the run's other tests share the database, with tenants of their own).
+          `SELECT message_id, created_at FROM messaging.outbox
+            WHERE routing_key = ANY($1::text[]) AND (payload->>'tenant_id')::int = $2
+              AND ($3::timestamptz IS NULL OR created_at < $3)
+           UNION ALL SELECT message_id, created_at FROM campaign.outbox
+            WHERE routing_key = ANY($1::text[]) AND (payload->>'tenant_id')::int = $2
+              AND ($3::timestamptz IS NULL OR created_at < $3)`,
+          [[...WEBHOOK_EVENTS], tenantId, before ?? null],
+        )
+      ).map((r) => ({ id: `evt_${r.message_id}`, at: r.created_at.getTime() }));
+
+    /**
+     * How much of the work accepted before `cutoff` has not settled: single sends not final, recipients whose
+     * message ended in messaging but not in the campaign, committed events not at the receiver.
+     */
+    const unsettled = async (cutoff: number): Promise<number> => {
+      const ids = [...accepted].filter(([, s]) => s.at < cutoff).map(([id]) => id);
+      const [row] = await query<{ sends: string; recipients: string }>(
+        `SELECT (SELECT count(*) FROM messaging.message_logs
+                  WHERE id = ANY($1::bigint[]) AND status = ANY($2::text[])) AS sends,
+                (SELECT count(*) FROM messaging.message_logs m
+                   JOIN campaign.recipients r ON r.id::text = m.campaign_recipient_id
+                  WHERE m.campaign_id = $3 AND m.status = ANY($2::text[])
+                    AND coalesce(m.sent_at, m.failed_at) < $4 AND r.status NOT IN ('sent', 'failed')) AS recipients`,
+        [ids, FINAL, campaignId, new Date(cutoff)],
+      );
+      const events = (await committedEvents(new Date(cutoff))).filter((e) => !received.has(e.id)).length;
+      return ids.length - Number(row.sends) + Number(row.recipients) + events;
+    };
+
+    const recipientsPending = async () =>
+      RECIPIENTS -
+      Number(
+        (
+          await query<{ n: string }>(
+            `SELECT count(*) AS n FROM campaign.recipients WHERE campaign_id = $1 AND status IN ('sent', 'failed')`,
+            [campaignId],
+          )
+        )[0].n,
+      );
+
+    // Each fault: note how much of the campaign is still pending, inject it, wait for the recovery, then (but
+    // after the last) let the work accepted so far settle before the next; that moment ends its window.
+    const faults: Fault[] = [];
+    const boundaries: number[] = [];
+    const inject = async (name: string, last: boolean, fault: () => Promise<void>) => {
+      const pending = await recipientsPending();
+      const entry: Fault = { name, at: Date.now() - campaignAt, pending };
+      faults.push(entry);
+      await fault();
+      if (last) return;
       await sleep(500);
-      await cluster.startService(name);
-      faults.push(`kill -9 ${name}, restarted`);
-    }
-    for (const outage of FULL ? OUTAGES : []) {
-      await sleep(2_000);
-      sh(outage.stop);
-      let degraded = false;
-      const until = Date.now() + 10_000;
-      while (Date.now() < until) {
-        const health = await fetch(`${gateway()}/api/health`).catch(() => undefined);
-        degraded ||= health?.status === 503;
-        await sleep(500);
-      }
-      sh(outage.start);
-      await waitFor(
-        async () => (await fetch(`${gateway()}/api/health`).catch(() => undefined))?.status === 200,
-        {
-          timeoutMs: 60_000,
-          what: `healthy after: ${outage.fault}`,
+      const cutoff = Date.now();
+      boundaries.push(cutoff);
+      entry.settledMs = await waitFor(async () => (await unsettled(cutoff)) === 0 || undefined, {
+        timeoutMs: SETTLE_MS,
+        intervalMs: 250,
+        what: `settled after: ${name}`,
+      }).then(
+        () => Date.now() - cutoff,
+        () => null,
+      );
+    };
+
+    const outages = FULL ? OUTAGES : [];
+    for (const [i, name] of KILLED.entries()) {
+      await sleep(1_000);
+      await inject(
+        `kill -9 ${name}, restarted`,
+        i === KILLED.length - 1 && outages.length === 0,
+        async () => {
+          await cluster.kill(name);
+          await sleep(500);
+          await cluster.startService(name);
         },
       );
-      if (outage.inHealth)
-        expect({ fault: outage.fault, degraded }).toEqual({ fault: outage.fault, degraded: true });
-      faults.push(`${outage.fault}${outage.inHealth ? ' (/api/health degraded, then healthy)' : ''}`);
+    }
+    for (const [i, outage] of outages.entries()) {
+      await sleep(2_000);
+      const name = `${outage.fault}${outage.inHealth ? ' (/api/health degraded, then healthy)' : ''}`;
+      await inject(name, i === outages.length - 1, async () => {
+        sh(outage.stop);
+        let degraded = false;
+        const until = Date.now() + 10_000;
+        while (Date.now() < until) {
+          const health = await fetch(`${gateway()}/api/health`).catch(() => undefined);
+          degraded ||= health?.status === 503;
+          await sleep(500);
+        }
+        sh(outage.start);
+        await waitFor(
+          async () => (await fetch(`${gateway()}/api/health`).catch(() => undefined))?.status === 200,
+          { timeoutMs: 60_000, what: `healthy after: ${outage.fault}` },
+        );
+        if (outage.inHealth)
+          expect({ fault: outage.fault, degraded }).toEqual({ fault: outage.fault, degraded: true });
+      });
     }
     await sleep(1_000);
     sending = false;
     await stream;
 
-    // Everything settles: the campaign completes, every accepted send reaches a final status.
-    await waitFor(
+    // Everything settles: the campaign completes, every accepted send reaches a final status, every committed
+    // event reaches the receiver. A wait that runs out is not the verdict: the counts below are.
+    const completed = await waitFor(
       async () =>
         (await api('GET', `/api/v1/campaigns/${campaignId}`)).body.data?.status === 'completed' || undefined,
-      { timeoutMs: 120_000, what: 'campaign completed' },
+      { timeoutMs: FULL ? 240_000 : 120_000, intervalMs: 250, what: 'campaign completed' },
+    ).then(
+      () => true,
+      () => false,
     );
-    const ids = [...accepted.keys()];
-    await waitFor(
-      async () =>
-        (await count(
-          `SELECT count(*) AS n FROM messaging.message_logs WHERE id = ANY($1::bigint[])
-             AND status IN ('sent', 'delivered', 'read', 'failed')`,
-          [ids],
-        )) === ids.length || undefined,
-      { timeoutMs: 60_000, what: 'every accepted send final' },
-    );
+    await waitFor(async () => (await unsettled(Date.now())) === 0 || undefined, {
+      timeoutMs: 60_000,
+      intervalMs: 250,
+      what: 'everything settled',
+    }).catch(() => undefined);
 
-    // Exactly once at the upstream: no phone received two sends.
-    const sends = (await (await fetch(`${cluster.url('upstream-sandbox')}/_sandbox/sends`)).json()) as {
-      data: Array<{ body: { to: string }; result: string }>;
+    // What the upstream accepted, per phone, in order.
+    const sandbox = (await (await fetch(`${cluster.url('upstream-sandbox')}/_sandbox/sends`)).json()) as {
+      data: Array<{ wa_id?: string; at: string; result: string }>;
     };
-    const perPhone = new Map<string, number>();
-    for (const s of sends.data)
-      if (s.result === 'accepted') perPhone.set(s.body.to, (perPhone.get(s.body.to) ?? 0) + 1);
-    const doubled = [...perPhone.entries()].filter(([, n]) => n > 1).map(([phone]) => phone);
-    const duplicated = doubled.length;
+    const upstream = new Map<string, number[]>();
+    for (const s of sandbox.data)
+      if (s.result === 'accepted' && s.wa_id !== undefined)
+        upstream.set(s.wa_id, [...(upstream.get(s.wa_id) ?? []), Date.parse(s.at)]);
+    for (const times of upstream.values()) times.sort((a, b) => a - b);
 
-    const campaign = (await api('GET', `/api/v1/campaigns/${campaignId}`)).body.data!;
-    const recipientsLost =
-      (campaign.total_count as number) - (campaign.sent_count as number) - (campaign.failed_count as number);
-    const sendsLost =
-      ids.length -
-      (await count(
-        `SELECT count(*) AS n FROM messaging.message_logs WHERE id = ANY($1::bigint[]) AND status <> 'queued'`,
-        [ids],
-      ));
+    // Duplicated: every upstream send to a phone after its first. The two phone series never meet, and each
+    // single send has a phone of its own.
+    const campaignSet = new Set(campaignPhones);
+    const duplicated: Item[] = [];
+    const doubled: string[] = [];
+    for (const [phone, times] of upstream) {
+      if (times.length < 2) continue;
+      doubled.push(phone);
+      for (const at of times.slice(1))
+        duplicated.push({ kind: campaignSet.has(phone) ? 'recipient' : 'send', at });
+    }
+
+    // Single sends: each accepted one final, and one marked sent was taken by the upstream.
+    const lost: Item[] = [];
+    const ids = [...accepted.keys()];
+    const statuses = new Map(
+      (
+        await query<{ id: string; status: string }>(
+          `SELECT id::text AS id, status FROM messaging.message_logs WHERE id = ANY($1::bigint[])`,
+          [ids],
+        )
+      ).map((r) => [r.id, r.status]),
+    );
+    for (const [id, send] of accepted) {
+      const status = statuses.get(id) ?? 'missing';
+      if (!FINAL.includes(status) || (SENT.includes(status) && !upstream.has(send.phone)))
+        lost.push({ kind: 'send', at: send.at });
+    }
+
+    // Recipients, each through the public API: one row per phone, ended as sent or failed, and one marked sent
+    // was taken by the upstream.
+    const rows = new Map<string, Array<{ status: string; message_log_id: string | null }>>();
+    for (let page = 1; ; page += 1) {
+      const res = await api('GET', `/api/v1/campaigns/${campaignId}/recipients?page=${page}&per_page=100`);
+      expect(res.status).toBe(200);
+      const data = res.body.data as {
+        recipients: Array<{ phone: string; status: string; message_log_id: string | null }>;
+        pagination: { last_page: number };
+      };
+      for (const r of data.recipients) rows.set(r.phone, [...(rows.get(r.phone) ?? []), r]);
+      if (page >= data.pagination.last_page) break;
+    }
+    const lostRecipients: string[] = [];
+    for (const phone of campaignPhones) {
+      const mine = rows.get(phone) ?? [];
+      const ended = mine.filter((r) => r.status === 'sent' || r.status === 'failed');
+      if (ended.length === 0 || ended.some((r) => r.status === 'sent' && !upstream.has(phone)))
+        lostRecipients.push(phone);
+      for (let extra = 1; extra < mine.length; extra += 1)
+        duplicated.push({ kind: 'recipient', at: undefined });
+    }
+    if (lostRecipients.length > 0) {
+      // The last time anything happened to each: handed to messaging, or its message's last update there.
+      const last = new Map(
+        (
+          await query<{ phone: string; at: Date | null }>(
+            `SELECT r.phone, greatest(r.requested_at, m.updated_at) AS at FROM campaign.recipients r
+               LEFT JOIN messaging.message_logs m ON m.campaign_recipient_id = r.id::text
+              WHERE r.campaign_id = $1 AND r.phone = ANY($2::text[])`,
+            [campaignId, lostRecipients],
+          )
+        ).map((r) => [r.phone, ms(r.at)]),
+      );
+      for (const phone of lostRecipients) lost.push({ kind: 'recipient', at: last.get(phone) });
+    }
 
     // Every event the services committed reached the receiver at least once.
-    const committed = (
-      await query<{ message_id: string }>(
-        // This tenant's events (the run's other tests share the database, with tenants of their own).
-        `SELECT message_id FROM messaging.outbox
-          WHERE routing_key = ANY($1::text[]) AND (payload->>'tenant_id')::int = $2
-         UNION ALL SELECT message_id FROM campaign.outbox
-          WHERE routing_key = ANY($1::text[]) AND (payload->>'tenant_id')::int = $2`,
-        [[...WEBHOOK_EVENTS], tenant.tenant_id],
-      )
-    ).map((r) => `evt_${r.message_id}`);
-    const missing = await waitFor(
-      () => {
-        const gaps = committed.filter((id) => !received.has(id));
-        return gaps.length === 0 ? gaps : undefined;
-      },
-      { timeoutMs: 60_000, what: 'every committed event at the receiver' },
-    ).catch(() => committed.filter((id) => !received.has(id)));
+    const committed = await committedEvents();
+    for (const e of committed) if (!received.has(e.id)) lost.push({ kind: 'event', at: e.at });
 
+    // The table: one row per fault's window, the items whose time fell in it; then any without a time.
+    const windowOf = (at: number | undefined) =>
+      at === undefined ? undefined : boundaries.filter((b) => b <= at).length;
+    const inWindow = (items: Item[], w: number | undefined) => items.filter((i) => windowOf(i.at) === w);
+    const work = (w: number) =>
+      [
+        [...accepted.values()].filter((s) => windowOf(s.at) === w).length,
+        campaignPhones.filter((p) => upstream.has(p) && windowOf(upstream.get(p)![0]) === w).length,
+        committed.filter((e) => windowOf(e.at) === w).length,
+      ].join(' / ');
+    const rowsOut = faults.map(
+      (f, w) =>
+        `| ${f.name} | ${seconds(f.at)} | ${settledCell(f.settledMs)} | ${f.pending} | ` +
+        `${work(w)} | ${cell(inWindow(lost, w))} | ${cell(inWindow(duplicated, w))} |`,
+    );
+    const untimed = [inWindow(lost, undefined), inWindow(duplicated, undefined)];
+    if (untimed.some((items) => items.length > 0))
+      rowsOut.push(`| no time to place it in a window | | | | | ${cell(untimed[0])} | ${cell(untimed[1])} |`);
+    const of = (kind: Kind) => lost.filter((i) => i.kind === kind).length;
+    const reached = campaignPhones.filter((p) => upstream.has(p)).length;
+    const failedSends = [...statuses.values()].filter((status) => status === 'failed').length;
+    const failedRecipients = campaignPhones.filter((p) => rows.get(p)?.some((r) => r.status === 'failed'));
+    const failedUnsent = failedRecipients.filter((p) => !upstream.has(p)).length;
     process.stdout.write(
-      `\nfault suite (${FULL ? 'full' : 'short'}): ${RECIPIENTS} campaign recipients, ${ids.length} single sends, ` +
-        `${committed.length} committed events\n| fault injected | lost | duplicated |\n|---|---|---|\n` +
-        faults.map((f) => `| ${f} | | |`).join('\n') +
-        `\n| **all of the above** (sends ${sendsLost}, recipients ${recipientsLost}, events ${missing.length}) | ` +
-        `**${sendsLost + recipientsLost + missing.length}** | **${duplicated}** |\n`,
+      `\nfault suite (${FULL ? 'full' : 'short'}): ${RECIPIENTS} campaign recipients (their number at ` +
+        `${CAMPAIGN_MPS}/s), ${ids.length} single sends, ${committed.length} committed events; ended failed: ` +
+        `${failedSends} single sends, ${failedRecipients.length} recipients (${failedUnsent} of them never ` +
+        `reached the upstream)\n` +
+        `| fault injected | at (after the campaign's 202) | settled before the next fault | recipients pending ` +
+        `| its window: sends / recipients sent / events | lost | duplicated |\n|---|---|---|---|---|---|---|\n` +
+        `${rowsOut.join('\n')}\n` +
+        `| **all of the above** (lost: sends ${of('send')}, recipients ${of('recipient')}, events ` +
+        `${of('event')}) | | | | ${ids.length} / ${reached} / ${committed.length} | ` +
+        `**${lost.length}** | **${duplicated.length}** |\n`,
     );
     if (doubled.length > 0) process.stdout.write(`phones sent twice: ${doubled.join(', ')}\n`);
-    expect({ sendsLost, recipientsLost, eventsMissing: missing.length, duplicated }).toEqual({
-      sendsLost: 0,
-      recipientsLost: 0,
-      eventsMissing: 0,
-      duplicated: 0,
-    });
-    expect(campaign.total_count).toBe(RECIPIENTS);
+
+    expect({
+      sendsLost: of('send'),
+      recipientsLost: of('recipient'),
+      eventsMissing: of('event'),
+      duplicated: duplicated.length,
+    }).toEqual({ sendsLost: 0, recipientsLost: 0, eventsMissing: 0, duplicated: 0 });
+    const campaign = (await api('GET', `/api/v1/campaigns/${campaignId}`)).body.data!;
+    expect({ completed, total: campaign.total_count }).toEqual({ completed: true, total: RECIPIENTS });
     expect(ids.length).toBeGreaterThan(20);
+    // A messaging kill leaves "outcome unknown" only for what was in the upstream call or due within 100 ms of
+    // its batch's claim (messages waiting longer are recorded as awaiting their slot and sent again): at most
+    // that many of the campaign's slots for each of the two batches a worker holds at once.
+    expect(failedUnsent).toBeLessThanOrEqual(2 * Math.ceil(CAMPAIGN_MPS * 0.1) + 1);
+    // The campaign was still sending when its service was killed.
+    expect(faults.find((f) => f.name.startsWith('kill -9 campaign'))!.pending).toBeGreaterThan(0);
   },
-  FULL ? 900_000 : 300_000,
+  // Room for every wait to run out on a failing run, so the table is still printed.
+  FULL ? 1_200_000 : 420_000,
 );
