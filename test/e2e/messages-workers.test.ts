@@ -118,6 +118,45 @@ describe('send workers with two replicas', () => {
     expect(failed.error_message).toMatch(/outcome unknown/);
     expect(await sandboxSends(stack, `to=${phone}`)).toHaveLength(0);
   });
+
+  it('when a worker died while its message awaited the number\'s slot, then the message is sent, once, instead of failing as unknown', async () => {
+    const t = await createTenant(stack);
+    const phone = randomPhone();
+    const scheduled = await request(stack.gatewayUrl)
+      .post('/api/v1/messages/send')
+      .set(t.auth)
+      .send({
+        channel_account_id: t.channelAccountId,
+        phone,
+        message_type: 'template',
+        data: { name: 'hello_world' },
+        scheduled_at: '2031-01-01T00:00:00Z',
+      })
+      .expect(202);
+    const id = scheduled.body.data.message_log_id as number;
+    const db = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await db.connect();
+    try {
+      // What a worker killed while the message waited for its throughput slot leaves: the claim, marked as
+      // awaiting the slot (it never reached the upstream).
+      await db.query(
+        `UPDATE messaging.message_logs SET status = 'queued', scheduled_at = NULL, send_attempts = 1,
+                attempt_started_at = now() - interval '10 seconds', awaiting_slot = true WHERE id = $1`,
+        [id],
+      );
+    } finally {
+      await db.end();
+    }
+    const sent = await waitFor(
+      async () => {
+        const m = await messageStatus(stack, t, id);
+        return m.status === 'sent' || m.status === 'failed' ? m : undefined;
+      },
+      { what: 'settled', timeoutMs: 15_000 },
+    );
+    expect(sent.status).toBe('sent');
+    expect(await sandboxSends(stack, `to=${phone}`)).toHaveLength(1);
+  });
 });
 
 describe('the scheduler with two replicas', () => {

@@ -11,6 +11,7 @@ import { DropProcessedEvents1763900000004 } from './migrations/1763900000004-dro
 import { CreateFlows1763900000005 } from './migrations/1763900000005-create-flows';
 import { VersionedOptOuts1763900000006 } from './migrations/1763900000006-versioned-opt-outs';
 import { MessageTraces1763900000007 } from './migrations/1763900000007-message-traces';
+import { AwaitingSlot1763900000008 } from './migrations/1763900000008-awaiting-slot';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -29,6 +30,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       CreateFlows1763900000005,
       VersionedOptOuts1763900000006,
       MessageTraces1763900000007,
+      AwaitingSlot1763900000008,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

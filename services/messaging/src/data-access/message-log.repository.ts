@@ -295,7 +295,7 @@ export class MessageLogRepository {
     const rows = await queryRows<Row>(
       this.dataSource,
       `UPDATE messaging.message_logs
-          SET send_attempts = send_attempts + 1, attempt_started_at = now(), updated_at = now()
+          SET send_attempts = send_attempts + 1, attempt_started_at = now(), awaiting_slot = false, updated_at = now()
         WHERE id = ANY($1::bigint[]) AND status = 'queued' AND attempt_started_at IS NULL
           AND (next_attempt_at IS NULL OR next_attempt_at <= now())
         RETURNING *`,
@@ -309,11 +309,31 @@ export class MessageLogRepository {
     if (ids.length === 0) return;
     await this.dataSource.query(
       `UPDATE messaging.message_logs
-          SET attempt_started_at = NULL, send_attempts = greatest(send_attempts - 1, 0),
+          SET attempt_started_at = NULL, awaiting_slot = false, send_attempts = greatest(send_attempts - 1, 0),
               next_attempt_at = now() + $2 * interval '1 millisecond', updated_at = now()
         WHERE id = ANY($1::bigint[]) AND status = 'queued' AND attempt_started_at IS NOT NULL`,
       [ids, delayMs],
     );
+  }
+
+  /**
+   * Records that claimed messages wait for their throughput slot (`true`: not handed to the upstream, safe to
+   * send again if the worker dies) or are about to be handed over (`false`, committed before the call). Only this
+   * claim of each message is marked (its `send_attempts`, which every claim raises and the sweep never lowers):
+   * the ids answered are the messages still held by it.
+   */
+  async markAwaitingSlot(claimed: MessageLog[], awaiting: boolean): Promise<Set<number>> {
+    if (claimed.length === 0) return new Set();
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
+      `UPDATE messaging.message_logs m SET awaiting_slot = $3
+         FROM unnest($1::bigint[], $2::int[]) AS c(id, attempts)
+        WHERE m.id = c.id AND m.send_attempts = c.attempts AND m.status = 'queued'
+          AND m.attempt_started_at IS NOT NULL
+        RETURNING m.id`,
+      [claimed.map((m) => m.id), claimed.map((m) => m.sendAttempts), awaiting],
+    );
+    return new Set(rows.map((r) => Number(r.id)));
   }
 
   /**

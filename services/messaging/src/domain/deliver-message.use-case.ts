@@ -37,9 +37,26 @@ async function persistently<T>(deps: MessagingDeps, what: string, write: () => P
 }
 
 /**
+ * A message whose slot comes due within this time of the claim is handed to the upstream without first
+ * recording that it is (see `sendAll`): a worker that dies within it leaves messages whose outcome is unknown.
+ */
+const HAND_OVER_UNRECORDED_MS = 100;
+/** Not handed over: leaving the awaiting state could not be recorded; its claim goes back. */
+const UNRECORDED = Symbol('unrecorded');
+/** Not handed over: the claim is no longer this worker's. */
+const NOT_OURS = Symbol('not ours');
+
+/**
  * Sends one account's claimed messages, each as soon as the number's throughput allows. If the budget cannot be
  * asked (Redis away) or the account cannot be read, the messages not yet handed over give their claim back and
  * come again through the scheduler: nothing was sent, so nothing is counted or failed.
+ *
+ * A slow number's messages wait claimed for their slots (up to half the attempt grace). So that a worker dying
+ * meanwhile does not leave them looking like calls of unknown outcome (failed, never resent), the messages whose
+ * slot is not due within HAND_OVER_UNRECORDED_MS (or who got none) are recorded as awaiting their slot as soon as
+ * the schedule is known, and each group of them leaves that state in a committed write before its upstream call:
+ * the sweep sends those again, safely, since they never left. A fast number's batch goes out within that time
+ * and costs no write.
  */
 async function sendAll(
   deps: MessagingDeps,
@@ -47,7 +64,24 @@ async function sendAll(
   messages: MessageLog[],
   traceOf: (id: number) => TraceContext,
 ): Promise<Array<{ message: MessageLog; result: SendResult }>> {
-  const calls: Array<Promise<SendResult>> = [];
+  const calls: Array<Promise<SendResult | typeof UNRECORDED | typeof NOT_OURS>> = [];
+  const idsOf = (list: MessageLog[]) => list.map((m) => m.id);
+  // The awaiting-slot writes of this batch, in order: a group's hand-over never overtakes the mark before it.
+  let marks: Promise<unknown> = Promise.resolve();
+  const inOrder = <T>(write: () => Promise<T>): Promise<T> => {
+    const next = marks.catch(() => undefined).then(write);
+    marks = next;
+    return next;
+  };
+  // Messages from this index on wait for their slot, recorded as such: each group leaves that state before its call.
+  let firstAwaiting = messages.length;
+  const onSchedule = (dueSoon: number) => {
+    if (dueSoon >= messages.length) return;
+    firstAwaiting = dueSoon;
+    inOrder(() => deps.messages.markAwaitingSlot(messages.slice(dueSoon), true)).catch((err: unknown) =>
+      deps.logger.warn('awaiting slot not recorded', { error: (err as Error).message }),
+    );
+  };
   try {
     const account = await deps.accounts.findCached(messages[0].channelAccountId);
     if (!account) throw new Error(`channel account ${messages[0].channelAccountId} vanished`);
@@ -60,27 +94,43 @@ async function sendAll(
       account.throughputPerSecond,
       messages.length,
       (n) => {
-        for (const message of messages.slice(calls.length, calls.length + n)) {
+        const from = calls.length;
+        const group = messages.slice(from, from + n);
+        // The messages of the group still held by this claim (a sweep may have given a long-stalled one to
+        // another worker), or 'unrecorded' when the write failed. Those due soon were never marked.
+        const marked = group.slice(Math.max(0, firstAwaiting - from));
+        const direct = idsOf(group.slice(0, group.length - marked.length));
+        const held: Promise<Set<number> | 'unrecorded'> =
+          marked.length === 0
+            ? Promise.resolve(new Set(direct))
+            : inOrder(() => deps.messages.markAwaitingSlot(marked, false)).then(
+                (ids) => new Set([...direct, ...ids]),
+                () => 'unrecorded' as const,
+              );
+        for (const message of group) {
           calls.push(
-            runWithTrace(traceOf(message.id), () =>
-              deps.upstream.sendMessage(account.phoneNumberId, token, upstreamBody(message)),
-            ),
+            (async () => {
+              const ids = await held;
+              if (ids === 'unrecorded') return UNRECORDED;
+              if (!ids.has(message.id)) return NOT_OURS;
+              return runWithTrace(traceOf(message.id), () =>
+                deps.upstream.sendMessage(account.phoneNumberId, token, upstreamBody(message)),
+              );
+            })(),
           );
         }
       },
       maxWaitMs,
+      { withinMs: HAND_OVER_UNRECORDED_MS, onSchedule },
     );
     // A slow number's later slots are far off: those messages give their claim back rather than wait claimed.
     if (granted < messages.length) {
       await persistently(deps, 'giving claims back', () =>
-        deps.messages.releaseClaims(
-          messages.slice(granted).map((m) => m.id),
-          0,
-        ),
+        deps.messages.releaseClaims(idsOf(messages.slice(granted)), 0),
       );
     }
   } catch (err) {
-    const unsent = messages.slice(calls.length).map((m) => m.id);
+    const unsent = idsOf(messages.slice(calls.length));
     deps.logger.warn('sending paused, claims given back', {
       messages: unsent.length,
       error: (err as Error).message,
@@ -90,7 +140,17 @@ async function sendAll(
     );
   }
   const results = await Promise.all(calls);
-  return results.map((result, i) => ({ message: messages[i], result }));
+  await marks.catch(() => undefined);
+  const unrecorded = idsOf(messages.filter((_m, i) => results[i] === UNRECORDED));
+  if (unrecorded.length > 0) {
+    deps.logger.warn('hand-over not recorded, claims given back', { messages: unrecorded.length });
+    await persistently(deps, 'giving claims back', () =>
+      deps.messages.releaseClaims(unrecorded, deps.config.SEND_RETRY_BASE_MS),
+    );
+  }
+  return results.flatMap((result, i) =>
+    result === UNRECORDED || result === NOT_OURS ? [] : [{ message: messages[i], result }],
+  );
 }
 
 /** What came of a failed call: a later retry while attempts remain for a transient error, else failed. */

@@ -47,7 +47,8 @@ export class ThroughputLimiter {
   /**
    * Calls `onGranted(n)` as slots come due, until `count` have been granted or the next slot is more than
    * `maxWaitMs` away from the start (a slow number must not hold claimed messages for long); answers how many
-   * were granted.
+   * were granted. `soon.onSchedule` hears once, before the first grant, how many slots come due within
+   * `soon.withinMs` (the rest of the `count` wait longer, or get none).
    */
   async acquire(
     channelAccountId: string,
@@ -55,6 +56,7 @@ export class ThroughputLimiter {
     count: number,
     onGranted: (n: number) => void,
     maxWaitMs = 10_000,
+    soon?: { withinMs: number; onSchedule: (dueSoon: number) => void },
   ): Promise<number> {
     const interval = 1000 / (perSecond * this.safety);
     const latestMs = (1000 * (1 - this.safety)) / 2;
@@ -73,6 +75,12 @@ export class ThroughputLimiter {
       )) as [number, string];
       const asked = Date.now();
       const firstAt = asked + Number(ahead);
+      if (soon) {
+        // Once, before any slot is used: how many of the slots come due within `withinMs` from now.
+        const dueSoon = grant === 0 ? 0 : Math.floor((soon.withinMs - Number(ahead)) / interval) + 1;
+        soon.onSchedule(Math.max(0, Math.min(grant, dueSoon)));
+        soon = undefined;
+      }
       if (grant === 0) {
         const wait = firstAt - horizon - asked;
         if (asked + wait - started > maxWaitMs) return granted;
