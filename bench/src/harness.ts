@@ -148,3 +148,51 @@ export async function migrateBenchDatabase(): Promise<void> {
   });
   if (result.status !== 0) throw new Error('migrations failed');
 }
+
+/** The sandbox's own ceiling for a run's sends (the baseline of the queued-to-sent figures). */
+export interface SandboxCeiling {
+  /** Sends made (after a warm-up of a few hundred), accepted or not. */
+  messages: number;
+  /** Sends the sandbox did not accept: 0 unless something is wrong. */
+  failures: number;
+  /** First request to last answer. */
+  seconds: number;
+  /** Accepted sends per second. */
+  perSecond: number;
+  /** Calls in flight: the worker's SEND_CONCURRENCY. */
+  concurrency: number;
+}
+
+/**
+ * One process (bench/src/sandbox-ceiling.ts) POSTing the upstream bodies of the account's message logs straight to
+ * the sandbox's /{version}/{phone_number_id}/messages, with the messaging worker's HTTP client and concurrency as
+ * `workerEnv` (the worker's environment, UPSTREAM_BASE_URL included) configures them: `messages` sends, or as many
+ * as `maxSeconds` allow. Run it once the figure it is the baseline of is measured, in the same sandbox.
+ */
+export function sandboxCeiling(options: {
+  workerEnv: Record<string, string>;
+  accountId: string;
+  phoneNumberId: string;
+  accessToken: string;
+  messages: number;
+  maxSeconds?: number;
+}): Promise<SandboxCeiling> {
+  return new Promise((resolve, reject) => {
+    const child = fork(join(__dirname, 'sandbox-ceiling.js'), [], {
+      env: {
+        ...process.env,
+        ...options.workerEnv,
+        CEILING_ACCOUNT_ID: options.accountId,
+        CEILING_PHONE_NUMBER_ID: options.phoneNumberId,
+        CEILING_ACCESS_TOKEN: options.accessToken,
+        CEILING_MESSAGES: String(options.messages),
+        CEILING_MAX_SECONDS: String(
+          options.maxSeconds ?? Number(process.env.BENCH_CEILING_MAX_SECONDS ?? 20),
+        ),
+      },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    child.once('message', (m: SandboxCeiling) => resolve(m));
+    child.once('exit', (code) => reject(new Error(`the sandbox ceiling exited with ${code}`)));
+  });
+}

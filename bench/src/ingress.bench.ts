@@ -7,6 +7,7 @@ import amqp from 'amqplib';
 import { Client } from 'pg';
 import { ulid } from 'ulidx';
 import {
+  forkServer,
   freePort,
   freshDatabase,
   startService,
@@ -50,9 +51,22 @@ export interface IngressPhase {
   missing: number;
 }
 
+/** A saturated phase against the baseline receiver: the same signed webhooks, nothing behind the 200. */
+export interface BaselinePhase {
+  name: string;
+  batch: number;
+  items: number;
+  requests: number;
+  failures: number;
+  loadSeconds: number;
+  ackedPerSecond: number;
+}
+
 export interface IngressBenchResult {
   connections: number;
   durationSeconds: number;
+  /** Bare Express 5 + HMAC check + insert of the raw body, per saturated batch size. */
+  baselines: BaselinePhase[];
   phases: IngressPhase[];
   /** One-minute load average before and after: on a shared machine, what else competed for the cores. */
   loadAverage: [number, number];
@@ -184,35 +198,36 @@ interface PhaseLoad {
   ratePerSecond?: number;
 }
 
-/**
- * `connections` loops post signed webhooks of `batch` statuses each, for the duration or until the seeded messages
- * run out, noting when each item was acknowledged; then waits until every acknowledged item's status change is
- * seen as a `message.status_updated` event.
- */
-async function runPhase(
-  url: URL,
-  db: Client,
-  account: Account,
-  seen: Map<number, number>,
-  load: PhaseLoad,
-): Promise<IngressPhase> {
-  // Enough for the phase at a generous rate; a phase that exhausts them ends early and says so in its seconds.
-  const capacity = load.ratePerSecond
-    ? Math.ceil(load.ratePerSecond * load.durationSeconds)
-    : Number(process.env.BENCH_INGRESS_MAX_ITEMS ?? 60_000);
-  const messages = await seedMessages(db, account, capacity);
-  // Signed before the clock starts, so the load generator spends its share of the cores on the requests alone.
-  const webhooks: Array<{ batch: typeof messages; body: Buffer; signature: string }> = [];
-  for (let i = 0; i + load.batch <= messages.length; i += load.batch) {
-    const batch = messages.slice(i, i + load.batch);
+interface SignedWebhook {
+  batch: Array<{ id: number; wamid: string }>;
+  body: Buffer;
+  signature: string;
+}
+
+/** The messages' statuses as signed webhooks of `batch` items each (a remainder short of a batch is left out). */
+function signedWebhooks(account: Account, messages: SignedWebhook['batch'], batch: number): SignedWebhook[] {
+  const webhooks: SignedWebhook[] = [];
+  for (let i = 0; i + batch <= messages.length; i += batch) {
+    const items = messages.slice(i, i + batch);
     webhooks.push({
-      batch,
+      batch: items,
       ...statusWebhook(
         account,
-        batch.map((m) => m.wamid),
+        items.map((m) => m.wamid),
       ),
     });
   }
+  return webhooks;
+}
+
+/** Seeded messages of a saturated phase: enough at a generous rate; a phase that exhausts them ends early. */
+const saturatedCapacity = () => Number(process.env.BENCH_INGRESS_MAX_ITEMS ?? 60_000);
+
+/**
+ * `connections` loops post the signed webhooks, for the duration or until they run out (paced to the phase's rate
+ * if it has one), noting when each item was acknowledged with a 200.
+ */
+async function postWebhooks(url: URL, webhooks: SignedWebhook[], load: PhaseLoad) {
   const agent = new Agent({ keepAlive: true, maxSockets: load.connections });
   const acked = new Map<number, number>();
   let next = 0;
@@ -245,6 +260,51 @@ async function runPhase(
   await Promise.all(Array.from({ length: load.connections }, worker));
   const loadSeconds = (Date.now() - started) / 1000;
   agent.destroy();
+  return { acked, requests, failures, started, loadSeconds };
+}
+
+/** The same signed webhooks (of messages never seeded: the baseline looks nothing up) against the baseline. */
+async function runBaselinePhase(url: URL, account: Account, load: PhaseLoad): Promise<BaselinePhase> {
+  const prefix = `wamid.bench.${ulid()}.`;
+  const messages = Array.from({ length: saturatedCapacity() }, (_, i) => ({
+    id: i + 1,
+    wamid: `${prefix}${i}`,
+  }));
+  const { acked, requests, failures, loadSeconds } = await postWebhooks(
+    url,
+    signedWebhooks(account, messages, load.batch),
+    load,
+  );
+  return {
+    name: load.name,
+    batch: load.batch,
+    items: acked.size,
+    requests,
+    failures,
+    loadSeconds,
+    ackedPerSecond: acked.size / loadSeconds,
+  };
+}
+
+/**
+ * `connections` loops post signed webhooks of `batch` statuses each, for the duration or until the seeded messages
+ * run out, noting when each item was acknowledged; then waits until every acknowledged item's status change is
+ * seen as a `message.status_updated` event.
+ */
+async function runPhase(
+  url: URL,
+  db: Client,
+  account: Account,
+  seen: Map<number, number>,
+  load: PhaseLoad,
+): Promise<IngressPhase> {
+  const capacity = load.ratePerSecond
+    ? Math.ceil(load.ratePerSecond * load.durationSeconds)
+    : saturatedCapacity();
+  const messages = await seedMessages(db, account, capacity);
+  // Signed before the clock starts, so the load generator spends its share of the cores on the requests alone.
+  const webhooks = signedWebhooks(account, messages, load.batch);
+  const { acked, requests, failures, started, loadSeconds } = await postWebhooks(url, webhooks, load);
   const waitUntil = Date.now() + Number(process.env.BENCH_INGRESS_DRAIN_SECONDS ?? 300) * 1000;
   const visible = () => [...acked.keys()].filter((id) => seen.has(id)).length;
   while (visible() < acked.size && Date.now() < waitUntil) await new Promise((r) => setTimeout(r, 100));
@@ -276,7 +336,8 @@ async function runPhase(
  * process) which applies them to seeded `sent` messages: items acknowledged per second at 64 connections with
  * batches of 1 and 50 statuses, and the latency from each item's 200 to its `message.status_updated` event (an
  * upper bound on "visible": the event leaves through messaging's outbox after the commit). Then the same at a
- * paced rate (the target's 3,000 items/s) to see the latency when the path is not saturated.
+ * paced rate (the target's 3,000 items/s) to see the latency when the path is not saturated. First, the baseline:
+ * the saturated phases' webhooks against a bare Express 5 receiver that checks the HMAC and inserts the raw body.
  */
 export async function benchIngress(
   connections: number,
@@ -323,9 +384,34 @@ export async function benchIngress(
     const account = await seedAccount(db);
     const url = new URL(`http://127.0.0.1:${ingressPort}/api/webhooks/channel`);
     const target = Number(process.env.BENCH_INGRESS_RATE ?? 3_000);
-    const loads: PhaseLoad[] = [
+    const saturated: PhaseLoad[] = [
       { name: 'batches of 1', batch: 1, connections, durationSeconds },
       { name: 'batches of 50', batch: 50, connections, durationSeconds },
+    ];
+    // The baseline first, with the services up and idle: the same signed webhooks, connections and duration.
+    const baselines: BaselinePhase[] = [];
+    const receiver = await forkServer(join(__dirname, 'webhook-receiver-baseline.js'), {
+      DATABASE_URL: INGRESS_DATABASE_URL,
+      APP_SECRET,
+    });
+    try {
+      const baselineUrl = new URL(`http://127.0.0.1:${receiver.port}/webhook`);
+      await runBaselinePhase(baselineUrl, account, {
+        name: 'warm-up',
+        batch: 10,
+        connections,
+        durationSeconds: 2,
+      });
+      for (const load of saturated) {
+        const phase = await runBaselinePhase(baselineUrl, account, load);
+        process.stdout.write(`baseline ${JSON.stringify(phase)}\n`);
+        baselines.push(phase);
+      }
+    } finally {
+      await stop(receiver.child);
+    }
+    const loads: PhaseLoad[] = [
+      ...saturated,
       { name: `batches of 1 at ${target}/s`, batch: 1, connections, durationSeconds, ratePerSecond: target },
       {
         name: `batches of 50 at ${target}/s`,
@@ -343,7 +429,7 @@ export async function benchIngress(
       process.stdout.write(`${JSON.stringify(phase)}\n`);
       phases.push(phase);
     }
-    return { connections, durationSeconds, phases, loadAverage: [loadBefore, loadavg()[0]] };
+    return { connections, durationSeconds, baselines, phases, loadAverage: [loadBefore, loadavg()[0]] };
   } finally {
     await watcher?.close().catch(() => undefined);
     await db.end();
@@ -356,6 +442,12 @@ export function ingressReport(r: IngressBenchResult): string {
   const ms = (n: number) => (Number.isNaN(n) ? '-' : String(n));
   const row = (p: IngressPhase) =>
     `| ${p.name} | ${p.items} | ${p.failures} | ${p.loadSeconds.toFixed(1)} | **${Math.round(p.ackedPerSecond)}** | ${Math.round(p.appliedPerSecond)} | ${ms(p.p50Ms)} | **${ms(p.p99Ms)}** | ${ms(p.maxMs)} | ${p.missing} |`;
+  // The saturated phase of the same batch size: the figure a baseline phase is the baseline of.
+  const ingressOf = (b: BaselinePhase) =>
+    r.phases.find((p) => p.batch === b.batch && p.ratePerSecond === undefined)?.ackedPerSecond ?? NaN;
+  const ratioOf = (b: BaselinePhase) => ingressOf(b) / b.ackedPerSecond;
+  const baselineRow = (b: BaselinePhase) =>
+    `| ${b.name} | ${b.items} | ${b.failures} | ${b.loadSeconds.toFixed(1)} | ${Math.round(b.ackedPerSecond)} | **${Math.round(ingressOf(b))}** | **${ratioOf(b).toFixed(2)}x** |`;
   return `## Inbound status webhooks: acknowledged, then visible (target: >= 3,000 status items/s acknowledged; p99 ack to visible <= 1 s)
 
 Signed \`delivered\` webhooks posted at ${r.connections} connections to webhook-ingress (its own process), which stores
@@ -369,5 +461,16 @@ Load average (1 min) before / after: ${r.loadAverage.map((l) => l.toFixed(1)).jo
 | load | items | non-200 | s | acked items/s | applied items/s | p50 ms | p99 ms | max ms | never seen |
 |---|---|---|---|---|---|---|---|---|---|
 ${r.phases.map(row).join('\n')}
+
+Baseline, measured first in the same run: a bare Express 5 server (its own process) that checks the same
+HMAC-SHA256 signature over the raw body, inserts the raw body into a PostgreSQL table (one row per webhook, its own
+commit) and answers 200: the least any durable webhook receiver must do. Loaded as the saturated phases are: the
+same signed webhooks at ${r.connections} connections, for ${r.durationSeconds} s or until the same number of items runs out.
+
+| acknowledged, saturated | baseline: items | non-200 | s | baseline: acked items/s | webhook-ingress: acked items/s | ratio ingress / baseline |
+|---|---|---|---|---|---|---|
+${r.baselines.map(baselineRow).join('\n')}
+
+Ratio ingress / baseline, acked items/s: ${r.baselines.map((b) => `**${ratioOf(b).toFixed(2)}x** (${b.name})`).join(', ')}
 `;
 }

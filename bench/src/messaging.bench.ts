@@ -14,6 +14,8 @@ import {
   BENCH_ENV,
   DATABASE_URL,
   migrateBenchDatabase,
+  sandboxCeiling,
+  type SandboxCeiling,
 } from './harness';
 
 export interface MessagingBenchResult {
@@ -21,6 +23,9 @@ export interface MessagingBenchResult {
   send: LoadResult;
   ratio: number;
   drain: { messages: number; seconds: number; perSecond: number };
+  /** The drain's baseline: the same bodies POSTed straight to the same sandbox, after the drain. */
+  ceiling: SandboxCeiling;
+  drainRatio: number;
 }
 
 async function admin<T>(gatewayUrl: string, method: string, path: string, body?: unknown): Promise<T> {
@@ -60,7 +65,10 @@ async function measureDrain(
   return { messages, seconds, perSecond: messages / seconds, worker };
 }
 
-/** POST /api/v1/messages/send (text, immediate) through the gateway, beside insert + confirm-publish; then the drain rate. */
+/**
+ * POST /api/v1/messages/send (text, immediate) through the gateway, beside insert + confirm-publish; then the drain
+ * rate, beside the sandbox's own ceiling for the same sends.
+ */
 export async function benchMessaging(
   connections: number,
   durationSeconds: number,
@@ -113,12 +121,13 @@ export async function benchMessaging(
       `/admin/v1/tenants/${tenant.tenant_id}/api-keys`,
     );
     const suffix = String(Date.now()).slice(-9);
+    const phoneNumberId = `9${suffix}`;
     const account = await admin<{ channel_account_id: string }>(
       gatewayUrl,
       'POST',
       `/admin/v1/tenants/${tenant.tenant_id}/channel-accounts`,
       {
-        phone_number_id: `9${suffix}`,
+        phone_number_id: phoneNumberId,
         waba_id: `8${suffix}`,
         display_phone_number: '15550009999',
         access_token: 'bench-token',
@@ -166,8 +175,24 @@ export async function benchMessaging(
       }),
     );
     children.push(drained.worker);
-    const { worker: _worker, ...drain } = drained;
-    return { baseline: base, send, ratio: send.requestsPerSecond / base.requestsPerSecond, drain };
+    const { worker, ...drain } = drained;
+    // The worker is idle now; stopped, so the baseline has the cores it had.
+    await stop(worker);
+    const ceiling = await sandboxCeiling({
+      workerEnv: messagingEnv,
+      accountId: account.channel_account_id,
+      phoneNumberId,
+      accessToken: 'bench-token',
+      messages: drain.messages,
+    });
+    return {
+      baseline: base,
+      send,
+      ratio: send.requestsPerSecond / base.requestsPerSecond,
+      drain,
+      ceiling,
+      drainRatio: drain.perSecond / ceiling.perSecond,
+    };
   } finally {
     await db.end();
     await stop(baseline.child);

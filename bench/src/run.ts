@@ -48,6 +48,18 @@ The ${msg.drain.messages} messages the send benchmark left queued, drained by on
 (\`MESSAGING_ROLE=worker\`, started after the load): ${msg.drain.seconds.toFixed(1)} s,
 **${Math.round(msg.drain.perSecond)} msg/s**. The path: outbox relay, RabbitMQ, batched claim, throughput limiter in
 Redis, the sandbox over HTTP, batched status update with its events in PostgreSQL.
+
+Baseline: the sandbox's own ceiling, measured next in the same run and sandbox: one process POSTing the same
+bodies (the worker's, rebuilt from those message logs) straight to \`/{version}/{phone_number_id}/messages\` with the
+worker's HTTP client (messaging's \`CloudApiClient\`) and ${msg.ceiling.concurrency} calls in flight (its \`SEND_CONCURRENCY\`),
+after a warm-up; the worker's start is inside its own time.
+
+| target | messages | s | msg/s | not accepted |
+|---|---|---|---|---|
+| baseline: sandbox ceiling, one process, ${msg.ceiling.concurrency} in flight | ${msg.ceiling.messages} | ${msg.ceiling.seconds.toFixed(1)} | ${Math.round(msg.ceiling.perSecond)} | ${msg.ceiling.failures} |
+| queued to sent, one worker | ${msg.drain.messages} | ${msg.drain.seconds.toFixed(1)} | ${Math.round(msg.drain.perSecond)} | - |
+
+Ratio drain / sandbox ceiling: **${msg.drainRatio.toFixed(2)}x**
 `;
 }
 
