@@ -2,11 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { AmqpClient, createLogger } from '@bm/platform';
-import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { freePort, testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
 import {
   asTenant,
   DISPATCHER_TEST_SETTINGS,
@@ -50,14 +49,6 @@ afterAll(async () => {
   await stack?.stop();
 }, 60_000);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Spawned {
   child: ChildProcess;

@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { INTERNAL_HEADERS } from '@bm/contracts';
-import { testEnv, waitFor } from '@bm/platform/testing';
+import { freePort, testEnv, waitFor } from '@bm/platform/testing';
 import { phones } from '../support/campaigns';
 import { sandboxSends } from '../support/messages';
 import { createTenant, startStack, type Stack } from '../support/stack';
@@ -22,14 +21,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 it('a SIGTERM during a stream of sends loses and doubles nothing', async () => {
   const t = await createTenant(stack, 'TIER_10K');

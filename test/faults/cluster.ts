@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
-import { testEnv, waitFor } from '@bm/platform/testing';
+import { freePort, testEnv, waitFor } from '@bm/platform/testing';
 import { startBalancer, type Balancer } from './balancer';
 
 /** The services of the stack as separate processes (their built `dist/start.js`), stopped in reverse order. */
@@ -28,14 +27,6 @@ const PORT_VAR: Record<ServiceName, string> = {
 export const ADMIN_TOKEN = 'fault-admin-token-0123456789';
 export const APP_SECRET = 'fault-app-secret';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 /**
  * Helpers for component tests: the run's own database, queue and cache names, and polling with a deadline.
  * Only test code imports this entry point.
@@ -15,6 +16,33 @@ export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessE
     INTERNAL_TOKEN: 'test-internal-token-0123456789',
     ...overrides,
   };
+}
+
+const handedOut = new Set<number>();
+
+/** Whether a server could listen on the port, on every interface, right now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A port for a process the test starts next. Port 0's pick comes from the kernel's ephemeral range, where the
+ * outgoing connections made before that process listens (pools, brokers, HTTP clients of a dozen processes) may
+ * take it first; so it is drawn below that range (32768 and up on Linux), never the same twice in a run.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (!handedOut.has(port) && (await canListen(port))) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error('no free port below the ephemeral range');
 }
 
 /** A unique suffix for names a test creates, so parallel tests never share data. */
