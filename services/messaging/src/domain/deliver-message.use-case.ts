@@ -75,10 +75,14 @@ async function sendAll(
   };
   // Messages from this index on wait for their slot, recorded as such: each group leaves that state before its call.
   let firstAwaiting = messages.length;
+  // Called after each ask for slots, before any of them is used: the messages not yet handed over whose slot is
+  // not due soon (on a later ask, those whose first slots were given up as late) are marked from here on.
   const onSchedule = (dueSoon: number) => {
-    if (dueSoon >= messages.length) return;
-    firstAwaiting = dueSoon;
-    inOrder(() => deps.messages.markAwaitingSlot(messages.slice(dueSoon), true)).catch((err: unknown) =>
+    const boundary = calls.length + dueSoon;
+    if (boundary >= firstAwaiting) return;
+    const newlyAwaiting = messages.slice(boundary, firstAwaiting);
+    firstAwaiting = boundary;
+    inOrder(() => deps.messages.markAwaitingSlot(newlyAwaiting, true)).catch((err: unknown) =>
       deps.logger.warn('awaiting slot not recorded', { error: (err as Error).message }),
     );
   };

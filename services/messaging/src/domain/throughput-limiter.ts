@@ -47,8 +47,9 @@ export class ThroughputLimiter {
   /**
    * Calls `onGranted(n)` as slots come due, until `count` have been granted or the next slot is more than
    * `maxWaitMs` away from the start (a slow number must not hold claimed messages for long); answers how many
-   * were granted. `soon.onSchedule` hears once, before the first grant, how many slots come due within
-   * `soon.withinMs` (the rest of the `count` wait longer, or get none).
+   * were granted. `soon.onSchedule` hears, after each ask for slots and before they are used, how many of the
+   * messages not yet granted have a slot due within `soon.withinMs` (the rest wait longer, or got none; slots
+   * given up as late are asked for again, so a message due soon at first may wait longer later).
    */
   async acquire(
     channelAccountId: string,
@@ -76,10 +77,9 @@ export class ThroughputLimiter {
       const asked = Date.now();
       const firstAt = asked + Number(ahead);
       if (soon) {
-        // Once, before any slot is used: how many of the slots come due within `withinMs` from now.
+        // Before this grant's slots are used: how many of them come due within `withinMs` from now.
         const dueSoon = grant === 0 ? 0 : Math.floor((soon.withinMs - Number(ahead)) / interval) + 1;
         soon.onSchedule(Math.max(0, Math.min(grant, dueSoon)));
-        soon = undefined;
       }
       if (grant === 0) {
         const wait = firstAt - horizon - asked;
