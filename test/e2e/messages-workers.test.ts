@@ -81,7 +81,11 @@ describe('send workers with two replicas', () => {
     expect(await sandboxSends(stack, `to=${phone}`)).toHaveLength(1);
   });
 
-  it('when a worker died after recording its attempt, then the message fails as unknown instead of being sent twice', async () => {
+  /**
+   * A message as a worker killed mid-attempt leaves it: queued, its attempt recorded 10 s ago and never
+   * finished; `awaitingSlot` when it was still waiting for its throughput slot (it never reached the upstream).
+   */
+  async function abandonedAttempt(awaitingSlot: boolean) {
     const t = await createTenant(stack);
     const phone = randomPhone();
     const scheduled = await request(stack.gatewayUrl)
@@ -99,63 +103,35 @@ describe('send workers with two replicas', () => {
     const db = new Client({ connectionString: process.env.TEST_DATABASE_URL });
     await db.connect();
     try {
-      // What a worker killed during the upstream call leaves behind: the attempt recorded, no outcome.
       await db.query(
         `UPDATE messaging.message_logs SET status = 'queued', scheduled_at = NULL, send_attempts = 1,
-                attempt_started_at = now() - interval '10 seconds' WHERE id = $1`,
-        [id],
+                attempt_started_at = now() - interval '10 seconds', awaiting_slot = $2 WHERE id = $1`,
+        [id, awaitingSlot],
       );
     } finally {
       await db.end();
     }
-    const failed = await waitFor(
-      async () => {
-        const m = await messageStatus(stack, t, id);
-        return m.status === 'failed' ? m : undefined;
-      },
-      { what: 'settled' },
-    );
-    expect(failed.error_message).toMatch(/outcome unknown/);
-    expect(await sandboxSends(stack, `to=${phone}`)).toHaveLength(0);
-  });
-
-  it('when a worker died while its message awaited the number\'s slot, then the message is sent, once, instead of failing as unknown', async () => {
-    const t = await createTenant(stack);
-    const phone = randomPhone();
-    const scheduled = await request(stack.gatewayUrl)
-      .post('/api/v1/messages/send')
-      .set(t.auth)
-      .send({
-        channel_account_id: t.channelAccountId,
-        phone,
-        message_type: 'template',
-        data: { name: 'hello_world' },
-        scheduled_at: '2031-01-01T00:00:00Z',
-      })
-      .expect(202);
-    const id = scheduled.body.data.message_log_id as number;
-    const db = new Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await db.connect();
-    try {
-      // What a worker killed while the message waited for its throughput slot leaves: the claim, marked as
-      // awaiting the slot (it never reached the upstream).
-      await db.query(
-        `UPDATE messaging.message_logs SET status = 'queued', scheduled_at = NULL, send_attempts = 1,
-                attempt_started_at = now() - interval '10 seconds', awaiting_slot = true WHERE id = $1`,
-        [id],
-      );
-    } finally {
-      await db.end();
-    }
-    const sent = await waitFor(
+    const settled = await waitFor(
       async () => {
         const m = await messageStatus(stack, t, id);
         return m.status === 'sent' || m.status === 'failed' ? m : undefined;
       },
       { what: 'settled', timeoutMs: 15_000 },
     );
-    expect(sent.status).toBe('sent');
-    expect(await sandboxSends(stack, `to=${phone}`)).toHaveLength(1);
+    return { settled, sends: await sandboxSends(stack, `to=${phone}`) };
+  }
+
+  it('when a worker died after recording its attempt, then the message fails as unknown instead of being sent twice', async () => {
+    const { settled, sends } = await abandonedAttempt(false);
+    expect(settled.status).toBe('failed');
+    expect(settled.error_message).toMatch(/outcome unknown/);
+    expect(sends).toHaveLength(0);
+  });
+
+  it('when a worker died while its message awaited the number\'s slot, then the message is sent, once, instead of failing as unknown', async () => {
+    const { settled, sends } = await abandonedAttempt(true);
+    expect(settled.status).toBe('sent');
+    expect(sends).toHaveLength(1);
   });
 });
 
