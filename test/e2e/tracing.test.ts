@@ -40,9 +40,9 @@ describe('one trace from the client through messaging and the broker', () => {
     // and read events still continue the send's trace, so the client's receiver sees one trace id throughout.
     const message = await request(stack.gatewayUrl).get(`/api/v1/messages/${id}`).set(t.auth).expect(200);
     const wamid = message.body.data.provider_message_id as string;
-    await publishInbound(stack, 'inbound.status', statusReport(t, wamid, 'delivered'));
-    await publishInbound(stack, 'inbound.status', statusReport(t, wamid, 'read'));
+    // One at a time: a read applied first would make the delivered receipt a late one, which emits nothing.
     for (const status of ['delivered', 'read']) {
+      await publishInbound(stack, 'inbound.status', statusReport(t, wamid, status));
       const event = await waitFor(
         () => statusEvents.find((e) => e.payload.message_log_id === id && e.payload.status === status),
         { what: `the ${status} event` },
