@@ -217,10 +217,20 @@ export async function createTenant(
   };
 }
 
+const issuedPhones = new Set<string>();
+
 /** A random valid phone number (US), avoiding the sandbox's fault suffixes unless one is asked for. */
 export function randomPhone(suffix = ''): string {
   const body = String(Math.floor(Math.random() * 1e7)).padStart(7, '0');
   const base = `1415${body}`;
-  if (suffix) return base.slice(0, base.length - suffix.length) + suffix;
-  return /(0049|0026|0047|0050|9429|9056|9057|9500|9503)$/.test(base) ? randomPhone() : base;
+  const phone = suffix
+    ? base.slice(0, base.length - suffix.length) + suffix
+    : /(0049|0026|0047|0050|9429|9056|9057|9500|9503)$/.test(base)
+      ? undefined
+      : base;
+  // Never the same phone twice in a test file: its sandbox counts sends per phone across the file's tests (two
+  // lists of 300 drawn from 10^7 numbers share one about once in a hundred runs).
+  if (phone === undefined || issuedPhones.has(phone)) return randomPhone(suffix);
+  issuedPhones.add(phone);
+  return phone;
 }
