@@ -4,6 +4,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
+import { INTERNAL_HEADERS } from '@bm/contracts';
 import { AmqpClient, createLogger } from '@bm/platform';
 import { freePort, testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
 import {
@@ -27,7 +28,7 @@ import { ADMIN_TOKEN, campaignTestEnv, createTenant, startStack, type Stack } fr
 
 /*
  * The built services (dist/start.js) as processes, each told to stop with SIGTERM in the middle of its work, as
- * Kubernetes does on a rollout: webhook-ingress while the upstream posts webhooks, a campaign worker while it
+ * Kubernetes does on a rollout: messaging while it takes sends, webhook-ingress while the upstream posts webhooks, a campaign worker while it
  * dispatches, the webhook dispatcher while it delivers, the gateway while it forwards sends. Each must exit 0
  * with every shutdown step finished within its bound (no `close failed` in its log), refuse only with 503 or
  * no connection, and lose and double nothing: what it acknowledged is finished, by it or by the replica that
@@ -139,6 +140,86 @@ async function streamAndStop(
   if (!signalled) throw new Error(`only ${accepted} accepted, never stopped: ${statuses.join(',')}`);
   return statuses;
 }
+
+interface AcceptedSend {
+  id: number;
+  phone: string;
+}
+
+/**
+ * POSTs a send of the hello_world template to `url` (the gateway, or messaging itself with internal headers) and
+ * records it when accepted; answers the HTTP status, 0 when no connection took the request.
+ */
+async function sendTemplate(
+  url: string,
+  channelAccountId: string,
+  headers: Record<string, string>,
+  phone: string,
+  accepted: AcceptedSend[],
+): Promise<number> {
+  try {
+    const res = await fetch(`${url}/api/v1/messages/send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({
+        channel_account_id: channelAccountId,
+        phone,
+        message_type: 'template',
+        data: { name: 'hello_world' },
+      }),
+    });
+    const body = (await res.json()) as { data?: { message_log_id: number } };
+    if (res.status === 202) accepted.push({ id: body.data!.message_log_id, phone });
+    return res.status;
+  } catch {
+    return 0; // connection refused or closed before a request was taken
+  }
+}
+
+/** Waits until every accepted send is sent (by the replica still running, for what the stopped one left). */
+async function allSent(accepted: AcceptedSend[]): Promise<void> {
+  await waitFor(
+    async () => {
+      const rows: Array<{ n: string }> = await stack.messaging[0].deps.dataSource.query(
+        `SELECT count(*) AS n FROM messaging.message_logs WHERE id = ANY($1::bigint[]) AND status = 'sent'`,
+        [accepted.map((a) => a.id)],
+      );
+      return Number(rows[0].n) === accepted.length;
+    },
+    { timeoutMs: 60_000, what: 'every accepted message sent' },
+  );
+}
+
+it('messaging stopped with SIGTERM during a stream of sends loses and doubles nothing', async () => {
+  const t = await createTenant(stack, 'TIER_10K');
+  const messaging = await spawnService('messaging', 'MESSAGING_PORT', {
+    UPSTREAM_BASE_URL: stack.sandboxUrl,
+    SHUTDOWN_TIMEOUT_MS: '5000',
+  });
+  const internal = {
+    [INTERNAL_HEADERS.token]: testEnv().INTERNAL_TOKEN!,
+    [INTERNAL_HEADERS.tenantId]: String(t.tenantId),
+  };
+  const targets = phones(400);
+  const accepted: AcceptedSend[] = [];
+  const statuses = await streamAndStop(messaging, {
+    count: targets.length,
+    concurrency: 8,
+    acceptedStatus: 202,
+    stopAfter: 80,
+    send: (i) => sendTemplate(messaging.url, t.channelAccountId, internal, targets[i], accepted),
+  });
+  expect(await stopped(messaging)).toEqual({ exitCode: 0, closeFailures: [] });
+  expect(accepted.length).toBeGreaterThanOrEqual(80);
+  // Refusals are 503 (the dependency-down envelope) or no connection at all, never a 5xx that accepted work.
+  expect(statuses.filter((s) => s !== 202 && s !== 0 && s !== 503)).toEqual([]);
+
+  // The replica still running (in this process) delivers whatever the stopped one left queued.
+  await allSent(accepted);
+  for (const { phone } of accepted) {
+    expect((await sandboxSends(stack, `to=${phone}`)).map((s) => s.result)).toEqual(['accepted']);
+  }
+}, 90_000);
 
 /** A status item of a message the upstream reports, in a signed webhook as the upstream posts it. */
 function statusWebhook(wabaId: string, phoneNumberId: string, wamid: string): string {
@@ -430,7 +511,7 @@ it('the gateway stopped with SIGTERM while forwarding sends answers those in fli
   });
 
   const targets = phones(400);
-  const accepted: Array<{ id: number; phone: string }> = [];
+  const accepted: AcceptedSend[] = [];
   let inFlightAtStop: string[] = [];
   const statuses = await streamAndStop(gateway, {
     count: targets.length,
@@ -438,26 +519,7 @@ it('the gateway stopped with SIGTERM while forwarding sends answers those in fli
     acceptedStatus: 202,
     stopAfter: 60,
     onStop: () => (inFlightAtStop = [...hop.held]),
-    send: async (i) => {
-      const phone = targets[i];
-      try {
-        const res = await fetch(`${gateway.url}/api/v1/messages/send`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...t.auth },
-          body: JSON.stringify({
-            channel_account_id: t.channelAccountId,
-            phone,
-            message_type: 'template',
-            data: { name: 'hello_world' },
-          }),
-        });
-        const body = (await res.json()) as { data?: { message_log_id: number } };
-        if (res.status === 202) accepted.push({ id: body.data!.message_log_id, phone });
-        return res.status;
-      } catch {
-        return 0; // connection refused or closed before a request was taken
-      }
-    },
+    send: (i) => sendTemplate(gateway.url, t.channelAccountId, t.auth, targets[i], accepted),
   });
   expect(await stopped(gateway)).toEqual({ exitCode: 0, closeFailures: [] });
   expect(statuses.filter((s) => s !== 202 && s !== 0 && s !== 503)).toEqual([]);
@@ -467,16 +529,7 @@ it('the gateway stopped with SIGTERM while forwarding sends answers those in fli
   expect(inFlightAtStop.filter((phone) => !acceptedPhones.has(phone))).toEqual([]);
 
   // Every accepted send goes out once; nothing refused went out.
-  await waitFor(
-    async () => {
-      const rows: Array<{ n: string }> = await stack.messaging[0].deps.dataSource.query(
-        `SELECT count(*) AS n FROM messaging.message_logs WHERE id = ANY($1::bigint[]) AND status = 'sent'`,
-        [accepted.map((a) => a.id)],
-      );
-      return Number(rows[0].n) === accepted.length;
-    },
-    { timeoutMs: 60_000, what: 'every accepted message sent' },
-  );
+  await allSent(accepted);
   for (const phone of targets) {
     const sends = (await sandboxSends(stack, `to=${phone}`)).map((s) => s.result);
     expect({ phone, sends }).toEqual({ phone, sends: acceptedPhones.has(phone) ? ['accepted'] : [] });
