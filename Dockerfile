@@ -12,7 +12,9 @@
 # migrations (`node services/<name>/dist/migrate.js`); the migrate image runs every service's migrations in turn.
 # The build stage is shared, so building several targets compiles the workspace once.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# The official Node.js image, pinned by tag to the version CI tests on (.node-version; validate-deploy checks that
+# they agree).
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 ENV CI=true

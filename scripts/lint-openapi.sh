@@ -20,7 +20,6 @@ node -e "
   const { buildOpenApiDocument } = require('./libs/contracts/dist');
   require('node:fs').writeFileSync(process.argv[1], JSON.stringify(buildOpenApiDocument(), null, 2));
 " "$WORK/openapi.json"
-# No telemetry and no update check: CI has no business calling out. (Its banner about Node 20's end of
-# support is printed anyway; this release supports Node 20.)
+# No telemetry and no update check: CI has no business calling out.
 REDOCLY_SUPPRESS_UPDATE_NOTICE=true REDOCLY_TELEMETRY=off \
   "$BM_LINT_TOOLS/node_modules/.bin/redocly" lint "$WORK/openapi.json" --config redocly.yaml --max-problems 50

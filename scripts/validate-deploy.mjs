@@ -145,6 +145,7 @@ function checkDockerfile(file) {
     if (!target.expose.includes(service.port))
       problem(where, `target ${service.name}: EXPOSE ${service.port} missing`);
   }
+  checkNodeImage(where, readFileSync(file, 'utf8'));
   const migrate = effective(stages, 'migrate');
   if (!migrate) problem(where, 'no target "migrate"');
   else checkImageTarget(where, 'migrate', migrate);
@@ -152,6 +153,14 @@ function checkDockerfile(file) {
   if (last && last.name !== GATEWAY)
     problem(where, `the last stage (the default target) is ${last.name}, not gateway`);
   return names;
+}
+
+/** The images build and run on the official Node image of the version CI tests on (.node-version), by tag. */
+function checkNodeImage(where, text) {
+  const wanted = readFileSync(join(ROOT, '.node-version'), 'utf8').trim();
+  const arg = /^ARG NODE_IMAGE=(\S+)$/m.exec(text)?.[1];
+  const expected = `node:${wanted}-bookworm-slim`;
+  if (arg !== expected) problem(where, `ARG NODE_IMAGE must be ${expected} (.node-version), is ${arg ?? 'missing'}`);
 }
 
 function checkImageTarget(where, name, target) {

@@ -107,7 +107,7 @@ function wrap(stream: Stream, file: string): void {
     }
     if (shownOnTerminal(level)) return original.call(this, chunk, encoding, callback);
     const done = typeof encoding === 'function' ? encoding : callback;
-    if (typeof done === 'function') process.nextTick(done as () => void);
+    if (typeof done === 'function') process.nextTick(done);
     return true;
   };
 }

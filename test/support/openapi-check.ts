@@ -308,7 +308,7 @@ function observeParserAnswer(_error: Error, socket: Socket): void {
       record({ method: '(unparsed)', path: '', status, headers, text }, {}, true);
     }
     return end(data, ...rest);
-  }) as typeof socket.end;
+  });
 }
 
 // The servers whose answers are checked: the requests they get are the API's, never an outbound webhook.
@@ -361,8 +361,9 @@ export function webhookProblems(delivery: Delivery): string[] {
       return;
     }
     const validate = c.validator(`${pointer}/parameters/${i}/schema`);
-    const valid = validate(value as unknown);
-    if (!valid) problems.push(`header ${parameter.name}: ${value} ${validate.errors?.[0]?.message ?? ''}`);
+    if (!validate(value)) {
+      problems.push(`header ${parameter.name}: ${String(value)} ${validate.errors?.[0]?.message ?? ''}`);
+    }
   });
   const schema = `${pointer}/requestBody/content/application~1json/schema`;
   return [...problems, ...schemaProblems(c, schema, body)];

@@ -86,7 +86,7 @@ export class ServiceMetrics {
       });
     }
     const sources = entry.sources;
-    const read = source as () => Promise<Array<Sample<string>>>;
+    const read = source;
     sources.add(read);
     return () => sources.delete(read);
   }

@@ -3,7 +3,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import { SpanKind, SpanStatusCode, type Attributes, type HrTime } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
-import { BatchSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import type { TraceContext } from './trace-context';
 
 /*
@@ -59,12 +59,12 @@ function exportFor(service: string): ServiceExport | undefined {
     found = {
       // The exporter reads the endpoint, headers and timeout from the OTEL_* environment itself. Its agents are
       // made here: by default it imports node:http at run time, which test runners without ESM support refuse.
-      processor: new BatchSpanProcessor(
-        new OTLPTraceExporter({
+      processor: new BatchSpanProcessor({
+        exporter: new OTLPTraceExporter({
           httpAgentOptions: (protocol: string) =>
             protocol === 'http:' ? new HttpAgent({ keepAlive: true }) : new HttpsAgent({ keepAlive: true }),
         }),
-      ),
+      }),
       resource: resourceFromAttributes({ 'service.name': service }),
     };
     exporters.set(service, found);

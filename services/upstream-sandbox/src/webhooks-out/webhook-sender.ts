@@ -1,4 +1,3 @@
-import axios, { type AxiosInstance } from 'axios';
 import type { Logger } from '@bm/platform';
 import { appendBounded, nextSeq, type SandboxState, type WebhookRecord } from '../state';
 import { signBody } from './signature';
@@ -17,18 +16,11 @@ interface SenderOptions {
   retryBaseMs: number;
 }
 
+const ATTEMPT_TIMEOUT_MS = 5_000;
+
 /** Posts signed webhooks like the upstream: retried with backoff on a non-2xx or a network error, never thrown. */
 export class WebhookSender {
-  private readonly http: AxiosInstance;
-
-  constructor(private readonly options: SenderOptions) {
-    this.http = axios.create({
-      timeout: 5_000,
-      maxRedirects: 0,
-      validateStatus: () => true,
-      transformResponse: (data: unknown) => data,
-    });
-  }
+  constructor(private readonly options: SenderOptions) {}
 
   /** Resolves true once a 2xx answered, false after the last attempt or when the sandbox resets. */
   async deliver(kind: string, target: WebhookTarget, payload: unknown): Promise<boolean> {
@@ -48,14 +40,19 @@ export class WebhookSender {
     for (let attempt = 1; attempt <= maxAttempts && timers.epoch === epoch; attempt += 1) {
       const at = new Date().toISOString();
       try {
-        const res = await this.http.post(target.url, raw, {
+        const res = await fetch(target.url, {
+          method: 'POST',
+          body: raw,
           headers: {
             'Content-Type': 'application/json',
             'X-Hub-Signature-256': signature,
             'User-Agent': 'facebookexternalua',
           },
-          signal: timers.signal,
+          redirect: 'manual',
+          signal: AbortSignal.any([timers.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
         });
+        // The answer's body is not needed, but its connection goes back to the pool only once it is read.
+        await res.arrayBuffer();
         record.attempts.push({ at, http_status: res.status });
         if (res.status >= 200 && res.status < 300) {
           record.delivered = true;

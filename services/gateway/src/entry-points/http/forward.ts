@@ -84,7 +84,7 @@ export function createForwarder(internalToken: string, timeoutMs: number, logger
       try {
         answer = await poolFor(new URL(target).origin).request({
           path: req.originalUrl,
-          method: req.method as 'GET',
+          method: req.method,
           headers,
           body: hasBody ? req : null,
         });
@@ -94,7 +94,7 @@ export function createForwarder(internalToken: string, timeoutMs: number, logger
         next(new AppError('SERVICE_UNAVAILABLE'));
         return;
       }
-      const outHeaders = copyHeaders(answer.headers as IncomingHttpHeaders, KEEP_OURS);
+      const outHeaders = copyHeaders(answer.headers, KEEP_OURS);
       // The service answered before taking the whole body (415, 413, 401 come first): the rest of it will never
       // be read, and the next request on this connection would wait behind it forever. Close the connection
       // after this answer, as proxies do; the client opens a new one.

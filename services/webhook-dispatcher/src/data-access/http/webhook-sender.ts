@@ -31,7 +31,6 @@ export class WebhookSender {
       headersTimeout: o.timeoutMs,
       bodyTimeout: o.timeoutMs,
       keepAliveTimeout: 4_000,
-      maxRedirections: 0,
     });
   }
 
