@@ -166,10 +166,21 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
         created_at: instant,
         attempts: {
           type: 'array',
+          description:
+            'Finished attempts, oldest first. An attempt still in flight is not listed until it ends: until ' +
+            'then the delivery stays `pending`, and the attempt then appears last with its outcome',
           items: object({
             attempt: int,
-            at: instant,
-            duration_ms: nullable(int),
+            at: { ...instant, description: 'When the attempt started (UTC, toISOString() form)' },
+            duration_ms: nullable({
+              type: 'integer',
+              minimum: 0,
+              description:
+                'Milliseconds from the start of the attempt to its answer or its failure, on every finished ' +
+                'attempt, answered or not: one cut by the 10-second timeout shows about 10000, with its ' +
+                '`error`; a refusal before any request (no URL set, address blocked) shows 0. Null only on a ' +
+                'failed attempt logged before failures kept their duration',
+            }),
             http_status: nullable(int),
             error: nullable(str),
             response_excerpt: nullable({ type: 'string', description: "The start of the receiver's answer" }),
