@@ -1,7 +1,7 @@
 import { WEBHOOK_EVENTS, type WebhookEventName } from '../events';
 import { CAMPAIGN_STATUSES } from '../schemas/campaigns';
 import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '../schemas/templates';
-import { object } from './dto-schemas';
+import { object, TEMPLATE_FLAG } from './dto-schemas';
 import type { JsonSchema } from './joi-to-json-schema';
 
 const str: JsonSchema = { type: 'string' };
@@ -26,6 +26,7 @@ const template = {
   status: oneOf(TEMPLATE_STATUSES),
   category: nullable(oneOf(TEMPLATE_CATEGORIES)),
   reason: nullable(str),
+  flag: TEMPLATE_FLAG,
 };
 const flow = { flow_id: str, session_id: str, phone: str, variables: free };
 
