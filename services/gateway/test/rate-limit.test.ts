@@ -97,7 +97,7 @@ describe('gateway rate limits', () => {
         .get('/api/v1/messages/1')
         .set({ ...auth, 'X-TENANT-ID': String(tenantId + 1) }),
     ];
-    expect(answers.map((r) => [r.status, r.body.error?.code])).toEqual([
+    expect(answers.map((r) => [r.status, (r.body as { error?: { code: string } }).error?.code])).toEqual([
       [200, undefined],
       [404, 'MESSAGE_NOT_FOUND'],
       [404, 'NOT_FOUND'],

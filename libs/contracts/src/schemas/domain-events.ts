@@ -153,7 +153,10 @@ export const templateEventSchema = domainEventSchema<TemplateEvent>({
     .required(),
   reason: nullableString,
   // Events written before flags were kept carry none.
-  flag: Joi.object({ reason: Joi.string().allow(null).required(), flagged_at: Joi.string().isoDate().required() })
+  flag: Joi.object({
+    reason: Joi.string().allow(null).required(),
+    flagged_at: Joi.string().isoDate().required(),
+  })
     .allow(null)
     .default(null),
 });

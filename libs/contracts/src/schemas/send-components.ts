@@ -134,7 +134,10 @@ export const sendComponentSchema = Joi.object<SendComponent>({
     is: Joi.string().valid('header').insensitive(),
     then: Joi.array().items(headerParameterSchema).max(100).default([]),
     otherwise: Joi.array().items(sendParameterSchema).max(100).default([]),
-  }),
+  }).description(
+    "Positional parameters. A header's media object without link or id is answered 422 " +
+      'TEMPLATE_HEADER_MEDIA_REQUIRED (the media header rule); elsewhere it is a VALIDATION_ERROR',
+  ),
 }).description('A template component with its parameters, in the upstream network format');
 
 export const sendComponentsSchema = Joi.array()

@@ -24,7 +24,7 @@ function templateChangeOf(
 ): { status?: TemplateStatus; flag?: TemplateFlag | null } | undefined {
   if (event === 'FLAGGED') return { flag: { reason, flaggedAt: at } };
   if (event === 'REINSTATED' || event === 'APPROVED') return { status: 'APPROVED', flag: null };
-  const status = (TEMPLATE_STATUSES as readonly string[]).find((s) => s === event) as TemplateStatus | undefined;
+  const status = TEMPLATE_STATUSES.find((s) => s === event);
   return status && { status };
 }
 
