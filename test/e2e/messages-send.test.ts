@@ -3,7 +3,14 @@ import request from 'supertest';
 import { orderUpdateData } from '../support/messages';
 import { RawClient } from '../support/raw-http';
 import { waitFor } from '@bm/platform/testing';
-import { createTenant, randomPhone, startStack, type Stack, type TenantFixture } from '../support/stack';
+import {
+  ADMIN_TOKEN,
+  createTenant,
+  randomPhone,
+  startStack,
+  type Stack,
+  type TenantFixture,
+} from '../support/stack';
 
 describe('POST /api/v1/messages/send through the gateway', () => {
   let stack: Stack;
@@ -159,6 +166,89 @@ describe('POST /api/v1/messages/send through the gateway', () => {
     });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe(code);
+  });
+
+  it('when a media header parameter has neither link nor id (image, video, document), then 422 TEMPLATE_HEADER_MEDIA_REQUIRED', async () => {
+    // A tenant whose WABA also has a VIDEO and a DOCUMENT header template, beside the seeded IMAGE one.
+    const media = await createTenant(stack);
+    const header = (format: string) => ({
+      type: 'HEADER',
+      format,
+      example: { header_handle: [`https://example.com/sample.${format.toLowerCase()}`] },
+    });
+    const body = { type: 'BODY', text: 'Hi {{1}}' };
+    await request(stack.sandboxUrl)
+      .put(`/_sandbox/templates/${media.wabaId}`)
+      .send([
+        { name: 'clip_note', category: 'MARKETING', status: 'APPROVED', components: [header('VIDEO'), body] },
+        {
+          name: 'invoice_note',
+          category: 'UTILITY',
+          status: 'APPROVED',
+          components: [header('DOCUMENT'), body],
+        },
+        {
+          name: 'photo_note',
+          category: 'MARKETING',
+          status: 'APPROVED',
+          components: [header('IMAGE'), body],
+        },
+      ])
+      .expect(200);
+    await request(stack.gatewayUrl)
+      .post(`/admin/v1/channel-accounts/${media.channelAccountId}/templates/sync`)
+      .set({ Authorization: `Bearer ${ADMIN_TOKEN}` })
+      .expect(200);
+    const sendWith = (name: string, kind: string, value: Record<string, unknown>) =>
+      send(
+        {
+          channel_account_id: media.channelAccountId,
+          phone: randomPhone(),
+          message_type: 'template',
+          data: {
+            name,
+            components: [
+              { type: 'header', parameters: [{ type: kind, [kind]: value }] },
+              { type: 'body', parameters: [{ type: 'text', text: 'Mark' }] },
+            ],
+          },
+        },
+        media,
+      );
+
+    for (const [name, kind] of [
+      ['photo_note', 'image'],
+      ['clip_note', 'video'],
+      ['invoice_note', 'document'],
+    ]) {
+      for (const value of [{}, { caption: 'no media here' }]) {
+        const res = await sendWith(name, kind, value);
+        expect([name, res.status, res.body.error?.code]).toEqual([
+          name,
+          422,
+          'TEMPLATE_HEADER_MEDIA_REQUIRED',
+        ]);
+        expect(res.body.error.details).toMatchObject({ header_format: kind.toUpperCase() });
+      }
+    }
+    // Media by id still goes; link and id together are still a validation error.
+    expect((await sendWith('clip_note', 'video', { id: '1234567890' })).status).toBe(202);
+    const both = await sendWith('photo_note', 'image', { link: 'https://example.com/a.jpg', id: '1' });
+    expect([both.status, both.body.error.code]).toEqual([422, 'VALIDATION_ERROR']);
+  });
+
+  it('when a media parameter outside the header has neither link nor id, then it is still 422 VALIDATION_ERROR', async () => {
+    const res = await send({
+      channel_account_id: t.channelAccountId,
+      phone: randomPhone(),
+      message_type: 'template',
+      data: { name: 'otp_code', components: [{ type: 'body', parameters: [{ type: 'image', image: {} }] }] },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.details.errors).toEqual([
+      { field: 'data.components[0].parameters[0].image', message: expect.stringContaining('link, id') },
+    ]);
   });
 
   it('when a template with a media header carries the media, then it is accepted as MARKETING', async () => {

@@ -38,6 +38,7 @@ describe('templates, opt-outs, upstream errors and tier capacity', () => {
       header_format: 'IMAGE',
       header_sample_media_url: expect.stringMatching(/^https?:\/\//),
       components: expect.any(Array),
+      flag: null,
     });
     const approved = await request(stack.gatewayUrl)
       .get('/api/v1/templates?status=PAUSED')

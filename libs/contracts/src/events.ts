@@ -1,5 +1,5 @@
 import type { CampaignStatus } from './schemas/campaigns';
-import type { TemplateCategory, TemplateStatus } from './schemas/templates';
+import type { TemplateCategory, TemplateFlagDto, TemplateStatus } from './schemas/templates';
 
 /** The outbound webhook events of the published API, in its order. */
 export const WEBHOOK_EVENTS = [
@@ -87,8 +87,10 @@ export interface TemplateEventFields {
   language: string;
   status: TemplateStatus;
   category: TemplateCategory | null;
-  /** Upstream reason of a rejection or pause; null otherwise. */
+  /** Upstream reason of a rejection, pause or flag; null otherwise. */
   reason: string | null;
+  /** The template's quality flag after the change (a FLAGGED template stays APPROVED); null when not flagged. */
+  flag: TemplateFlagDto | null;
 }
 
 export interface AccountQualityEventFields {

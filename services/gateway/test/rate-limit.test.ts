@@ -8,13 +8,20 @@ const PLANS = JSON.stringify({
   unlimited: { limit: null, window_seconds: 1 },
 });
 
+// X-RateLimit-Limit and -Remaining of the unlimited plan (the largest 32-bit integer), as README.md states them.
+const UNLIMITED = '2147483647';
+
 describe('gateway rate limits', () => {
   let a: TestGateway;
   let b: TestGateway;
   let service: Awaited<ReturnType<typeof startFakeService>>;
 
   beforeAll(async () => {
-    service = await startFakeService();
+    service = await startFakeService((call) =>
+      call.url.endsWith('/messages/404')
+        ? { status: 404, body: { success: false, error: { code: 'MESSAGE_NOT_FOUND', message: 'no' } } }
+        : { status: 200, body: { success: true, data: { ok: true } } },
+    );
     const env = { MESSAGING_URL: service.url, RATE_LIMIT_PLANS: PLANS };
     [a, b] = await Promise.all([startGateway(env), startGateway(env)]);
   });
@@ -75,7 +82,46 @@ describe('gateway rate limits', () => {
     await request(b.url).get('/api/v1/messages/1').set('Authorization', `Bearer ${apiKey}`);
     const res = await request(b.url).get('/api/v1/messages/1').set('Authorization', `Bearer ${apiKey}`);
     expect(res.status).toBe(200);
-    expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+    expect(res.headers['x-ratelimit-limit']).toBe(UNLIMITED);
+  });
+
+  it('when a tenant on the unlimited plan calls, then every authenticated answer states a budget it never spends', async () => {
+    const { apiKey, tenantId } = await createTenantWithKey(a.url, 'unlimited');
+    const auth = { Authorization: `Bearer ${apiKey}` };
+    const answers = [
+      await request(a.url).get('/api/v1/messages/1').set(auth),
+      await request(b.url).get('/api/v1/messages/404').set(auth),
+      await request(a.url).get('/api/v1/no-such-route').set(auth),
+      await request(b.url).delete('/api/v1/messages/send').set(auth),
+      await request(a.url)
+        .get('/api/v1/messages/1')
+        .set({ ...auth, 'X-TENANT-ID': String(tenantId + 1) }),
+    ];
+    expect(answers.map((r) => [r.status, (r.body as { error?: { code: string } }).error?.code])).toEqual([
+      [200, undefined],
+      [404, 'MESSAGE_NOT_FOUND'],
+      [404, 'NOT_FOUND'],
+      [405, 'METHOD_NOT_ALLOWED'],
+      [403, 'TENANT_FORBIDDEN'],
+    ]);
+    for (const res of answers) {
+      expect(res.headers['x-ratelimit-limit']).toBe(UNLIMITED);
+      expect(res.headers['x-ratelimit-remaining']).toBe(UNLIMITED);
+      // The unlimited plan's window (window_seconds 1).
+      expect(res.headers['x-ratelimit-reset']).toBe('1');
+    }
+  });
+
+  it('when a call is not authenticated, then 401 without rate headers: no tenant, so no budget to state', async () => {
+    for (const authorization of [undefined, 'Bearer bm_live_unknown', 'Basic abc']) {
+      const req = request(a.url).get('/api/v1/messages/1');
+      const res = await (authorization === undefined ? req : req.set('Authorization', authorization));
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('INVALID_API_KEY');
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+      expect(res.headers['x-ratelimit-remaining']).toBeUndefined();
+      expect(res.headers['x-ratelimit-reset']).toBeUndefined();
+    }
   });
 
   it('when a key is revoked on one replica, then the other refuses it at once', async () => {

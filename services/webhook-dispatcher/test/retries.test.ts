@@ -64,15 +64,38 @@ describe('retries, timeouts, redirects and redelivery', () => {
     expect(page.endpoint).toMatchObject({ success_rate: 1, delivered: 1 });
   });
 
-  it('when the endpoint does not answer in time, then the attempt is a timeout with no duration', async () => {
+  it('when the endpoint does not answer in time, then the attempt is a timeout that took about the timeout', async () => {
     const t = await pingTo((i) => (i === 0 ? 'hang' : { status: 200 }));
     const d = await settled(dispatcher.url, t.tenantId, t.deliveryId);
     expect(d.status).toBe('delivered');
     expect(d.attempts[0]).toMatchObject({
       http_status: null,
-      duration_ms: null,
       error: 'timeout: no complete answer within 1000 ms',
     });
+    // The deadline is 10 s in production, 1 s here: the attempt lasted that long, and a little more under load.
+    expect(d.attempts[0].duration_ms).toBeGreaterThanOrEqual(990);
+    expect(d.attempts[0].duration_ms).toBeLessThan(3000);
+    expect(d.attempts[1]).toMatchObject({ http_status: 200, error: null, duration_ms: expect.any(Number) });
+  });
+
+  it('when the endpoint refuses the connection, then the failed attempt still has its duration', async () => {
+    const closed = await startReceiver();
+    await closed.close();
+    const tenantId = newTenantId();
+    const tenant = asTenant(tenantId);
+    await request(dispatcher.url)
+      .put('/api/v1/webhooks/settings')
+      .set(tenant)
+      .send({ url: `${closed.url}/hook` })
+      .expect(200);
+    const res = await request(dispatcher.url).post('/api/v1/webhooks/test').set(tenant).expect(202);
+    const d = await settled(dispatcher.url, tenantId, res.body.data.delivery_id as string);
+    expect(d.status).toBe('failed');
+    for (const a of d.attempts) {
+      expect(a).toMatchObject({ http_status: null, error: expect.stringMatching(/^connection_refused: /) });
+      expect(a.duration_ms).toEqual(expect.any(Number));
+      expect(a.duration_ms).toBeGreaterThanOrEqual(0);
+    }
   });
 
   it('when the endpoint redirects, then the redirect is not followed and counts as a failure', async () => {

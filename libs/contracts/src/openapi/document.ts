@@ -288,9 +288,16 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
       headers: {
         'X-Request-Id': { description: "The client's own value, or a new one", schema: { type: 'string' } },
-        'X-RateLimit-Limit': integerHeader("Requests per window of the tenant's plan (absent on unlimited)"),
-        'X-RateLimit-Remaining': integerHeader('Requests left in this window'),
-        'X-RateLimit-Reset': integerHeader('Seconds until the window resets'),
+        'X-RateLimit-Limit': integerHeader(
+          "Requests per window of the tenant's plan, on every authenticated answer (a 401 has no tenant and " +
+            'none of the three). The `unlimited` plan states 2147483647, a budget no client spends',
+        ),
+        'X-RateLimit-Remaining': integerHeader(
+          'Requests left in this window; on the `unlimited` plan always 2147483647, never counted down',
+        ),
+        'X-RateLimit-Reset': integerHeader(
+          "Seconds until the window resets; on the `unlimited` plan its window's length (1)",
+        ),
         'Retry-After': integerHeader('Seconds to wait before retrying'),
         Allow: { description: 'The methods this path accepts', schema: { type: 'string' } },
       },

@@ -42,6 +42,20 @@ export function object(properties: Record<string, JsonSchema>, optional: readonl
   };
 }
 
+/** A template's quality flag (TemplateFlagDto), in listings and in template events. */
+export const TEMPLATE_FLAG: JsonSchema = {
+  ...nullable(
+    object({
+      reason: nullable({ type: 'string', description: "The upstream's reason; null when it gave none" }),
+      flagged_at: instant,
+    }),
+  ),
+  description:
+    "The upstream's quality flag (its FLAGGED event): the template's quality is low and the upstream may pause " +
+    'or disable it later, but its status stays (APPROVED) and it can still be sent. Cleared when the upstream ' +
+    'approves or reinstates it; null when not flagged',
+};
+
 export const DTO_SCHEMAS: Record<string, JsonSchema> = {
   Pagination: object({ current_page: int, per_page: int, total: int, last_page: int }),
   SendAcknowledgement: object({
@@ -83,6 +97,7 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     header_format: nullable(oneOf(TEMPLATE_HEADER_FORMATS)),
     header_sample_media_url: nullable(str),
     components: { type: 'array', items: { type: 'object', required: ['type'], properties: { type: str } } },
+    flag: TEMPLATE_FLAG,
   }),
   TemplateList: object({ templates: { type: 'array', items: ref('Template') } }),
   SyncedTemplates: object({
@@ -166,10 +181,21 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
         created_at: instant,
         attempts: {
           type: 'array',
+          description:
+            'Finished attempts, oldest first. An attempt still in flight is not listed until it ends: until ' +
+            'then the delivery stays `pending`, and the attempt then appears last with its outcome',
           items: object({
             attempt: int,
-            at: instant,
-            duration_ms: nullable(int),
+            at: { ...instant, description: 'When the attempt started (UTC, toISOString() form)' },
+            duration_ms: nullable({
+              type: 'integer',
+              minimum: 0,
+              description:
+                'Milliseconds from the start of the attempt to its answer or its failure, on every finished ' +
+                'attempt, answered or not: one cut by the 10-second timeout shows about 10000, with its ' +
+                '`error`; a refusal before any request (no URL set, address blocked) shows 0. Null only on a ' +
+                'failed attempt logged before failures kept their duration',
+            }),
             http_status: nullable(int),
             error: nullable(str),
             response_excerpt: nullable({ type: 'string', description: "The start of the receiver's answer" }),

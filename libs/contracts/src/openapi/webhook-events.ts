@@ -1,7 +1,7 @@
 import { WEBHOOK_EVENTS, type WebhookEventName } from '../events';
 import { CAMPAIGN_STATUSES } from '../schemas/campaigns';
 import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '../schemas/templates';
-import { object } from './dto-schemas';
+import { object, TEMPLATE_FLAG } from './dto-schemas';
 import type { JsonSchema } from './joi-to-json-schema';
 
 const str: JsonSchema = { type: 'string' };
@@ -26,6 +26,7 @@ const template = {
   status: oneOf(TEMPLATE_STATUSES),
   category: nullable(oneOf(TEMPLATE_CATEGORIES)),
   reason: nullable(str),
+  flag: TEMPLATE_FLAG,
 };
 const flow = { flow_id: str, session_id: str, phone: str, variables: free };
 
@@ -102,6 +103,14 @@ const DELIVERY_HEADERS = {
   },
 };
 
+/** What an event means, where its name does not say it all. */
+const EVENT_DESCRIPTIONS: Partial<Record<WebhookEventName, string>> = {
+  'template.status_changed':
+    "A template's status changed, or its quality flag did: the upstream's FLAGGED keeps the status (an " +
+    'APPROVED template stays sendable) and sets `flag`; a later APPROVED or REINSTATED clears it, and only a ' +
+    'PAUSED or DISABLED stops the template',
+};
+
 /** The OpenAPI 3.1 `webhooks` section: one POST per outbound event, as the client's endpoint receives it. */
 export function webhooksSection(): Record<string, unknown> {
   return Object.fromEntries(
@@ -111,6 +120,7 @@ export function webhooksSection(): Record<string, unknown> {
         post: {
           operationId: `webhook_${event.replace('.', '_')}`,
           summary: `The ${event} event, POSTed to the tenant's webhook URL`,
+          ...(EVENT_DESCRIPTIONS[event] === undefined ? {} : { description: EVENT_DESCRIPTIONS[event] }),
           tags: ['Outbound webhooks'],
           // The service calls the client: no credential of ours; the receiver checks X-Webhook-Signature.
           security: [],

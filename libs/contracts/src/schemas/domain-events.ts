@@ -14,6 +14,7 @@ import {
   TEMPLATE_CATEGORIES,
   TEMPLATE_STATUSES,
   type TemplateCategory,
+  type TemplateFlagDto,
   type TemplateStatus,
 } from './templates';
 
@@ -136,6 +137,7 @@ export interface TemplateEvent extends DomainEventBase {
   status: TemplateStatus;
   category: TemplateCategory | null;
   reason: string | null;
+  flag: TemplateFlagDto | null;
 }
 export const templateEventSchema = domainEventSchema<TemplateEvent>({
   channel_account_id: Joi.string().required(),
@@ -150,6 +152,13 @@ export const templateEventSchema = domainEventSchema<TemplateEvent>({
     .allow(null)
     .required(),
   reason: nullableString,
+  // Events written before flags were kept carry none.
+  flag: Joi.object({
+    reason: Joi.string().allow(null).required(),
+    flagged_at: Joi.string().isoDate().required(),
+  })
+    .allow(null)
+    .default(null),
 });
 
 export type AccountQualityEvent = DomainEventBase & AccountQualityEventFields;

@@ -57,6 +57,14 @@ export const languageCodeSchema = Joi.string()
   .pattern(/^[a-z]{2,3}(_[A-Za-z0-9]{2,4})?$/, 'language code')
   .description('Template language code, e.g. en_US, ar, pt_BR');
 
+/**
+ * A language code in the spelling of template listings and sends (`en_US`): the upstream writes the same code
+ * with a hyphen in places (`en-US` in its template status updates), and both name one language.
+ */
+export function canonicalLanguageCode(code: string): string {
+  return code.replace(/-/g, '_');
+}
+
 export const textMessageDataSchema = Joi.object<TextMessageData>({
   text: Joi.string()
     .max(TEXT_MAX_LENGTH)

@@ -51,52 +51,66 @@ export interface SendComponent {
   parameters: SendParameter[];
 }
 
-const mediaObjectSchema = Joi.object<MediaObject>({
+const mediaObjectKeys = {
   link: Joi.string()
     .uri({ scheme: ['https', 'http'] })
     .max(2048),
   id: Joi.string().max(256),
   caption: Joi.string().max(1024),
   filename: Joi.string().max(240),
-})
+};
+
+const mediaObjectSchema = Joi.object<MediaObject>(mediaObjectKeys)
   .xor('link', 'id')
   .description('Media by link (public URL) or by uploaded media id');
 
-// Each parameter type requires its own value key and refuses the others, as the upstream does.
-const valueSchemas: Record<SendParameterType, Joi.Schema> = {
-  // 1024 is the upstream's limit for body parameters; header parameters (60) are checked by the upstream.
-  text: Joi.string().min(1).max(1024),
-  image: mediaObjectSchema,
-  video: mediaObjectSchema,
-  document: mediaObjectSchema,
-  currency: Joi.object({
-    fallback_value: Joi.string().max(256).required(),
-    code: Joi.string()
-      .pattern(/^[A-Z]{3}$/, 'ISO 4217 code')
-      .required(),
-    amount_1000: Joi.number().integer().required(),
-  }),
-  date_time: Joi.object({ fallback_value: Joi.string().max(256).required() }),
-  payload: Joi.string().max(1024),
-};
+// A header's media object without link or id passes here so that the template check answers it with the published
+// API's TEMPLATE_HEADER_MEDIA_REQUIRED (a send without its header media), as a missing header component is.
+const headerMediaObjectSchema = Joi.object<MediaObject>(mediaObjectKeys)
+  .oxor('link', 'id')
+  .description(
+    'Media by link (public URL) or by uploaded media id; a media header without either is answered ' +
+      '422 TEMPLATE_HEADER_MEDIA_REQUIRED',
+  );
 
-const parameterKeys: Record<string, Joi.Schema> = {
-  type: Joi.string()
-    .valid(...SEND_PARAMETER_TYPES)
-    .insensitive()
-    .required(),
-};
-for (const type of SEND_PARAMETER_TYPES) {
-  parameterKeys[type] = Joi.when('type', {
-    is: Joi.string().valid(type).insensitive(),
-    then: valueSchemas[type].required(),
-    otherwise: Joi.forbidden(),
-  });
+// Each parameter type requires its own value key and refuses the others, as the upstream does.
+function parameterSchema(media: Joi.Schema): Joi.ObjectSchema<SendParameter> {
+  const valueSchemas: Record<SendParameterType, Joi.Schema> = {
+    // 1024 is the upstream's limit for body parameters; header parameters (60) are checked by the upstream.
+    text: Joi.string().min(1).max(1024),
+    image: media,
+    video: media,
+    document: media,
+    currency: Joi.object({
+      fallback_value: Joi.string().max(256).required(),
+      code: Joi.string()
+        .pattern(/^[A-Z]{3}$/, 'ISO 4217 code')
+        .required(),
+      amount_1000: Joi.number().integer().required(),
+    }),
+    date_time: Joi.object({ fallback_value: Joi.string().max(256).required() }),
+    payload: Joi.string().max(1024),
+  };
+  const parameterKeys: Record<string, Joi.Schema> = {
+    type: Joi.string()
+      .valid(...SEND_PARAMETER_TYPES)
+      .insensitive()
+      .required(),
+  };
+  for (const type of SEND_PARAMETER_TYPES) {
+    parameterKeys[type] = Joi.when('type', {
+      is: Joi.string().valid(type).insensitive(),
+      then: valueSchemas[type].required(),
+      otherwise: Joi.forbidden(),
+    });
+  }
+  return Joi.object<SendParameter>(parameterKeys).description(
+    'A positional parameter: type and the value under the key of the same name',
+  );
 }
 
-export const sendParameterSchema = Joi.object<SendParameter>(parameterKeys).description(
-  'A positional parameter: type and the value under the key of the same name',
-);
+export const sendParameterSchema = parameterSchema(mediaObjectSchema);
+const headerParameterSchema = parameterSchema(headerMediaObjectSchema);
 
 export const sendComponentSchema = Joi.object<SendComponent>({
   type: Joi.string()
@@ -116,7 +130,14 @@ export const sendComponentSchema = Joi.object<SendComponent>({
     then: Joi.number().integer().min(0).max(9).required(),
     otherwise: Joi.forbidden(),
   }),
-  parameters: Joi.array().items(sendParameterSchema).max(100).default([]),
+  parameters: Joi.when('type', {
+    is: Joi.string().valid('header').insensitive(),
+    then: Joi.array().items(headerParameterSchema).max(100).default([]),
+    otherwise: Joi.array().items(sendParameterSchema).max(100).default([]),
+  }).description(
+    "Positional parameters. A header's media object without link or id is answered 422 " +
+      'TEMPLATE_HEADER_MEDIA_REQUIRED (the media header rule); elsewhere it is a VALIDATION_ERROR',
+  ),
 }).description('A template component with its parameters, in the upstream network format');
 
 export const sendComponentsSchema = Joi.array()

@@ -57,6 +57,16 @@ export interface TemplateComponent {
   example?: Record<string, unknown>;
 }
 
+/**
+ * The upstream's quality flag (its FLAGGED event): the template's quality is low and it may be paused or disabled
+ * later; it can still be sent. Cleared when the upstream approves or reinstates the template.
+ */
+export interface TemplateFlagDto {
+  /** The upstream's reason; null when it gave none. */
+  reason: string | null;
+  flagged_at: string;
+}
+
 /** An entry of GET /api/v1/templates. */
 export interface TemplateDto {
   id: string;
@@ -69,6 +79,8 @@ export interface TemplateDto {
   /** Default sample media of an IMAGE, VIDEO or DOCUMENT header, reusable as a send's header link. */
   header_sample_media_url: string | null;
   components: TemplateComponent[];
+  /** Null unless the upstream flagged the template's quality. */
+  flag: TemplateFlagDto | null;
 }
 
 export interface TemplateListDto {

@@ -57,10 +57,14 @@ export interface WebhookRedeliveryDto {
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
+/** A finished attempt: one in flight is listed once it ends (its delivery stays `pending` meanwhile). */
 export interface WebhookDeliveryAttemptDto {
   attempt: number;
   at: string;
-  /** Null when no answer came (timeout, connection refused). */
+  /**
+   * From the attempt's start to its answer or its failure, answered or not: a timeout shows about the timeout
+   * (10,000). Null only on a failure logged before failures kept their duration.
+   */
   duration_ms: number | null;
   http_status: number | null;
   error: string | null;

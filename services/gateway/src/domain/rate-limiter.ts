@@ -3,11 +3,18 @@ import type { Plan } from './plans';
 
 export interface RateDecision {
   allowed: boolean;
-  limit: number | null;
+  limit: number;
   remaining: number;
   /** Seconds until the window resets. */
   resetSeconds: number;
 }
+
+/**
+ * The budget the unlimited plan's answers state as X-RateLimit-Limit and -Remaining: one no client spends, never
+ * counted down, so a client's usual logic (wait when Remaining reaches 0) works unchanged. The largest 32-bit
+ * integer, so that every client's integer type holds it.
+ */
+export const UNLIMITED_BUDGET = 2_147_483_647;
 
 // One round trip: count the request in the tenant's fixed window and read the window's remaining time.
 const SCRIPT = `
@@ -27,8 +34,7 @@ export class RateLimiter {
 
   async hit(tenantId: number, plan: Plan): Promise<RateDecision> {
     // The unlimited plan counts nothing, so it costs no round trip.
-    if (plan.limit === null)
-      return { allowed: true, limit: null, remaining: 0, resetSeconds: plan.windowSeconds };
+    if (plan.limit === null) return this.unmetered(plan);
     const windowMs = plan.windowSeconds * 1000;
     if (this.redis.status !== 'ready') return this.failOpen(plan);
     try {
@@ -59,6 +65,16 @@ export class RateLimiter {
 
   // A Redis outage must not take the whole API down: requests pass unmetered and health reports cache:false.
   private failOpen(plan: Plan): RateDecision {
-    return { allowed: true, limit: plan.limit, remaining: plan.limit ?? 0, resetSeconds: plan.windowSeconds };
+    if (plan.limit === null) return this.unmetered(plan);
+    return { allowed: true, limit: plan.limit, remaining: plan.limit, resetSeconds: plan.windowSeconds };
+  }
+
+  private unmetered(plan: Plan): RateDecision {
+    return {
+      allowed: true,
+      limit: UNLIMITED_BUDGET,
+      remaining: UNLIMITED_BUDGET,
+      resetSeconds: plan.windowSeconds,
+    };
   }
 }

@@ -35,6 +35,12 @@ export class TemplateEntity {
   @Column({ type: 'text', nullable: true })
   quality!: string | null;
 
+  @Column({ name: 'flagged_at', type: 'timestamptz', nullable: true })
+  flaggedAt!: Date | null;
+
+  @Column({ name: 'flag_reason', type: 'text', nullable: true })
+  flagReason!: string | null;
+
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
 }

@@ -1,6 +1,13 @@
+import { canonicalLanguageCode } from '@bm/contracts';
 import { newUlid } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { TemplateEntity } from './template.entity';
+
+/** The upstream's quality flag on a template (FLAGGED): still sendable, it may be paused or disabled later. */
+export interface TemplateFlag {
+  reason: string | null;
+  flaggedAt: Date;
+}
 
 export interface Template {
   id: string;
@@ -13,9 +20,16 @@ export interface Template {
   headerFormat: string | null;
   headerSampleMediaUrl: string | null;
   components: Array<Record<string, unknown>>;
+  flag: TemplateFlag | null;
 }
 
-export type TemplateInput = Omit<Template, 'id' | 'channelAccountId'>;
+export type TemplateInput = Omit<Template, 'id' | 'channelAccountId' | 'flag'>;
+
+/** What the upstream's status updates set on a template. */
+export type TemplateState = Pick<Template, 'status' | 'category' | 'flag'>;
+
+const flagOf = (flaggedAt: Date | null, reason: string | null): TemplateFlag | null =>
+  flaggedAt === null ? null : { reason, flaggedAt };
 
 const toTemplate = (e: TemplateEntity): Template => ({
   id: e.id,
@@ -28,6 +42,7 @@ const toTemplate = (e: TemplateEntity): Template => ({
   headerFormat: e.headerFormat,
   headerSampleMediaUrl: e.headerSampleMediaUrl,
   components: e.components as Array<Record<string, unknown>>,
+  flag: flagOf(e.flaggedAt, e.flagReason),
 });
 
 export class TemplateRepository {
@@ -41,7 +56,8 @@ export class TemplateRepository {
   ): Promise<Template[]> {
     const stored: Template[] = [];
     for (const t of templates) {
-      const rows: Array<{ id: string }> = await tx.query(
+      // A refresh from the upstream's listing keeps the flag: the listing does not carry it.
+      const rows: Array<{ id: string; flagged_at: Date | null; flag_reason: string | null }> = await tx.query(
         `INSERT INTO messaging.templates
            (id, channel_account_id, upstream_id, name, language, status, category, header_format,
             header_sample_media_url, components, updated_at)
@@ -50,7 +66,7 @@ export class TemplateRepository {
            upstream_id = EXCLUDED.upstream_id, status = EXCLUDED.status, category = EXCLUDED.category,
            header_format = EXCLUDED.header_format, header_sample_media_url = EXCLUDED.header_sample_media_url,
            components = EXCLUDED.components, updated_at = now()
-         RETURNING id`,
+         RETURNING id, flagged_at, flag_reason`,
         [
           newUlid(),
           channelAccountId,
@@ -64,7 +80,8 @@ export class TemplateRepository {
           JSON.stringify(t.components),
         ],
       );
-      stored.push({ ...t, id: rows[0].id, channelAccountId });
+      const [row] = rows;
+      stored.push({ ...t, id: row.id, channelAccountId, flag: flagOf(row.flagged_at, row.flag_reason) });
     }
     return stored;
   }
@@ -98,25 +115,34 @@ export class TemplateRepository {
     return (await qb.getMany()).map(toTemplate);
   }
 
-  /** Sets the status of an account's template; the previous one is returned, or undefined when unknown. */
-  async updateStatus(
+  /**
+   * An account's template, locked until the transaction ends, by name and language in either spelling: the
+   * upstream writes `en-US` in places where listings and sends use `en_US`.
+   */
+  async findForUpdate(
     tx: EntityManager,
     channelAccountId: string,
     name: string,
     language: string,
-    status: string,
-    category: string | null,
-  ): Promise<{ template: Template; previousStatus: string } | undefined> {
-    const repo = tx.getRepository(TemplateEntity);
-    const found = await repo.findOne({
-      where: { channelAccountId, name, language },
-      lock: { mode: 'pessimistic_write' },
-    });
-    if (!found) return undefined;
-    const previousStatus = found.status;
-    found.status = status;
-    if (category) found.category = category;
-    await repo.save(found);
-    return { template: toTemplate(found), previousStatus };
+  ): Promise<Template | undefined> {
+    const found = await tx
+      .getRepository(TemplateEntity)
+      .createQueryBuilder('t')
+      .setLock('pessimistic_write')
+      .where('t.channel_account_id = :channelAccountId AND t.name = :name', { channelAccountId, name })
+      .andWhere(`replace(t.language, '-', '_') = :language`, { language: canonicalLanguageCode(language) })
+      .orderBy('t.language', 'ASC')
+      .getOne();
+    return found ? toTemplate(found) : undefined;
+  }
+
+  /** Sets what the upstream's status updates decide: status, category and quality flag. */
+  async setState(tx: EntityManager, id: string, state: TemplateState): Promise<void> {
+    await tx.query(
+      `UPDATE messaging.templates
+          SET status = $2, category = $3, flagged_at = $4, flag_reason = $5, updated_at = now()
+        WHERE id = $1`,
+      [id, state.status, state.category, state.flag?.flaggedAt ?? null, state.flag?.reason ?? null],
+    );
   }
 }

@@ -1,9 +1,13 @@
-import type { ListTemplatesQuery, SubmitTemplateRequest, TemplateDto } from '@bm/contracts';
+import type { ListTemplatesQuery, SubmitTemplateRequest, TemplateDto, TemplateFlagDto } from '@bm/contracts';
 import { AppError } from '@bm/platform';
-import type { Template } from '../data-access/template.repository';
+import type { Template, TemplateFlag } from '../data-access/template.repository';
 import { describeFailure } from '../data-access/upstream/upstream-errors';
 import { emitEvent } from './emit-event';
 import type { MessagingDeps } from './messaging-deps';
+
+export function templateFlagDto(flag: TemplateFlag | null): TemplateFlagDto | null {
+  return flag && { reason: flag.reason, flagged_at: flag.flaggedAt.toISOString() };
+}
 
 export function toTemplateDto(t: Template): TemplateDto {
   return {
@@ -16,6 +20,7 @@ export function toTemplateDto(t: Template): TemplateDto {
     header_format: t.headerFormat as TemplateDto['header_format'],
     header_sample_media_url: t.headerSampleMediaUrl,
     components: t.components as unknown as TemplateDto['components'],
+    flag: templateFlagDto(t.flag),
   };
 }
 
@@ -74,6 +79,7 @@ export async function submitTemplate(
       status: stored.status as TemplateDto['status'],
       category: stored.category as TemplateDto['category'],
       reason: null,
+      flag: templateFlagDto(stored.flag),
     });
     return toTemplateDto(stored);
   });

@@ -26,7 +26,7 @@ export interface AttemptRecord {
   retryInMs: number;
   url: string | null;
   at: Date;
-  durationMs: number | null;
+  durationMs: number;
   httpStatus: number | null;
   error: string | null;
   responseExcerpt: string | null;

@@ -24,7 +24,10 @@ export function webhookHeaders(
   };
 }
 
-/** Sends unless the endpoint is gone or its URL is no longer allowed (the policy may have changed since). */
+/**
+ * Sends unless the endpoint is gone or its URL is no longer allowed (the policy may have changed since); such an
+ * attempt ends before any network time, so it took 0 ms.
+ */
 async function send(
   deps: DispatcherDeps,
   delivery: ClaimedDelivery,
@@ -34,14 +37,14 @@ async function send(
   if (delivery.url === null) {
     return {
       httpStatus: null,
-      durationMs: null,
+      durationMs: 0,
       error: 'no_endpoint: no webhook URL is set',
       retryable: false,
     };
   }
   const refused = deps.policy.refuseUrl(delivery.url);
   if (refused !== undefined) {
-    return { httpStatus: null, durationMs: null, error: `address_blocked: ${refused}`, retryable: false };
+    return { httpStatus: null, durationMs: 0, error: `address_blocked: ${refused}`, retryable: false };
   }
   const url = delivery.url;
   // Each attempt is a span of the event's trace; the receiver gets it as `traceparent`.

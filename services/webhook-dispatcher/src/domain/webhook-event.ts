@@ -95,6 +95,7 @@ export function toWebhookBody<K extends DeliverableDomainEvent>(
         status: p.status,
         category: p.category,
         reason: p.reason,
+        flag: p.flag,
       };
     }
     case 'account.quality_event': {

@@ -34,6 +34,8 @@ const REVIEW_DECISIONS: ReadonlySet<TemplateStatus> = new Set(['APPROVED', 'REJE
  */
 export async function recordTemplateReview(deps: IngressDeps, event: TemplateEvent): Promise<void> {
   if (!REVIEW_DECISIONS.has(event.status)) return;
+  // A quality flag on an approved template is the upstream's warning, not a review: the status did not change.
+  if (event.status === 'APPROVED' && event.flag !== null) return;
   await deps.dataSource.transaction((tx) =>
     deps.notifications.insertMany(tx, [
       {

@@ -11,8 +11,8 @@ export interface AuthDeps {
   defaultPlan: string;
 }
 
+// On every plan, the unlimited one included (with a budget no client spends): CONTRACT.md's every authenticated answer.
 function setRateHeaders(res: Response, decision: RateDecision): void {
-  if (decision.limit === null) return;
   res.setHeader('X-RateLimit-Limit', String(decision.limit));
   res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
   res.setHeader('X-RateLimit-Reset', String(decision.resetSeconds));

@@ -1,7 +1,10 @@
-/** What one attempt came to: an HTTP answer (any status) or a failure before one. */
+/**
+ * What one attempt came to: an HTTP answer (any status) or a failure before one. Either way it took `durationMs`,
+ * from its start to the answer's last byte read or to the failure (a timeout's is about the timeout).
+ */
 export type AttemptOutcome =
   | { httpStatus: number; durationMs: number; excerpt: string | null; retryAfterMs?: number }
-  | { httpStatus: null; durationMs: null; error: string; retryable: boolean };
+  | { httpStatus: null; durationMs: number; error: string; retryable: boolean };
 
 const NETWORK_CODES: Record<string, string> = {
   ECONNREFUSED: 'connection_refused',
@@ -30,14 +33,19 @@ function codeOf(err: unknown): string | undefined {
   return undefined;
 }
 
-/** Names a failure by class, `class: detail`, as the health monitor shows it. */
-export function classifyFailure(err: unknown, timedOut: boolean, timeoutMs: number): AttemptOutcome {
+/** Names a failure by class, `class: detail`, as the health monitor shows it, with the time it took. */
+export function classifyFailure(
+  err: unknown,
+  timedOut: boolean,
+  timeoutMs: number,
+  durationMs: number,
+): AttemptOutcome {
   const code = codeOf(err);
   if (code === 'ADDRESS_REFUSED') {
     // A policy refusal will not change on retry: the address is not ours to reach.
     return {
       httpStatus: null,
-      durationMs: null,
+      durationMs,
       error: `address_blocked: ${(err as Error).message}`,
       retryable: false,
     };
@@ -47,7 +55,7 @@ export function classifyFailure(err: unknown, timedOut: boolean, timeoutMs: numb
     kind === 'timeout'
       ? `no complete answer within ${timeoutMs} ms`
       : (code ?? (err as Error).message ?? 'unknown');
-  return { httpStatus: null, durationMs: null, error: `${kind}: ${detail}`, retryable: true };
+  return { httpStatus: null, durationMs, error: `${kind}: ${detail}`, retryable: true };
 }
 
 /** Retry-After in seconds or as an HTTP date, in milliseconds from now; undefined when absent or unreadable. */

@@ -64,7 +64,8 @@ export class WebhookSender {
       };
     } catch (err) {
       if (signal.aborted) throw new AttemptAbortedError('dispatcher stopping');
-      return classifyFailure(err, deadline.signal.aborted, this.o.timeoutMs);
+      const durationMs = Math.round(performance.now() - started);
+      return classifyFailure(err, deadline.signal.aborted, this.o.timeoutMs, durationMs);
     } finally {
       clearTimeout(timer);
       signal.removeEventListener('abort', onStop);
