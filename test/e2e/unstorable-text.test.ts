@@ -1,9 +1,10 @@
 import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import { INVALID_PHONE_RECIPIENT_ERROR, INVALID_TEXT_RECIPIENT_ERROR } from '@bm/contracts';
+import { newUlid } from '@bm/platform';
 import { testEnv, waitFor } from '@bm/platform/testing';
 import { loadIngressConfig } from '../../services/webhook-ingress/src/config';
-import { allRecipients, phones, postCampaign, waitForCampaign } from '../support/campaigns';
+import { allRecipients, phones, postCampaign, readCampaign, waitForCampaign } from '../support/campaigns';
 import { collectEvents } from '../support/events';
 import { startIngress, type IngressFixture } from '../support/ingress';
 import { orderUpdateData, postSend, readMessage, sendTemplate } from '../support/messages';
@@ -242,5 +243,45 @@ describe('unstorable text in a signed inbound body', () => {
       .set(ingress.internal())
       .expect(200);
     expect(audit.body.data).toMatchObject({ outcome: 'processed', published_count: 2, raw_body: raw });
+  });
+});
+
+describe('sweeps take their rows one by one', () => {
+  it('when the preparation sweep meets a stored list it cannot read, then the lists after it are prepared all the same', async () => {
+    const deps = stack.campaign!.deps;
+    // Two lists a crashed replica left behind, the older one damaged.
+    const leftBehind = async (body: string) => {
+      const id = newUlid();
+      const uploadId = newUlid();
+      await deps.dataSource.transaction(async (tx) => {
+        await deps.campaigns.insertUpload(tx, uploadId, t.tenantId, body);
+        await deps.campaigns.insert(tx, {
+          id,
+          tenantId: t.tenantId,
+          channelAccountId: t.channelAccountId,
+          name: null,
+          status: 'preparing',
+          templateName: 'hello_world',
+          templateLanguage: 'en_US',
+          templateComponents: [],
+          templateParams: [],
+          headerMedia: null,
+          requestedCount: 1,
+          scheduledAt: null,
+          campaignGroupId: null,
+          partNumber: null,
+          partsTotal: null,
+          idempotencyKey: null,
+          uploadId,
+          uploadOffset: 0,
+        });
+      });
+      return id;
+    };
+    const damaged = await leftBehind('{"recipients": [{"phone": ');
+    const fine = await leftBehind(JSON.stringify({ recipients: [{ phone: randomPhone() }] }));
+
+    await waitForCampaign(stack, t, fine, ['completed']);
+    expect((await readCampaign(stack, t, damaged)).status).toBe('preparing');
   });
 });
