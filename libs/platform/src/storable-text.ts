@@ -4,7 +4,9 @@
  * ("unsupported Unicode escape sequence", "invalid input syntax for type json"), and fails the same way however
  * often it is tried. Public requests refuse such text (see validate); what the upstream sends is made storable.
  */
+// eslint-disable-next-line no-control-regex -- NUL is one of the characters looked for
 const UNSTORABLE = /[\u0000\uD800-\uDFFF]/u;
+// eslint-disable-next-line no-control-regex -- as above
 const UNSTORABLE_ALL = /[\u0000\uD800-\uDFFF]/gu;
 
 /** Whether a string can be stored in PostgreSQL text or jsonb (no NUL, no unpaired surrogate). */
