@@ -12,6 +12,9 @@ export interface Fixtures {
   adminAuth: string;
   tenantId: number;
   channelAccountId: string;
+  /** The upstream ids of the tenant's number, for inbound webhook bodies that reach it. */
+  phoneNumberId: string;
+  wabaId: string;
   appSecret: string;
   /** Real ids per path parameter name, so some cases reach a resource and its deeper checks. */
   ids: Record<string, string[]>;
@@ -46,7 +49,25 @@ const headerValue = fc.oneof(
   fc.string({ unit: headerChar, maxLength: 60 }),
   fc.nat(1000).map((n) => 'h'.repeat(n)),
 );
-const anyText = fc.string({ unit: 'binary', maxLength: 40 });
+/** A character PostgreSQL text and jsonb cannot hold: NUL, or an unpaired UTF-16 surrogate. */
+const unstorableChar = fc.oneof(
+  fc.constant('\u0000'),
+  fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)),
+);
+/** Any text: code points of every plane and, one time in three, NUL or an unpaired surrogate somewhere in it. */
+const anyText = fc.oneof(
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(
+        fc.string({ unit: 'binary', maxLength: 20 }),
+        unstorableChar,
+        fc.string({ unit: 'binary', maxLength: 20 }),
+      )
+      .map(([before, bad, after]) => `${before}${bad}${after}`),
+  },
+);
 const huge = fc.integer({ min: 1_000, max: 120_000 }).map((n) => 'x'.repeat(n));
 const nested = (depth: number, leaf: unknown): unknown => {
   let v = leaf;
@@ -61,7 +82,19 @@ const weirdValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.boolean(),
   fc.constant(null),
   anyText,
-  fc.constantFrom('', ' ', 'a\u0000b', '\u202e', '💬'.repeat(50), '__proto__', '-1', '1e400', 'NaN'),
+  fc.constantFrom(
+    '',
+    ' ',
+    'a\u0000b',
+    'a\ud800b',
+    '\udfff',
+    '\u202e',
+    '💬'.repeat(50),
+    '__proto__',
+    '-1',
+    '1e400',
+    'NaN',
+  ),
   huge,
   fc.jsonValue({ maxDepth: 2 }),
   fc.integer({ min: 50, max: 3_000 }).map((d) => nested(d, 'x')),
@@ -156,8 +189,55 @@ const CONTENT_TYPES = [
   '',
 ];
 
-/** The valid body with one field deleted, replaced by a value of the wrong kind, or one field added. */
+type Path = Array<string | number>;
+
+/** The paths of every string value and every object key of a JSON value (a key's path ends with its name). */
+function stringPaths(value: unknown, path: Path = []): Array<{ path: Path; key: boolean }> {
+  if (typeof value === 'string') return [{ path, key: false }];
+  if (Array.isArray(value)) return value.flatMap((v, i) => stringPaths(v, [...path, i]));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => [
+      { path: [...path, k], key: true },
+      ...stringPaths(v, [...path, k]),
+    ]);
+  }
+  return [];
+}
+
+/** A deep copy of the valid body with one of its strings (a value or a key, at any depth) holding `bad` at `at`. */
+function poisoned(
+  valid: Record<string, unknown>,
+  target: { path: Path; key: boolean },
+  bad: string,
+  at: number,
+) {
+  const body = JSON.parse(JSON.stringify(valid)) as Record<string, unknown>;
+  const insert = (text: string) =>
+    `${text.slice(0, at % (text.length + 1))}${bad}${text.slice(at % (text.length + 1))}`;
+  let parent: Record<string | number, unknown> = body;
+  for (const part of target.path.slice(0, -1)) parent = parent[part] as Record<string | number, unknown>;
+  const last = target.path[target.path.length - 1];
+  if (target.key) {
+    const entries = Object.entries(parent).map(([k, v]) => [k === last ? insert(k) : k, v] as const);
+    for (const k of Object.keys(parent)) delete parent[k];
+    for (const [k, v] of entries) parent[k] = v;
+  } else parent[last] = insert(parent[last] as string);
+  return body;
+}
+
+/**
+ * The valid body with one field deleted, replaced by a value of the wrong kind, or one field added; or with NUL
+ * or an unpaired surrogate put into one of its strings, values and keys alike, at any depth.
+ */
 function mutated(valid: Record<string, unknown>): fc.Arbitrary<unknown> {
+  const strings = stringPaths(valid);
+  const poison = fc
+    .tuple(fc.constantFrom(...strings), unstorableChar, fc.nat())
+    .map(([target, bad, at]) => poisoned(valid, target, bad, at));
+  return fc.oneof({ weight: 3, arbitrary: shallowMutated(valid) }, { weight: 1, arbitrary: poison });
+}
+
+function shallowMutated(valid: Record<string, unknown>): fc.Arbitrary<unknown> {
   const keys = Object.keys(valid);
   return fc
     .tuple(

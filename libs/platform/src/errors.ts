@@ -1,5 +1,6 @@
 import type Joi from 'joi';
 import { ERROR_CODES, type ErrorCode, type FieldError } from '@bm/contracts';
+import { isStorableText } from './storable-text';
 
 /** An error the client is meant to see: a documented code, its HTTP status, a message and optional details. */
 export class AppError extends Error {
@@ -28,6 +29,8 @@ interface Visit {
   value: unknown;
   key?: string | number;
   parent?: Visit;
+  /** Inside rows that take their own unpaired surrogates (see ValidateOptions). */
+  lenient: boolean;
 }
 
 function pathOf(visit: Visit): Array<string | number> {
@@ -36,24 +39,50 @@ function pathOf(visit: Visit): Array<string | number> {
   return path;
 }
 
+const NUL = '\u0000';
+
+/** What makes a string unstorable (see storable-text), refused here rather than failing in a query later. */
+function problemOf(text: string, lenient: boolean): string | undefined {
+  if (isStorableText(text)) return undefined;
+  if (text.includes(NUL)) return 'must not contain NUL characters';
+  return lenient ? undefined : 'must not contain unpaired UTF-16 surrogates';
+}
+
+export interface ValidateOptions {
+  /** Prepended to every field path. */
+  prefix?: string;
+  /**
+   * A top-level array whose rows may hold unpaired surrogates: each such row is refused alone later (a campaign
+   * turns it into a failed recipient, like an invalid phone) instead of the whole request. NUL is refused anyway.
+   */
+  rowsFailAlone?: string;
+}
+
 /**
- * The paths of strings holding a NUL character (`\u0000` in JSON): PostgreSQL text and jsonb cannot store one, so
- * such a value is refused at the entry point rather than failing in a query. Walked without recursion and without
- * copying paths, so a deeply nested body costs linear time and no stack.
+ * The paths of unstorable strings (values and keys), with what is wrong with each. Walked without recursion
+ * and without copying paths, so a deeply nested body costs linear time and no stack.
  */
-function nulPaths(value: unknown): Array<Array<string | number>> {
-  const found: Array<Array<string | number>> = [];
-  const stack: Visit[] = [{ value }];
+function unstorablePaths(
+  value: unknown,
+  rowsFailAlone: string | undefined,
+): Array<{ path: Array<string | number>; problem: string }> {
+  const found: Array<{ path: Array<string | number>; problem: string }> = [];
+  const stack: Visit[] = [{ value, lenient: false }];
   while (stack.length > 0 && found.length < 10) {
     const visit = stack.pop()!;
     const v = visit.value;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) found.push(pathOf(visit));
+      const problem = problemOf(v, visit.lenient);
+      if (problem !== undefined) found.push({ path: pathOf(visit), problem });
     } else if (Array.isArray(v)) {
-      v.forEach((item, i) => stack.push({ value: item, key: i, parent: visit }));
+      v.forEach((item, i) => stack.push({ value: item, key: i, parent: visit, lenient: visit.lenient }));
     } else if (v !== null && typeof v === 'object') {
       for (const [k, item] of Object.entries(v)) {
-        stack.push({ value: k, key: k, parent: visit }, { value: item, key: k, parent: visit });
+        const lenient = visit.lenient || (visit.parent === undefined && k === rowsFailAlone);
+        stack.push(
+          { value: k, key: k, parent: visit, lenient },
+          { value: item, key: k, parent: visit, lenient },
+        );
       }
     }
   }
@@ -61,20 +90,20 @@ function nulPaths(value: unknown): Array<Array<string | number>> {
 }
 
 /**
- * Whether any string (value or key) holds a NUL character: the common answer, no, without building the visit
- * records `nulPaths` keeps for its paths (a 50,000-recipient list costs a few milliseconds, not thirty).
+ * Whether any string (value or key) is unstorable: the common answer, no, without building the visit records
+ * `unstorablePaths` keeps for its paths (a 50,000-recipient list costs a few milliseconds, not thirty).
  */
-function hasNul(value: unknown): boolean {
+function hasUnstorable(value: unknown): boolean {
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const v = stack.pop();
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) return true;
+      if (!isStorableText(v)) return true;
     } else if (Array.isArray(v)) {
       for (const item of v) stack.push(item);
     } else if (v !== null && typeof v === 'object') {
       for (const key in v) {
-        if (key.includes('\u0000')) return true;
+        if (!isStorableText(key)) return true;
         stack.push((v as Record<string, unknown>)[key]);
       }
     }
@@ -83,13 +112,14 @@ function hasNul(value: unknown): boolean {
 }
 
 /** Validates a value with a joi schema; answers 422 VALIDATION_ERROR listing every bad field. */
-export function validate<T>(schema: Joi.Schema<T>, value: unknown, prefix?: string): T {
+export function validate<T>(schema: Joi.Schema<T>, value: unknown, options: ValidateOptions = {}): T {
+  const { prefix } = options;
   const withPrefix = (path: ReadonlyArray<string | number>) => (prefix ? [prefix, ...path] : path);
-  const nul = hasNul(value) ? nulPaths(value) : [];
-  if (nul.length > 0) {
-    const errors: FieldError[] = nul.map((path) => {
+  const unstorable = hasUnstorable(value) ? unstorablePaths(value, options.rowsFailAlone) : [];
+  if (unstorable.length > 0) {
+    const errors: FieldError[] = unstorable.map(({ path, problem }) => {
       const field = fieldPath(withPrefix(path)) || (prefix ?? 'body');
-      return { field, message: `${field} must not contain NUL characters` };
+      return { field, message: `${field} ${problem}` };
     });
     throw new AppError('VALIDATION_ERROR', 'The request is invalid', { errors });
   }

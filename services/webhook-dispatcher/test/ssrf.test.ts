@@ -113,3 +113,142 @@ describe('SSRF safety: reserved addresses are refused at connect time', () => {
     expect(blockedRangeOf(address)).toBe(kind);
   });
 });
+
+/*
+ * Every spelling of a loopback, link-local, private or otherwise reserved address that URL parsing or a resolver
+ * can hand over: IPv4-mapped (`::ffff:a.b.c.d`), IPv4-translated (`::ffff:0:a.b.c.d`) and IPv4-compatible
+ * (`::a.b.c.d`) forms, dotted or in hex, compressed or not, upper case, with a zone id.
+ */
+const RESERVED_SPELLINGS: Array<[address: string, kind: RegExp]> = [
+  ['::1', /loopback/],
+  ['0:0:0:0:0:0:0:1', /loopback/],
+  ['::127.0.0.1', /loopback/],
+  ['::7f00:1', /loopback/],
+  ['0:0:0:0:0:0:7f00:1', /loopback/],
+  ['::ffff:127.0.0.1', /loopback/],
+  ['::ffff:7f00:1', /loopback/],
+  ['0:0:0:0:0:FFFF:7F00:1', /loopback/],
+  ['::ffff:0:127.0.0.1', /loopback/],
+  ['::ffff:0:7f00:1', /loopback/],
+  ['::ffff:127.9.9.9', /loopback/],
+  ['::a9fe:a9fe', /link-local/],
+  ['::169.254.169.254', /link-local/],
+  ['::ffff:169.254.169.254', /link-local/],
+  ['::ffff:a9fe:a9fe', /link-local/],
+  ['::ffff:0:a9fe:a9fe', /link-local/],
+  ['::ffff:0:169.254.169.254', /link-local/],
+  ['fe80::1', /link-local/],
+  ['FE80::a9fe:a9fe', /link-local/],
+  ['fe80::1%eth0', /link-local/],
+  ['::a00:1', /private/],
+  ['::10.0.0.1', /private/],
+  ['::ffff:a00:1', /private/],
+  ['::ffff:0:a00:1', /private/],
+  ['::ffff:c0a8:101', /private/],
+  ['::ffff:0:192.168.1.1', /private/],
+  ['::ac10:1', /private/],
+  ['fd00::1', /unique-local/],
+  ['::', /unspecified/],
+  ['0:0:0:0:0:0:0:0', /unspecified/],
+  ['::ffff:0.0.0.0', /unspecified/],
+  ['::0.0.0.0', /unspecified/],
+  // Public IPv4 hosts in the compatible and translated forms are reserved space all the same.
+  ['::8.8.8.8', /reserved/],
+  ['::ffff:0:808:808', /reserved/],
+  ['::1:0:0:0', /reserved/],
+  ['64:ff9b::7f00:1', /translated/],
+];
+
+describe('SSRF safety: IPv4 embedded in IPv6 (production policy, no allow-list)', () => {
+  let dispatcher: TestDispatcher;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    // API only: a dispatcher that never delivers may run with its own policy, here production's.
+    dispatcher = await startDispatcher(
+      { DISPATCHER_ALLOW_HTTP: 'false', DISPATCHER_ALLOWED_HOSTS: '' },
+      { workers: false },
+    );
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await dispatcher.stop();
+    await receiver.close();
+  });
+
+  it.each(RESERVED_SPELLINGS)('when classifying %s, then it is refused as %s', (address, kind) => {
+    expect(blockedRangeOf(address)).toMatch(kind);
+  });
+
+  it.each([['::ffff:8.8.8.8'], ['::ffff:808:808'], ['2606:4700:4700::1111']])(
+    'when classifying the public %s, then it is allowed',
+    (address) => {
+      expect(blockedRangeOf(address)).toBeUndefined();
+    },
+  );
+
+  it('when a webhook URL is saved with any reserved spelling, then 422 names the url and its range', async () => {
+    const tenantId = newTenantId();
+    const refused: string[] = [];
+    for (const [address, kind] of RESERVED_SPELLINGS.filter(([a]) => !a.includes('%'))) {
+      const res = await request(dispatcher.url)
+        .put('/api/v1/webhooks/settings')
+        .set(asTenant(tenantId))
+        .send({ url: `https://[${address}]/hook` });
+      const error = res.body.error as {
+        code: string;
+        details: { errors: Array<{ field: string; message: string }> };
+      };
+      if (
+        res.status === 422 &&
+        error.code === 'VALIDATION_ERROR' &&
+        error.details.errors[0].field === 'url'
+      ) {
+        expect([address, error.details.errors[0].message]).toEqual([address, expect.stringMatching(kind)]);
+        refused.push(address);
+      }
+    }
+    expect(refused).toEqual(RESERVED_SPELLINGS.map(([a]) => a).filter((a) => !a.includes('%')));
+    // A public IPv4-mapped address is a public address.
+    await request(dispatcher.url)
+      .put('/api/v1/webhooks/settings')
+      .set(asTenant(tenantId))
+      .send({ url: 'https://[::ffff:808:808]/hook' })
+      .expect(200);
+  });
+
+  it('when the sender is asked to connect to an embedded loopback or metadata address, then it refuses before connecting', async () => {
+    const sender = new WebhookSender(new AddressPolicy(true, ''), {
+      timeoutMs: 1000,
+      excerptBytes: 100,
+      connectionsPerOrigin: 1,
+    });
+    try {
+      for (const host of [
+        '::127.0.0.1',
+        '::7f00:1',
+        '::ffff:0:7f00:1',
+        '::a9fe:a9fe',
+        '::ffff:0:a9fe:a9fe',
+      ]) {
+        const outcome = await sender.send(
+          `http://[${host}]:${receiver.port}/hook`,
+          { 'content-type': 'application/json' },
+          '{}',
+          new AbortController().signal,
+        );
+        expect([host, outcome]).toEqual([
+          host,
+          expect.objectContaining({
+            httpStatus: null,
+            retryable: false,
+            error: expect.stringMatching(/loopback|link-local/),
+          }),
+        ]);
+      }
+    } finally {
+      await sender.close();
+    }
+    expect(receiver.connections).toBe(0);
+  });
+});

@@ -18,6 +18,7 @@ import { InboundEventRepository } from './data-access/inbound-event.repository';
 import { NotificationRepository } from './data-access/notification.repository';
 import { PublishedItemRepository } from './data-access/published-item.repository';
 import type { IngressDeps } from './domain/ingress-deps';
+import { ingressMetrics } from './domain/ingress-metrics';
 import { processPendingEvents } from './domain/process-pending-events.use-case';
 import { channelWebhookRoutes } from './entry-points/http/channel-webhook.routes';
 import { registerNotificationConsumers } from './entry-points/consumers/notifications.consumer';
@@ -54,6 +55,7 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
       config.ACCOUNT_CACHE_TTL_MS,
       config.MESSAGING_TIMEOUT_MS,
     ),
+    metrics: ingressMetrics(metrics, dataSource),
   };
   // Bodies batch thousands of items: large passes, and a short pause so a quiet relay adds little latency.
   const relay = new OutboxRelay({

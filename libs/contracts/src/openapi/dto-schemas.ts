@@ -103,7 +103,10 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
   SyncedTemplates: object({
     channel_account_id: ulid,
     templates: { type: 'array', items: ref('Template') },
-    webhooks_subscribed: { type: 'boolean', description: 'Whether the upstream took the webhook subscription' },
+    webhooks_subscribed: {
+      type: 'boolean',
+      description: 'Whether the upstream took the webhook subscription',
+    },
   }),
   CampaignPart: object({
     campaign_id: ulid,

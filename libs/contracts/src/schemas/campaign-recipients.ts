@@ -7,6 +7,9 @@ export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 /** `error_message` of a recipient whose phone is invalid (CONTRACT.md). */
 export const INVALID_PHONE_RECIPIENT_ERROR = 'invalid phone number';
 
+/** `error_message` of a recipient whose name or variables hold an unpaired UTF-16 surrogate (no character). */
+export const INVALID_TEXT_RECIPIENT_ERROR = 'invalid text: unpaired UTF-16 surrogate in name or variables';
+
 export interface CampaignRecipientDto {
   /** Normalized digits, or the phone as submitted when it was invalid. */
   phone: string;

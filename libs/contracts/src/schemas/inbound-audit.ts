@@ -8,8 +8,18 @@ import { paginationQuerySchema, type Pagination } from './common';
  * document read the same constants.
  */
 
-/** pending: stored, not split yet; the others say what splitting it did. */
-export const INBOUND_EVENT_OUTCOMES = ['pending', 'processed', 'duplicate', 'unroutable', 'ignored'] as const;
+/**
+ * pending: stored, not split yet; failed: splitting it kept failing for a reason that will not change, so it is
+ * no longer tried (reprocess it once the cause is fixed); the others say what splitting it did.
+ */
+export const INBOUND_EVENT_OUTCOMES = [
+  'pending',
+  'processed',
+  'duplicate',
+  'unroutable',
+  'ignored',
+  'failed',
+] as const;
 export type InboundEventOutcome = (typeof INBOUND_EVENT_OUTCOMES)[number];
 
 /** The app secret the signature was made with: the current one or, during a rotation, the previous one. */
@@ -26,8 +36,11 @@ export const INBOUND_ROUTING_KEYS = [
 ] as const;
 export type InboundRoutingKey = (typeof INBOUND_ROUTING_KEYS)[number];
 
-/** What became of one item: `published` by this delivery, `duplicate` of an earlier one, or not sent yet. */
-export const INBOUND_ITEM_STATES = ['published', 'duplicate', 'unroutable', 'pending'] as const;
+/**
+ * What became of one item: `published` by this delivery, `duplicate` of an earlier one, `skipped` because it could
+ * not be published (the reason is in the event's `skipped`), or not sent yet.
+ */
+export const INBOUND_ITEM_STATES = ['published', 'duplicate', 'unroutable', 'pending', 'skipped'] as const;
 export type InboundItemState = (typeof INBOUND_ITEM_STATES)[number];
 
 export interface ListInboundEventsQuery {
@@ -79,7 +92,7 @@ export interface InboundItemView {
   published_by_event_id: string | null;
 }
 
-/** A part of the body that could not become an item. */
+/** A part of the body that could not become an item, or an item that could not be published, and why. */
 export interface InboundSkippedPart {
   path: string;
   reason: string;

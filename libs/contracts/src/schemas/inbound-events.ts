@@ -83,7 +83,8 @@ export interface InboundMessageItem extends InboundItemBase {
 }
 export const inboundMessageSchema = inboundSchema<InboundMessageItem>({
   message_id: Joi.string().required(),
-  from: Joi.string().required(),
+  // Customers are known by the digits of their number: one without a digit is no one to answer or opt out.
+  from: Joi.string().pattern(/\d/).message('{{#label}} must contain the digits of a phone number').required(),
   name: nullableString,
   type: Joi.string().required(),
   text: nullableString.allow(''),

@@ -173,15 +173,23 @@ export class CampaignRepository {
     return rows.map(toCampaign);
   }
 
-  /** Takes an upload no other replica is preparing; its body, or undefined. */
-  async lockUpload(tx: EntityManager, id?: string): Promise<{ id: string; body: string } | undefined> {
+  /** Locks a stored list for preparation; undefined when it is gone or another replica holds it. */
+  async lockUpload(tx: EntityManager, id: string): Promise<{ id: string; body: string } | undefined> {
     const rows: Array<{ id: string; body: string }> = await tx.query(
-      id
-        ? 'SELECT id, body FROM campaign.uploads WHERE id = $1 FOR UPDATE SKIP LOCKED'
-        : 'SELECT id, body FROM campaign.uploads ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED',
-      id ? [id] : [],
+      'SELECT id, body FROM campaign.uploads WHERE id = $1 FOR UPDATE SKIP LOCKED',
+      [id],
     );
     return rows[0];
+  }
+
+  /** Stored lists waiting for preparation, oldest first, less those already tried in this pass. */
+  async waitingUploadIds(exceptIds: readonly string[], limit: number): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
+      'SELECT id FROM campaign.uploads WHERE id <> ALL($1::text[]) ORDER BY created_at LIMIT $2',
+      [exceptIds, limit],
+    );
+    return rows.map((r) => r.id);
   }
 
   async deleteUpload(tx: EntityManager, id: string): Promise<void> {

@@ -6,8 +6,8 @@ export interface NewRecipient {
   phone: string;
   name: string | null;
   variables: Record<string, string> | null;
-  /** Invalid phones are written as failed recipients, with the phone as submitted. */
-  invalid: boolean;
+  /** Why the recipient is written as failed (an invalid phone, kept as submitted); null for a valid one. */
+  error: string | null;
 }
 
 export interface Recipient {
@@ -64,22 +64,19 @@ export class RecipientRepository {
     tx: EntityManager,
     campaignId: string,
     recipients: readonly NewRecipient[],
-    invalidMessage: string,
   ): Promise<void> {
     if (recipients.length === 0) return;
     await tx.query(
       `INSERT INTO campaign.recipients (campaign_id, phone, name, variables, invalid, status, error_message)
-       SELECT $1, r.phone, r.name, r.variables, r.invalid,
-              CASE WHEN r.invalid THEN 'failed' ELSE 'pending' END,
-              CASE WHEN r.invalid THEN $6 ELSE NULL END
-         FROM unnest($2::text[], $3::text[], $4::jsonb[], $5::boolean[]) AS r(phone, name, variables, invalid)`,
+       SELECT $1, r.phone, r.name, r.variables, r.error IS NOT NULL,
+              CASE WHEN r.error IS NOT NULL THEN 'failed' ELSE 'pending' END, r.error
+         FROM unnest($2::text[], $3::text[], $4::jsonb[], $5::text[]) AS r(phone, name, variables, error)`,
       [
         campaignId,
         recipients.map((r) => r.phone),
         recipients.map((r) => r.name),
         recipients.map((r) => (r.variables ? JSON.stringify(r.variables) : null)),
-        recipients.map((r) => r.invalid),
-        invalidMessage,
+        recipients.map((r) => r.error),
       ],
     );
   }

@@ -170,13 +170,26 @@ export async function dispatchCampaigns(deps: CampaignDeps): Promise<number> {
   const seen: string[] = [];
   for (;;) {
     const afterCommit: AfterCommit = [];
-    const stepped = await deps.dataSource.transaction(async (tx) => {
-      const [campaign] = await deps.campaigns.claimDue(tx, 1, seen);
-      if (!campaign) return false;
-      seen.push(campaign.id);
-      await step(deps, tx, campaign, afterCommit);
-      return true;
-    });
+    const claimed = seen.length;
+    let stepped: boolean;
+    try {
+      stepped = await deps.dataSource.transaction(async (tx) => {
+        const [campaign] = await deps.campaigns.claimDue(tx, 1, seen);
+        if (!campaign) return false;
+        seen.push(campaign.id);
+        await step(deps, tx, campaign, afterCommit);
+        return true;
+      });
+    } catch (err) {
+      // Nothing claimed: the database itself failed, and the pass ends. A campaign whose step failed is left for
+      // the next pass while the others due go on (it stays in `seen`, so this pass does not take it again).
+      if (seen.length === claimed) throw err;
+      deps.logger.warn('campaign step failed; the next pass tries it again', {
+        campaign_id: seen[seen.length - 1],
+        error: (err as Error).message,
+      });
+      continue;
+    }
     for (const action of afterCommit) {
       await action().catch((err: unknown) =>
         deps.logger.warn('campaign follow-up failed', { error: (err as Error).message }),

@@ -70,7 +70,10 @@ export async function addOptOut(
   const { change, optOut } = await deps.dataSource.transaction(async (tx) => {
     const added = await deps.optOuts.add(tx, tenantId, phone, source);
     if (!added) return { change: null, optOut: (await deps.optOuts.find(tenantId, phone, tx))! };
-    return { change: await recordChange(deps, tx, { tenantId, phone, optedOut: true }, source), optOut: added };
+    return {
+      change: await recordChange(deps, tx, { tenantId, phone, optedOut: true }, source),
+      optOut: added,
+    };
   });
   if (change) await syncMessagingCopy(deps, change);
   return { created: change !== null, optOut: toDto(optOut) };

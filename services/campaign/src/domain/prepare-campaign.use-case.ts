@@ -1,9 +1,11 @@
 import {
   INVALID_PHONE_RECIPIENT_ERROR,
+  INVALID_TEXT_RECIPIENT_ERROR,
   normalizePhone,
   type CampaignRecipientInput,
   type CampaignStatus,
 } from '@bm/contracts';
+import { isStorableText, storableJson, storableText } from '@bm/platform';
 import type { Campaign } from '../data-access/campaign.repository';
 import type { NewRecipient } from '../data-access/recipient.repository';
 import type { CampaignDeps } from './campaign-deps';
@@ -12,9 +14,16 @@ import { emitCampaignEvent } from './emit-event';
 /** Recipients written per statement: the next chunk is normalized while the database writes this one. */
 const CHUNK = 5_000;
 
+/** Whether a recipient's name and variables (keys and values) can be stored. */
+function storableRow(item: CampaignRecipientInput): boolean {
+  if (item.name && !isStorableText(item.name)) return false;
+  return Object.entries(item.variables ?? {}).every(([k, v]) => isStorableText(k) && isStorableText(v));
+}
+
 /**
  * Recipients `from` to `to` of the list: phones normalized (an invalid one kept as submitted, to fail), a phone
- * already `seen` earlier in the list (in any part) dropped.
+ * already `seen` earlier in the list (in any part) dropped. A row with an unpaired surrogate (the route lets
+ * those through so that they fail alone) fails like an invalid phone, its text stored with U+FFFD in their place.
  */
 function chunkOf(
   list: readonly CampaignRecipientInput[],
@@ -26,11 +35,27 @@ function chunkOf(
   for (let i = from; i < to; i += 1) {
     const item = list[i];
     const normalized = normalizePhone(item.phone);
-    const phone = normalized ?? item.phone;
+    const phone = normalized ?? storableText(item.phone);
     if (seen.has(phone)) continue;
     seen.add(phone);
     const variables = item.variables && Object.keys(item.variables).length > 0 ? item.variables : null;
-    rows.push({ phone, name: item.name || null, variables, invalid: normalized === null });
+    const name = item.name || null;
+    const error =
+      normalized === null
+        ? INVALID_PHONE_RECIPIENT_ERROR
+        : storableRow(item)
+          ? null
+          : INVALID_TEXT_RECIPIENT_ERROR;
+    rows.push(
+      error === null
+        ? { phone, name, variables, error }
+        : {
+            phone,
+            name: name && storableText(name),
+            variables: variables && storableJson(variables).value,
+            error,
+          },
+    );
   }
   return rows;
 }
@@ -49,7 +74,7 @@ function statusAfterPreparation(part: Campaign): CampaignStatus {
  * leaves the list for another to redo; the row lock keeps two replicas off the same list.
  * Returns false when there was nothing (left) to prepare.
  */
-export async function prepareUpload(deps: CampaignDeps, uploadId?: string): Promise<boolean> {
+export async function prepareUpload(deps: CampaignDeps, uploadId: string): Promise<boolean> {
   const started = Date.now();
   return deps.dataSource.transaction(async (tx) => {
     const upload = await deps.campaigns.lockUpload(tx, uploadId);
@@ -68,8 +93,8 @@ export async function prepareUpload(deps: CampaignDeps, uploadId?: string): Prom
         for (let from = part.uploadOffset; from < end; from += CHUNK) {
           const rows = chunkOf(recipients, from, Math.min(end, from + CHUNK), seen);
           counts.rows += rows.length;
-          counts.invalid += rows.filter((r) => r.invalid).length;
-          writes.push(deps.recipients.insertMany(tx, part.id, rows, INVALID_PHONE_RECIPIENT_ERROR));
+          counts.invalid += rows.filter((r) => r.error !== null).length;
+          writes.push(deps.recipients.insertMany(tx, part.id, rows));
           await nextTurn();
         }
         written.set(part.id, counts);
@@ -102,10 +127,31 @@ export async function prepareUpload(deps: CampaignDeps, uploadId?: string): Prom
   });
 }
 
-/** Prepares every list left waiting (by a crashed replica, or while the database was away). */
+// Lists looked up at a time by the sweep.
+const SWEEP_BATCH = 50;
+
+/**
+ * Prepares every list left waiting (by a crashed replica, or while the database was away), one by one: a list
+ * that fails is logged and left for the next sweep while the lists after it go on.
+ */
 export async function prepareWaitingUploads(deps: CampaignDeps): Promise<number> {
   let prepared = 0;
-  while (await prepareUpload(deps)) prepared += 1;
+  const tried: string[] = [];
+  for (;;) {
+    const ids = await deps.campaigns.waitingUploadIds(tried, SWEEP_BATCH);
+    if (ids.length === 0) break;
+    for (const id of ids) {
+      tried.push(id);
+      try {
+        if (await prepareUpload(deps, id)) prepared += 1;
+      } catch (err) {
+        deps.logger.warn('campaign list not prepared; the next sweep tries it again', {
+          upload_id: id,
+          error: (err as Error).message,
+        });
+      }
+    }
+  }
   if (prepared > 0) deps.wakeDispatcher();
   return prepared;
 }

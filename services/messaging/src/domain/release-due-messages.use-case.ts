@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { queryRows } from '@bm/platform';
 import { toMessageLog } from '../data-access/message-log.repository';
 import { applyOrphanedReports } from './apply-status-report.use-case';
@@ -19,22 +20,23 @@ export async function releaseDueMessages(deps: MessagingDeps): Promise<number> {
       `SELECT * FROM messaging.message_logs WHERE status = 'scheduled' AND scheduled_at <= now()
         ORDER BY scheduled_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
     );
+    let done = 0;
     for (const message of rows.map(toMessageLog)) {
-      if (
-        message.messageType === 'text' &&
-        !(await deps.customers.isWindowOpen(tx, message.channelAccountId, message.toPhone))
-      ) {
-        await changeStatus(deps, tx, message, {
-          status: 'failed',
-          errorMessage:
-            "OUTSIDE_SERVICE_WINDOW: the customer's last message is older than 24 hours at the scheduled time",
+      // Each message behind a savepoint: one that cannot be released stays scheduled, logged, and the others go.
+      await tx.query('SAVEPOINT release');
+      try {
+        await releaseScheduled(deps, tx, message);
+        await tx.query('RELEASE SAVEPOINT release');
+        done += 1;
+      } catch (err) {
+        await tx.query('ROLLBACK TO SAVEPOINT release');
+        deps.logger.warn('scheduled message not released; the next pass tries it again', {
+          message_log_id: message.id,
+          error: (err as Error).message,
         });
-        continue;
       }
-      await deps.messages.transition(tx, message.id, ['scheduled'], { status: 'queued' });
-      await enqueueDelivery(tx, message.id);
     }
-    return rows.length;
+    return done;
   });
   released += await deps.dataSource.transaction(async (tx) => {
     const rows = await queryRows<{ id: string }>(
@@ -52,6 +54,27 @@ export async function releaseDueMessages(deps: MessagingDeps): Promise<number> {
   await settleAbandonedAttempts(deps);
   await applyOrphanedReports(deps);
   return released;
+}
+
+/** A scheduled message whose time has come: queued for a worker, or failed when a text's window has closed. */
+async function releaseScheduled(
+  deps: MessagingDeps,
+  tx: EntityManager,
+  message: ReturnType<typeof toMessageLog>,
+): Promise<void> {
+  if (
+    message.messageType === 'text' &&
+    !(await deps.customers.isWindowOpen(tx, message.channelAccountId, message.toPhone))
+  ) {
+    await changeStatus(deps, tx, message, {
+      status: 'failed',
+      errorMessage:
+        "OUTSIDE_SERVICE_WINDOW: the customer's last message is older than 24 hours at the scheduled time",
+    });
+    return;
+  }
+  await deps.messages.transition(tx, message.id, ['scheduled'], { status: 'queued' });
+  await enqueueDelivery(tx, message.id);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { IngressConfig } from '../config';
 import { CreateIngress1764100000000 } from './migrations/1764100000000-create-ingress';
 import { TemplateReviewNotifications1764100000001 } from './migrations/1764100000001-template-review-notifications';
+import { PerItemIsolation1764100000002 } from './migrations/1764100000002-per-item-isolation';
 
 export const INGRESS_SCHEMA = 'ingress';
 
@@ -12,7 +13,11 @@ export function createIngressDataSource(config: IngressConfig): DataSource {
     url: config.DATABASE_URL,
     schema: INGRESS_SCHEMA,
     entities: [OutboxEventEntity],
-    migrations: [CreateIngress1764100000000, TemplateReviewNotifications1764100000001],
+    migrations: [
+      CreateIngress1764100000000,
+      TemplateReviewNotifications1764100000001,
+      PerItemIsolation1764100000002,
+    ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'webhook-ingress',
   });

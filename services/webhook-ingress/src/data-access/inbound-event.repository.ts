@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { InboundEventOutcome, InboundSigningSecret } from '@bm/contracts';
-import { queryRows } from '@bm/platform';
+import type { InboundEventOutcome, InboundSigningSecret, InboundSkippedPart } from '@bm/contracts';
+import { queryRows, storableText } from '@bm/platform';
 import { InboundEventWriter } from './inbound-event-writer';
 
 /** pending: stored, not split yet; the others say what splitting it did (see process-inbound-event). */
@@ -23,6 +23,8 @@ export interface SplitSummary {
   unroutableCount: number;
   skippedCount: number;
   unroutablePhoneNumberIds: string[];
+  /** Items that could not be published, and why (parts the split could not read are derived from the body). */
+  skippedItems: InboundSkippedPart[];
 }
 
 export interface InboundEvent extends Omit<SplitSummary, 'outcome'> {
@@ -51,8 +53,8 @@ export interface InboundEventWithBody extends InboundEvent {
 }
 
 const SUMMARY_COLUMNS = `id, received_at, request_id, body_sha256, body_bytes, signed_with, outcome, item_count,
-  published_count, duplicate_count, unroutable_count, skipped_count, unroutable_phone_number_ids, attempts,
-  last_error, processed_at`;
+  published_count, duplicate_count, unroutable_count, skipped_count, unroutable_phone_number_ids, skipped_items,
+  attempts, last_error, processed_at`;
 
 interface Row {
   id: string;
@@ -68,6 +70,7 @@ interface Row {
   unroutable_count: number;
   skipped_count: number;
   unroutable_phone_number_ids: string[];
+  skipped_items: InboundSkippedPart[];
   attempts: number;
   last_error: string | null;
   processed_at: Date | null;
@@ -89,6 +92,7 @@ const toEvent = (r: Row): InboundEvent => ({
   unroutableCount: r.unroutable_count,
   skippedCount: r.skipped_count,
   unroutablePhoneNumberIds: r.unroutable_phone_number_ids,
+  skippedItems: r.skipped_items,
   attempts: r.attempts,
   lastError: r.last_error,
   processedAt: r.processed_at,
@@ -220,10 +224,10 @@ export class InboundEventRepository {
          published_count = s.published_count, duplicate_count = s.duplicate_count,
          unroutable_count = s.unroutable_count, skipped_count = s.skipped_count,
          unroutable_phone_number_ids = ARRAY(SELECT jsonb_array_elements_text(s.unroutable)),
-         attempts = e.attempts + 1, last_error = NULL, processed_at = now()
+         skipped_items = s.skipped_items, attempts = e.attempts + 1, last_error = NULL, processed_at = now()
        FROM jsonb_to_recordset($1::jsonb) AS s(id text, outcome text, item_count integer,
          published_count integer, duplicate_count integer, unroutable_count integer, skipped_count integer,
-         unroutable jsonb)
+         unroutable jsonb, skipped_items jsonb)
        WHERE e.id = s.id`,
       [
         JSON.stringify(
@@ -236,19 +240,35 @@ export class InboundEventRepository {
             unroutable_count: s.unroutableCount,
             skipped_count: s.skippedCount,
             unroutable: s.unroutablePhoneNumberIds,
+            skipped_items: s.skippedItems,
           })),
         ),
       ],
     );
   }
 
-  /** A failed split of a pending event is retried later, backing off up to five minutes. */
-  async recordFailure(id: string, error: string): Promise<void> {
-    await this.dataSource.query(
+  /**
+   * A failed split of a pending event is retried later, backing off up to five minutes. A failure that will not
+   * change on retry (`permanent`) counts toward `failAfter`: at that count the event becomes `failed` and is no
+   * longer tried. Answers the event's outcome after the update (undefined when it was no longer pending).
+   */
+  async recordFailure(
+    id: string,
+    error: string,
+    permanent: boolean,
+    failAfter: number,
+  ): Promise<Outcome | undefined> {
+    const [row] = await queryRows<{ outcome: Outcome }>(
+      this.dataSource,
       `UPDATE ingress.inbound_events SET attempts = attempts + 1, last_error = $2,
+         permanent_failures = permanent_failures + CASE WHEN $3::boolean THEN 1 ELSE 0 END,
+         outcome = CASE WHEN $3::boolean AND permanent_failures + 1 >= $4 THEN 'failed' ELSE outcome END,
+         processed_at = CASE WHEN $3::boolean AND permanent_failures + 1 >= $4 THEN now() ELSE processed_at END,
          next_attempt_at = now() + least(interval '5 minutes', interval '1 second' * power(2, attempts))
-       WHERE id = $1 AND outcome = 'pending'`,
-      [id, error.slice(0, 1000)],
+       WHERE id = $1 AND outcome = 'pending'
+       RETURNING outcome`,
+      [id, storableText(error.slice(0, 1000)), permanent, failAfter],
     );
+    return row?.outcome;
   }
 }

@@ -6,7 +6,8 @@ import { splitStoredBody } from './process-inbound-event.use-case';
 
 /**
  * GET /admin/v1/inbound-events/{id}: the delivery as received and, item by item, what became of it. The item
- * view is derived from the stored body and the published items, so it is never out of step with them.
+ * view is derived from the stored body and the published items, so it is never out of step with them; items
+ * that could not be published are recorded with their reason when it happened.
  */
 export async function getInboundEvent(deps: IngressDeps, rawId: string): Promise<InboundEventDetailDto> {
   const event = await deps.events.findWithBody(inboundEventIdOf(rawId));
@@ -20,10 +21,15 @@ export async function getInboundEvent(deps: IngressDeps, rawId: string): Promise
     deps.events.sameBody(event.bodySha256, event.id),
   ]);
   const unroutable = new Set(event.unroutablePhoneNumberIds);
+  const unpublishable = new Set(event.skippedItems.map((s) => s.path));
   const views = items.map((item): InboundItemView => {
     const p = published.get(item.dedupeKey);
     const phone = item.payload.phone_number_id;
-    const missing = phone !== null && unroutable.has(phone) ? 'unroutable' : 'pending';
+    const missing = unpublishable.has(item.path)
+      ? 'skipped'
+      : phone !== null && unroutable.has(phone)
+        ? 'unroutable'
+        : 'pending';
     return {
       path: item.path,
       routing_key: item.routingKey,
@@ -40,7 +46,8 @@ export async function getInboundEvent(deps: IngressDeps, rawId: string): Promise
     headers: event.headers,
     raw_body: event.rawBody,
     items: views,
-    skipped,
+    // What the split could not read is derived from the body; what could not be published was recorded.
+    skipped: [...skipped, ...event.skippedItems],
     same_body_event_ids: sameBody,
   };
 }

@@ -29,7 +29,8 @@ export function campaignRoutes(router: Router, deps: CampaignDeps): void {
           const tenantId = tenantOf(res);
           const { dry_run: dryRun } = validate(createCampaignQuerySchema, req.query);
           const key = dryRun ? undefined : idempotencyKeyOf(req);
-          const request = validate(createCampaignSchema, req.body ?? {});
+          // A recipient row with unstorable text fails alone, like an invalid phone, not the whole list.
+          const request = validate(createCampaignSchema, req.body ?? {}, { rowsFailAlone: 'recipients' });
           if (dryRun) {
             res.json(ok(await planCampaign(deps, tenantId, request)));
             return;
