@@ -67,24 +67,34 @@ async function settledView(stack: Stack, t: TenantFixture, id: number): Promise<
   return readMessage(stack, t, id);
 }
 
-describe('a send whose answer was lost, under the default policy (fail)', () => {
-  let stack: Stack;
-  let ingress: IngressFixture;
-  let t: TenantFixture;
-  let seen: Seen;
+interface Context {
+  stack: Stack;
+  t: TenantFixture;
+  seen: Seen;
+}
 
+/** A stack with webhook-ingress whose messaging settles unknown outcomes by `policy`, a tenant, its events. */
+function useStack(policy: 'fail' | 'resend'): Context {
+  const context = {} as Context;
+  let ingress: IngressFixture;
   beforeAll(async () => {
-    stack = await startStack({ messagingEnv: messagingEnv('fail') });
-    ingress = await startIngress(stack);
-    t = await createTenant(stack);
-    seen = await collectEvents(stack, ['message.status_updated']);
+    context.stack = await startStack({ messagingEnv: messagingEnv(policy) });
+    ingress = await startIngress(context.stack);
+    context.t = await createTenant(context.stack);
+    context.seen = await collectEvents(context.stack, ['message.status_updated']);
   });
   afterAll(async () => {
     await ingress.stop();
-    await stack.stop();
+    await context.stack.stop();
   });
+  return context;
+}
+
+describe('a send whose answer was lost, under the default policy (fail)', () => {
+  const c = useStack('fail');
 
   it('when the answer is lost after the request was written and the statuses follow, then the message takes the wamid of its sent status, reaches delivered and emits each status once', async () => {
+    const { stack, t, seen } = c;
     await statusDelays(stack, [200, 400]);
     const phone = randomPhone();
     await dropAnswers(stack, phone, 1);
@@ -103,6 +113,7 @@ describe('a send whose answer was lost, under the default policy (fail)', () => 
   });
 
   it('when the statuses arrive before the worker notices the lost answer, then they are kept and applied, once', async () => {
+    const { stack, t, seen } = c;
     await statusDelays(stack, [50, 100]);
     const phone = randomPhone();
     // The connection is reset a second after the acceptance: both statuses are in by then.
@@ -122,6 +133,7 @@ describe('a send whose answer was lost, under the default policy (fail)', () => 
   });
 
   it('when the call times out and the upstream takes the message after all, then the message is reconciled from its statuses and never sent twice', async () => {
+    const { stack, t, seen } = c;
     await statusDelays(stack, [50, 100]);
     const phone = randomPhone();
     // Held past the worker's 1.5 s timeout, then accepted.
@@ -142,6 +154,7 @@ describe('a send whose answer was lost, under the default policy (fail)', () => 
   });
 
   it('when no status report comes within the window, then the message fails as outcome unknown, and a late report changes nothing', async () => {
+    const { stack, t, seen } = c;
     // The statuses come well after the window.
     await statusDelays(stack, [WINDOW_MS + 2500, WINDOW_MS + 2600]);
     const phone = randomPhone();
@@ -165,23 +178,10 @@ describe('a send whose answer was lost, under the default policy (fail)', () => 
 });
 
 describe('a send whose answer was lost, under the policy resend', () => {
-  let stack: Stack;
-  let ingress: IngressFixture;
-  let t: TenantFixture;
-  let seen: Seen;
-
-  beforeAll(async () => {
-    stack = await startStack({ messagingEnv: messagingEnv('resend') });
-    ingress = await startIngress(stack);
-    t = await createTenant(stack);
-    seen = await collectEvents(stack, ['message.status_updated']);
-  });
-  afterAll(async () => {
-    await ingress.stop();
-    await stack.stop();
-  });
+  const c = useStack('resend');
 
   it("when no status report comes within the window, then the message is sent once more and takes the resend's wamid; the first attempt's late report changes nothing", async () => {
+    const { stack, t, seen } = c;
     await statusDelays(stack, [WINDOW_MS + 2500, WINDOW_MS + 2600]);
     const phone = randomPhone();
     await dropAnswers(stack, phone, 1);
@@ -208,6 +208,7 @@ describe('a send whose answer was lost, under the policy resend', () => {
   });
 
   it("when the resend's answer is lost too and no report comes, then the message fails: never a third send", async () => {
+    const { stack, t, seen } = c;
     await statusDelays(stack, []);
     const phone = randomPhone();
     await dropAnswers(stack, phone, 2);
