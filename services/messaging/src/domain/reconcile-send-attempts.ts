@@ -62,7 +62,11 @@ export async function reconcileSendAttempts<R extends NamedReport>(
     const traceparent = message.traceparent ?? report.traceparent;
     const [recorded] = await deps.messages.markSent([sentRecord(message, wamid, traceparent)], tx);
     if (!recorded) continue;
-    deps.logger.info('send attempt reconciled from its status report', {
+    // Worth an operator's eye only when the answer is lost for sure; a report merely overtaking it is common.
+    const lost =
+      message.attemptStartedAt === null ||
+      Date.now() - message.attemptStartedAt.getTime() > deps.config.UPSTREAM_TIMEOUT_MS;
+    deps.logger[lost ? 'info' : 'debug']('send attempt reconciled from its status report', {
       message_log_id: message.id,
       attempt: attempt.attempt,
       report_status: report.item.status,
