@@ -128,9 +128,15 @@ describe('send workers with two replicas', () => {
     expect(sends).toHaveLength(0);
   });
 
-  it('when a worker died in the call and the upstream reports the attempt, then the message takes the wamid and status of the report', async () => {
+  it('when a worker died in the call and the upstream reports the attempt, then the message takes the wamid and status of the report from its own number', async () => {
     const { t, phone, id } = await abandonAttempt(false, '1 second');
     const wamid = `wamid.reported.${id}`;
+    // Another deployment sending from another number writes the same format: its report is not this message's.
+    await publishInbound(stack, 'inbound.status', {
+      ...statusReport(t, `wamid.foreign.${id}`, 'sent'),
+      phone_number_id: `9${t.phoneNumberId}`,
+      biz_opaque_callback_data: `bm1:${id}:1`,
+    });
     await publishInbound(stack, 'inbound.status', {
       ...statusReport(t, wamid, 'sent'),
       biz_opaque_callback_data: `bm1:${id}:1`,

@@ -6,7 +6,12 @@ import { attemptOf } from './send-attempt';
 
 /** A status report as reconciliation reads it: its wamid, status and echoed callback data. */
 interface NamedReport {
-  item: { provider_message_id: string; status: string; biz_opaque_callback_data?: string | null };
+  item: {
+    provider_message_id: string;
+    status: string;
+    phone_number_id: string | null;
+    biz_opaque_callback_data?: string | null;
+  };
   traceparent?: string;
 }
 
@@ -20,6 +25,21 @@ export function attemptMessageIds(reports: NamedReport[]): number[] {
       }),
     ),
   ];
+}
+
+/**
+ * Whether the attempt a report names can be this message's: one it made, reported by its own number. Another
+ * deployment sending from the same number (a staging one, say) writes the same format with ids of its own.
+ */
+async function isOwnAttempt(
+  deps: MessagingDeps,
+  message: MessageLog,
+  attempt: number,
+  report: NamedReport,
+): Promise<boolean> {
+  if (attempt > message.sendAttempts) return false;
+  const account = await deps.accounts.findCached(message.channelAccountId);
+  return account?.phoneNumberId === report.item.phone_number_id;
 }
 
 /**
@@ -46,7 +66,7 @@ export async function reconcileSendAttempts<R extends NamedReport>(
     if (known.has(wamid)) continue;
     const attempt = attemptOf(report.item.biz_opaque_callback_data);
     const message = attempt && byId.get(attempt.messageLogId);
-    if (!attempt || !message) {
+    if (!attempt || !message || !(await isOwnAttempt(deps, message, attempt.attempt, report))) {
       unnamed.push(report);
       continue;
     }
