@@ -30,7 +30,12 @@ const { loadMessagingConfig } = require(join(MESSAGING_DIST, 'config.js')) as {
   loadMessagingConfig: (env: NodeJS.ProcessEnv) => WorkerConfig;
 };
 const { upstreamBody } = require(join(MESSAGING_DIST, 'domain/deliver-message.use-case.js')) as {
-  upstreamBody: (message: { toPhone: string; content: unknown }) => Record<string, unknown>;
+  upstreamBody: (message: {
+    id: number;
+    sendAttempts: number;
+    toPhone: string;
+    content: unknown;
+  }) => Record<string, unknown>;
 };
 
 async function main(): Promise<void> {
@@ -44,11 +49,12 @@ async function main(): Promise<void> {
   // The bodies the worker sent: built by its own function from the account's message logs, in order.
   const db = new Client({ connectionString: config.DATABASE_URL });
   await db.connect();
-  let rows: Array<{ to_phone: string; content: unknown }>;
+  let rows: Array<{ id: string; send_attempts: number; to_phone: string; content: unknown }>;
   try {
     rows = (
-      await db.query<{ to_phone: string; content: unknown }>(
-        'SELECT to_phone, content FROM messaging.message_logs WHERE channel_account_id = $1 ORDER BY id LIMIT $2',
+      await db.query<{ id: string; send_attempts: number; to_phone: string; content: unknown }>(
+        `SELECT id, send_attempts, to_phone, content FROM messaging.message_logs
+          WHERE channel_account_id = $1 ORDER BY id LIMIT $2`,
         [accountId, count],
       )
     ).rows;
@@ -56,7 +62,14 @@ async function main(): Promise<void> {
     await db.end();
   }
   if (rows.length === 0) throw new Error(`no message logs of account ${accountId} to replay`);
-  const bodies = rows.map((r) => upstreamBody({ toPhone: r.to_phone, content: r.content }));
+  const bodies = rows.map((r) =>
+    upstreamBody({
+      id: Number(r.id),
+      sendAttempts: r.send_attempts,
+      toPhone: r.to_phone,
+      content: r.content,
+    }),
+  );
 
   const client = new CloudApiClient(
     config.UPSTREAM_BASE_URL,

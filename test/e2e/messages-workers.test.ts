@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { Client } from 'pg';
 import { startTcpProxy, waitFor, type TcpProxy } from '@bm/platform/testing';
-import { readMessage, sandboxSends, sendTemplate } from '../support/messages';
+import { publishInbound, statusReport } from '../support/events';
+import { readMessage, sandboxSends, sendTemplate, waitForStatus } from '../support/messages';
 import { createTenant, randomPhone, startStack, type Stack, type TenantFixture } from '../support/stack';
 
 const messageStatus = (stack: Stack, t: TenantFixture, id: number) => readMessage(stack, t, id);
@@ -16,7 +17,11 @@ describe('send workers with two replicas', () => {
       messagingReplicas: 2,
       replicaEnv: (i): Record<string, string> =>
         i === 0 ? { AMQP_URL: `amqp://guest:guest@127.0.0.1:${proxy.port}` } : {},
-      messagingEnv: { ATTEMPT_GRACE_MS: '300', UPSTREAM_TIMEOUT_MS: '3000' },
+      messagingEnv: {
+        ATTEMPT_GRACE_MS: '300',
+        UPSTREAM_TIMEOUT_MS: '3000',
+        UNKNOWN_OUTCOME_WINDOW_MS: '5000',
+      },
     });
   });
   afterAll(async () => {
@@ -82,35 +87,30 @@ describe('send workers with two replicas', () => {
   });
 
   /**
-   * A message as a worker killed mid-attempt leaves it: queued, its attempt recorded 10 s ago and never
+   * A message as a worker killed mid-attempt leaves it: queued, its first attempt recorded `startedAgo` and never
    * finished; `awaitingSlot` when it was still waiting for its throughput slot (it never reached the upstream).
    */
-  async function abandonedAttempt(awaitingSlot: boolean) {
+  async function abandonAttempt(awaitingSlot: boolean, startedAgo = '10 seconds') {
     const t = await createTenant(stack);
     const phone = randomPhone();
-    const scheduled = await request(stack.gatewayUrl)
-      .post('/api/v1/messages/send')
-      .set(t.auth)
-      .send({
-        channel_account_id: t.channelAccountId,
-        phone,
-        message_type: 'template',
-        data: { name: 'hello_world' },
-        scheduled_at: '2031-01-01T00:00:00Z',
-      })
-      .expect(202);
-    const id = scheduled.body.data.message_log_id as number;
+    const id = await sendTemplate(stack, t, { phone, scheduled_at: '2031-01-01T00:00:00Z' });
     const db = new Client({ connectionString: process.env.TEST_DATABASE_URL });
     await db.connect();
     try {
       await db.query(
         `UPDATE messaging.message_logs SET status = 'queued', scheduled_at = NULL, send_attempts = 1,
-                attempt_started_at = now() - interval '10 seconds', awaiting_slot = $2 WHERE id = $1`,
-        [id, awaitingSlot],
+                attempt_started_at = now() - $3::interval, awaiting_slot = $2 WHERE id = $1`,
+        [id, awaitingSlot, startedAgo],
       );
     } finally {
       await db.end();
     }
+    return { t, phone, id };
+  }
+
+  /** The abandoned attempt's message once settled, and what the upstream received for it. */
+  async function abandonedAttempt(awaitingSlot: boolean) {
+    const { t, phone, id } = await abandonAttempt(awaitingSlot);
     const settled = await waitFor(
       async () => {
         const m = await messageStatus(stack, t, id);
@@ -121,14 +121,32 @@ describe('send workers with two replicas', () => {
     return { settled, sends: await sandboxSends(stack, `to=${phone}`) };
   }
 
-  it('when a worker died after recording its attempt, then the message fails as unknown instead of being sent twice', async () => {
+  it('when a worker died after recording its attempt and no report names it within the window, then the message fails as unknown instead of being sent twice', async () => {
     const { settled, sends } = await abandonedAttempt(false);
     expect(settled.status).toBe('failed');
     expect(settled.error_message).toMatch(/outcome unknown/);
     expect(sends).toHaveLength(0);
   });
 
-  it('when a worker died while its message awaited the number\'s slot, then the message is sent, once, instead of failing as unknown', async () => {
+  it('when a worker died in the call and the upstream reports the attempt, then the message takes the wamid and status of the report from its own number', async () => {
+    const { t, phone, id } = await abandonAttempt(false, '1 second');
+    const wamid = `wamid.reported.${id}`;
+    // Another deployment sending from another number writes the same format: its report is not this message's.
+    await publishInbound(stack, 'inbound.status', {
+      ...statusReport(t, `wamid.foreign.${id}`, 'sent'),
+      phone_number_id: `9${t.phoneNumberId}`,
+      biz_opaque_callback_data: `bm1:${id}:1`,
+    });
+    await publishInbound(stack, 'inbound.status', {
+      ...statusReport(t, wamid, 'sent'),
+      biz_opaque_callback_data: `bm1:${id}:1`,
+    });
+    const sent = await waitForStatus(stack, t, id, ['sent', 'failed']);
+    expect(sent).toMatchObject({ status: 'sent', provider_message_id: wamid });
+    expect(await sandboxSends(stack, `to=${phone}`)).toHaveLength(0);
+  });
+
+  it("when a worker died while its message awaited the number's slot, then the message is sent, once, instead of failing as unknown", async () => {
     const { settled, sends } = await abandonedAttempt(true);
     expect(settled.status).toBe('sent');
     expect(sends).toHaveLength(1);

@@ -27,7 +27,6 @@ const PORT_VAR: Record<ServiceName, string> = {
 export const ADMIN_TOKEN = 'fault-admin-token-0123456789';
 export const APP_SECRET = 'fault-app-secret';
 
-
 const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 
 /**
@@ -108,6 +107,10 @@ export class Cluster {
       UPSTREAM_BASE_URL: this.url('upstream-sandbox'),
       UPSTREAM_TIMEOUT_MS: '10000',
       ATTEMPT_GRACE_MS: '1000',
+      // A send whose worker died in the call waits this long for a status report naming its attempt (15 min by
+      // default): long enough for the sandbox's reports to come through a restart, short enough for a send that
+      // never reached the upstream to settle (as failed) before the next fault.
+      UNKNOWN_OUTCOME_WINDOW_MS: '20000',
       STRANDED_AFTER_MS: '3000',
       SCHEDULER_INTERVAL_MS: '100',
       SEND_RETRY_BASE_MS: '200',

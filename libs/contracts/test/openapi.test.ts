@@ -77,6 +77,18 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('when an operation may answer 503 SERVICE_UNAVAILABLE, then that answer declares Retry-After', () => {
+    const answers = Object.values(doc.paths).flatMap((operations) =>
+      Object.values(operations).map(
+        (op) => op.responses['503'] as { description: string; headers?: Record<string, unknown> } | undefined,
+      ),
+    );
+    const unavailable = answers.filter((r) => r?.description.includes('SERVICE_UNAVAILABLE'));
+    expect(unavailable.length).toBeGreaterThan(10);
+    for (const answer of unavailable)
+      expect(answer!.headers).toHaveProperty('Retry-After', { $ref: '#/components/headers/Retry-After' });
+  });
+
   it('when converting the send schema, then required fields and enums come from joi', () => {
     const schema = joiToJsonSchema(sendMessageSchema) as Schema;
     expect(schema.required).toEqual(

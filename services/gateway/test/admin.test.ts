@@ -119,13 +119,33 @@ describe('operator API /admin/v1', () => {
     expect(missing.status).toBe(404);
   });
 
-  it('when the messaging service is down, then 503 SERVICE_UNAVAILABLE in the envelope', async () => {
+  it('when the messaging service is draining and answers 503 without Retry-After, then the gateway adds it', async () => {
+    const draining = await startFakeService(() => ({
+      status: 503,
+      body: { success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'draining' } },
+    }));
+    const gateway = await startGateway({ MESSAGING_URL: draining.url });
+    try {
+      const res = await admin(
+        request(gateway.url).post('/admin/v1/channel-accounts/01JB0000000000000000000000/templates/sync'),
+      );
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.body.error.code).toBe('SERVICE_UNAVAILABLE');
+    } finally {
+      await gateway.stop();
+      await draining.close();
+    }
+  });
+
+  it('when the messaging service is down, then 503 SERVICE_UNAVAILABLE in the envelope, with Retry-After', async () => {
     const down = await startGateway({ MESSAGING_URL: 'http://127.0.0.1:1' });
     try {
       const res = await admin(
         request(down.url).post('/admin/v1/channel-accounts/01JB0000000000000000000000/templates/sync'),
       );
       expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
       expect(res.body).toEqual({
         success: false,
         error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String) },

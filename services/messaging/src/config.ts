@@ -20,6 +20,13 @@ export interface MessagingConfig extends CommonConfig {
   SCHEDULER_INTERVAL_MS: number;
   /** How long after the upstream timeout an unfinished attempt is taken as abandoned by a dead worker. */
   ATTEMPT_GRACE_MS: number;
+  /**
+   * How long a send whose outcome is unknown (worker died in the call, timeout, connection broken after the
+   * request was written) waits, from its attempt's start, for an upstream status report naming its attempt.
+   */
+  UNKNOWN_OUTCOME_WINDOW_MS: number;
+  /** What settles such a send when no report came: `fail` (never a duplicate) or `resend` (at most once). */
+  UNKNOWN_OUTCOME_POLICY: 'fail' | 'resend';
   /** A queued message untouched this long gets a new delivery command (its first may have been lost). */
   STRANDED_AFTER_MS: number;
   FREQUENCY_CAP_RETRY_DELAY_MS: number;
@@ -53,6 +60,11 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv = process.env): Reado
       SEND_RETRY_BASE_MS: Joi.number().integer().min(10).default(2_000),
       SCHEDULER_INTERVAL_MS: Joi.number().integer().min(20).default(250),
       ATTEMPT_GRACE_MS: Joi.number().integer().min(0).default(30_000),
+      UNKNOWN_OUTCOME_WINDOW_MS: Joi.number()
+        .integer()
+        .min(1000)
+        .default(15 * 60 * 1000),
+      UNKNOWN_OUTCOME_POLICY: Joi.string().valid('fail', 'resend').default('fail'),
       STRANDED_AFTER_MS: Joi.number().integer().min(1000).default(300_000),
       FREQUENCY_CAP_RETRY_DELAY_MS: Joi.number()
         .integer()

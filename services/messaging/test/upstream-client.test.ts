@@ -7,7 +7,10 @@ import { upstreamMetrics } from '../src/data-access/upstream/upstream-metrics';
 
 const TRACE_ID = '5c1ef2b1d8a64e0f9a3b7c2d1e0f4a6b';
 
-/** A recording stand-in for the Cloud API: answers a send with an id, or with error 131049 for `to: "capped…"`. */
+/**
+ * A recording stand-in for the Cloud API: answers a send with an id, or with error 131049 for `to: "capped…"`;
+ * resets the connection for `to: "reset"` and never answers `to: "slow"`.
+ */
 async function startRecordingUpstream(): Promise<{
   url: string;
   seen: IncomingHttpHeaders[];
@@ -20,6 +23,9 @@ async function startRecordingUpstream(): Promise<{
     req.on('end', () => {
       seen.push(req.headers);
       const to = (JSON.parse(body) as { to?: string }).to;
+      // The request was read in full, then the answer is lost (or never comes before the client's timeout).
+      if (to === 'reset') return req.socket.destroy();
+      if (to === 'slow') return;
       const capped = to === 'capped' || to === 'capped-as-string';
       // Another stand-in of the network may write the code as a string: the same code.
       const code = to === 'capped-as-string' ? '131049' : 131049;
@@ -78,6 +84,24 @@ describe('the Cloud API client: trace and metrics of upstream calls', () => {
         code: 131049,
         retryable: false,
       });
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('when the answer is lost after the request was written, then the outcome is unknown; when the connection is refused, then a retry is safe', async () => {
+    const upstream = await startRecordingUpstream();
+    const client = new CloudApiClient(upstream.url, 'v21.0', 500);
+    const refused = new CloudApiClient('http://127.0.0.1:1', 'v21.0', 500);
+    try {
+      const reset = await client.sendMessage('123', 'token', { to: 'reset' });
+      const timedOut = await client.sendMessage('123', 'token', { to: 'slow' });
+      const notSent = await refused.sendMessage('123', 'token', { to: 'x' });
+
+      expect(reset).toMatchObject({ ok: false, unknown: true });
+      expect(timedOut).toMatchObject({ ok: false, unknown: true });
+      expect(notSent).toMatchObject({ ok: false, retryable: true });
+      expect(notSent).not.toHaveProperty('unknown', true);
     } finally {
       await upstream.close();
     }

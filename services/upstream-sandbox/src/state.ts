@@ -26,6 +26,8 @@ export interface SendRecord {
   message_id?: string;
   error_code?: number;
   fault?: string;
+  /** Accepted, but the answer was never given: the connection was reset. */
+  answer_dropped?: boolean;
   /** Statuses reported by webhook so far, in order. */
   statuses: string[];
 }

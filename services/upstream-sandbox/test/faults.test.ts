@@ -89,6 +89,57 @@ describe('fault injection and throughput', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
   });
 
+  it('when a fault drops the answer, then the send is accepted and reported but the client sees a reset', async () => {
+    const phoneNumberId = uniquePhoneNumberId();
+    const to = uniqueRecipient();
+    await sbx.http.post('/_sandbox/faults', { match: { to }, drop_answer: true, times: 1 });
+
+    const dropped = await sbx.http
+      .post(`/v21.0/${phoneNumberId}/messages`, {
+        messaging_product: 'whatsapp',
+        to,
+        type: 'text',
+        text: { body: 'Hello' },
+        biz_opaque_callback_data: 'attempt-1',
+      })
+      .then(
+        () => 'answered',
+        (err: { code?: string }) => err.code,
+      );
+    const next = await sendText(sbx.http, phoneNumberId, to);
+
+    expect(dropped).toBe('ECONNRESET');
+    expect(next.status).toBe(200);
+    const sends = await sbx.http.get<{ data: SendLogEntry[] }>('/_sandbox/sends', { params: { to } });
+    expect(sends.data.data.map((s) => [s.result, s.answer_dropped ?? false])).toEqual([
+      ['accepted', true],
+      ['accepted', false],
+    ]);
+    const messageId = sends.data.data[0].message_id!;
+    const statuses = await waitFor(
+      () => statusesFor(sbx.receiver, messageId).length >= 3 && statusesFor(sbx.receiver, messageId),
+      { what: 'statuses of the dropped send' },
+    );
+    expect(statuses.map((s) => [s.status, s.biz_opaque_callback_data])).toEqual([
+      ['sent', 'attempt-1'],
+      ['delivered', 'attempt-1'],
+      ['read', 'attempt-1'],
+    ]);
+  });
+
+  it('when biz_opaque_callback_data is longer than 512 characters, then the send is refused with error 100', async () => {
+    const res = await sbx.http.post(`/v21.0/${uniquePhoneNumberId()}/messages`, {
+      messaging_product: 'whatsapp',
+      to: uniqueRecipient(),
+      type: 'text',
+      text: { body: 'Hello' },
+      biz_opaque_callback_data: 'x'.repeat(513),
+    });
+
+    expect(res.status).toBe(400);
+    expect(res.data.error.code).toBe(100);
+  });
+
   it('when the recipient ends in 9500, then it answers HTTP 500 with code 131000', async () => {
     const res = await sendText(sbx.http, uniquePhoneNumberId(), uniqueRecipient('9500'));
 

@@ -194,6 +194,27 @@ describe('splitting upstream bodies into inbound items', () => {
     });
   });
 
+  it('when a status carries biz_opaque_callback_data, then its inbound.status carries it; one without has null', async () => {
+    const [named, unnamed] = [wamid(), wamid()];
+    const body = envelope(
+      entry(
+        wabaId,
+        messagesChange(numberA, {
+          statuses: [
+            { id: named, status: 'sent', timestamp: '1750030073', biz_opaque_callback_data: 'bm1:42:2' },
+            { id: unnamed, status: 'sent', timestamp: '1750030073' },
+          ],
+        }),
+      ),
+    );
+    await ingress.postJson(body).expect(200);
+    const [withData] = await ingress.waitForPublished('provider_message_id', named);
+    const [without] = await ingress.waitForPublished('provider_message_id', unnamed);
+    expectValid([withData, without]);
+    expect(withData.payload.biz_opaque_callback_data).toBe('bm1:42:2');
+    expect(without.payload.biz_opaque_callback_data).toBeNull();
+  });
+
   it("when a message's from carries a + and its contact's wa_id does not, then the contact's name is still found", async () => {
     const [sheena, id] = [upstreamId(), wamid()];
     const body = envelope(

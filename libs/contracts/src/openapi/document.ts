@@ -88,7 +88,9 @@ function successResponse(
 
 function errorResponse(status: number, codes: ErrorCode[], rateHeaders: Record<string, unknown>) {
   const headers: Record<string, unknown> = { 'X-Request-Id': headerRef('X-Request-Id'), ...rateHeaders };
-  if (status === 429) headers['Retry-After'] = headerRef('Retry-After');
+  // 429: the tenant's rate window; 503: the service is down or draining (restarted within seconds).
+  if (status === 429 || codes.includes('SERVICE_UNAVAILABLE'))
+    headers['Retry-After'] = headerRef('Retry-After');
   if (status === 405) headers.Allow = headerRef('Allow');
   return {
     description: codes.join(', '),
@@ -298,7 +300,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         'X-RateLimit-Reset': integerHeader(
           "Seconds until the window resets; on the `unlimited` plan its window's length (1)",
         ),
-        'Retry-After': integerHeader('Seconds to wait before retrying'),
+        'Retry-After': integerHeader(
+          'Seconds to wait before retrying: on 429 until the rate window resets; on 503 SERVICE_UNAVAILABLE while ' +
+            'the service (or a dependency of it) is down or draining',
+        ),
         Allow: { description: 'The methods this path accepts', schema: { type: 'string' } },
       },
     },

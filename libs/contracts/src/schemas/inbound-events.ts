@@ -47,6 +47,12 @@ export interface InboundStatusItem extends InboundItemBase {
   errors: UpstreamError[];
   pricing_category: string | null;
   conversation_id: string | null;
+  /**
+   * The `biz_opaque_callback_data` the send carried, echoed by the upstream in every status of the message: it
+   * names the send attempt, so a report can be tied to a send whose answer (and wamid) never arrived. Null or
+   * absent when the send carried none.
+   */
+  biz_opaque_callback_data?: string | null;
 }
 export const inboundStatusSchema = inboundSchema<InboundStatusItem>({
   provider_message_id: Joi.string().required(),
@@ -64,6 +70,7 @@ export const inboundStatusSchema = inboundSchema<InboundStatusItem>({
     .required(),
   pricing_category: nullableString,
   conversation_id: nullableString,
+  biz_opaque_callback_data: Joi.string().allow(null),
 });
 
 /** A customer message: deduplicate on message_id. */

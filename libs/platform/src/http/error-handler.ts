@@ -65,6 +65,12 @@ function toAppError(err: unknown): AppError | undefined {
   }
 }
 
+/**
+ * `Retry-After` of a 503 SERVICE_UNAVAILABLE: a dependency (or, at the gateway, the service it forwards to) is
+ * down or draining; a restarted pod is ready again within seconds.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 /** The one error handler: every failure leaves as the envelope, a 5xx never shows its cause. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
@@ -76,6 +82,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (appError) {
       if (appError.status >= 500) logger.error(appError.message, { code: appError.code, path: req.path });
+      if (appError.code === 'SERVICE_UNAVAILABLE')
+        res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
       res.status(appError.status).json(fail(appError.code, appError.message, appError.details));
       return;
     }

@@ -12,6 +12,7 @@ import { CreateFlows1763900000005 } from './migrations/1763900000005-create-flow
 import { VersionedOptOuts1763900000006 } from './migrations/1763900000006-versioned-opt-outs';
 import { MessageTraces1763900000007 } from './migrations/1763900000007-message-traces';
 import { AwaitingSlot1763900000008 } from './migrations/1763900000008-awaiting-slot';
+import { UnknownOutcomeResend1763900000009 } from './migrations/1763900000009-unknown-outcome-resend';
 import { TemplateQualityFlag1763900000012 } from './migrations/1763900000012-template-quality-flag';
 
 export const MESSAGING_SCHEMA = 'messaging';
@@ -32,6 +33,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       VersionedOptOuts1763900000006,
       MessageTraces1763900000007,
       AwaitingSlot1763900000008,
+      UnknownOutcomeResend1763900000009,
       TemplateQualityFlag1763900000012,
     ],
     poolSize: config.DATABASE_POOL_SIZE,

@@ -129,6 +129,9 @@ export interface InsertOptions {
   traceparent?: string;
 }
 
+/** Rows one pass of a sweep takes. */
+const SWEEP_BATCH = 500;
+
 /** The internal command that hands one queued message to a send worker. */
 export const DELIVER_COMMAND = 'messaging.deliver';
 
@@ -337,9 +340,50 @@ export class MessageLogRepository {
   }
 
   /**
+   * Gives the unfinished attempts of one kind that started more than `olderThanMs` ago back to the scheduler,
+   * to be sent again now (a batch at a time, rows other replicas hold skipped): `awaiting slot`, never handed to
+   * the upstream; `unknown outcome, not resent`, handed over with no answer and no status report, which are
+   * marked as resent so that it happens once.
+   */
+  async releaseUnfinishedAttempts(
+    kind: 'awaiting slot' | 'unknown outcome, not resent',
+    olderThanMs: number,
+  ): Promise<number> {
+    const which =
+      kind === 'awaiting slot' ? 'awaiting_slot' : 'NOT awaiting_slot AND NOT resent_after_unknown_outcome';
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
+      `UPDATE messaging.message_logs
+          SET attempt_started_at = NULL, next_attempt_at = now(), updated_at = now(),
+              resent_after_unknown_outcome = resent_after_unknown_outcome OR NOT awaiting_slot, awaiting_slot = false
+        WHERE id IN (SELECT id FROM messaging.message_logs
+                      WHERE status = 'queued' AND attempt_started_at IS NOT NULL AND ${which}
+                        AND attempt_started_at < now() - $1 * interval '1 millisecond'
+                      LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [olderThanMs],
+    );
+    return rows.length;
+  }
+
+  /** Locks a batch of handed-over attempts that started more than `olderThanMs` ago and are still unfinished. */
+  async lockUnknownOutcomes(tx: EntityManager, olderThanMs: number): Promise<MessageLog[]> {
+    const rows = await queryRows<Row>(
+      tx,
+      `SELECT * FROM messaging.message_logs
+        WHERE status = 'queued' AND attempt_started_at IS NOT NULL AND NOT awaiting_slot
+          AND attempt_started_at < now() - $1 * interval '1 millisecond'
+        LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED`,
+      [olderThanMs],
+    );
+    return rows.map(toMessageLog);
+  }
+
+  /**
    * The hot path of successful sends in one atomic statement for a whole batch: each message becomes `sent`,
    * its status event goes into the outbox, and a template opens its conversation in the tier ledger. Messages
-   * with status reports that overtook the send are flagged for the caller to apply.
+   * with status reports that overtook the send are flagged for the caller to apply. Inside the caller's
+   * transaction when given one (a status report naming a send attempt whose answer never came).
    */
   async markSent(
     sent: Array<{
@@ -350,10 +394,11 @@ export class MessageLogRepository {
       /** The trace the status event continues. */
       traceparent?: string;
     }>,
+    db: Db = this.dataSource,
   ): Promise<Array<{ message: MessageLog; hasPendingReports: boolean }>> {
     if (sent.length === 0) return [];
     const rows = await queryRows<Row & { has_pending: boolean }>(
-      this.dataSource,
+      db,
       `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::text[])
                               AS t(id, provider_message_id, event_id, event, traceparent)),
        u AS (

@@ -19,20 +19,22 @@ export interface ForwardMove {
 }
 
 /**
- * Locks the messages with these provider ids, in id order: batches that share messages queue behind each other
- * instead of deadlocking.
+ * Locks the messages with these provider ids, and those with these ids (the send attempts reports name), in id
+ * order: batches that share messages queue behind each other instead of deadlocking.
  */
-export async function lockByProviderIds(
+export async function lockForReports(
   tx: EntityManager,
   providerMessageIds: string[],
-): Promise<Map<string, MessageLog>> {
-  if (providerMessageIds.length === 0) return new Map();
+  messageLogIds: number[],
+): Promise<MessageLog[]> {
+  if (providerMessageIds.length === 0 && messageLogIds.length === 0) return [];
   const rows = await queryRows<Row>(
     tx,
-    `SELECT * FROM messaging.message_logs WHERE provider_message_id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
-    [providerMessageIds],
+    `SELECT * FROM messaging.message_logs
+      WHERE provider_message_id = ANY($1::text[]) OR id = ANY($2::bigint[]) ORDER BY id FOR UPDATE`,
+    [providerMessageIds, messageLogIds],
   );
-  return new Map(rows.map((r) => [r.provider_message_id!, toMessageLog(r)]));
+  return rows.map(toMessageLog);
 }
 
 /** Keeps receipts whose message has no provider id yet, to be applied once the send records it. */

@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import type { MessageLog } from '../data-access/message-log.repository';
 import {
   keepPendingReports,
-  lockByProviderIds,
+  lockForReports,
   moveForward,
   type ForwardMove,
 } from '../data-access/status-report.repository';
@@ -12,6 +12,7 @@ import { describeFailure } from '../data-access/upstream/upstream-errors';
 import { changeStatus, statusEventFields, type StatusChange } from './change-status';
 import { buildEvent } from './emit-event';
 import type { MessagingDeps } from './messaging-deps';
+import { attemptMessageIds, reconcileSendAttempts } from './reconcile-send-attempts';
 import { canMoveTo, statusesBefore } from './status-rules';
 
 type Report = Pick<InboundStatusItem, 'status' | 'errors' | 'occurred_at'>;
@@ -48,8 +49,9 @@ export interface StatusReport {
 }
 
 /**
- * Delivery receipts from the upstream, a batch in one transaction: each applied by the status rules, or kept
- * until the send records the provider message id when it overtook the send's answer. The common case (one
+ * Delivery receipts from the upstream, a batch in one transaction: each applied by the status rules. A receipt
+ * whose wamid no message has yet gives it to the send attempt its callback data names (reconcileSendAttempts);
+ * one that names none is kept until the send records the provider message id. The common case (one
  * sent, delivered or read report for a message) is one statement for the whole batch; a failure, or several
  * reports of one message, go through changeStatus one by one in arrival order, as they would alone. Each
  * status event continues the trace of the send that created the message (the upstream's webhooks carry none, so
@@ -58,12 +60,22 @@ export interface StatusReport {
  */
 export async function applyStatusReports(deps: MessagingDeps, reports: StatusReport[]): Promise<void> {
   await deps.dataSource.transaction(async (tx) => {
-    const messages = await lockByProviderIds(tx, [
-      ...new Set(reports.map((r) => r.item.provider_message_id)),
-    ]);
+    const locked = await lockForReports(
+      tx,
+      [...new Set(reports.map((r) => r.item.provider_message_id))],
+      attemptMessageIds(reports),
+    );
+    const messages = new Map(locked.flatMap((m) => (m.providerMessageId ? [[m.providerMessageId, m]] : [])));
+    const unnamed = await reconcileSendAttempts(
+      deps,
+      tx,
+      reports.filter((r) => !messages.has(r.item.provider_message_id)),
+      new Map(locked.map((m) => [m.id, m])),
+      messages,
+    );
     await keepPendingReports(
       tx,
-      reports.map((r) => r.item).filter((i) => !messages.has(i.provider_message_id)),
+      unnamed.map((r) => r.item),
     );
     const byMessage = new Map<string, StatusReport[]>();
     for (const r of reports.filter((r) => messages.has(r.item.provider_message_id))) {

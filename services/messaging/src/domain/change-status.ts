@@ -1,7 +1,7 @@
 import type { MessageStatus } from '@bm/contracts';
 import type { EntityManager } from 'typeorm';
 import type { MessageLog } from '../data-access/message-log.repository';
-import { emitEvent } from './emit-event';
+import { buildEvent, emitEvent } from './emit-event';
 import type { MessagingDeps } from './messaging-deps';
 import { statusesBefore } from './status-rules';
 
@@ -29,6 +29,13 @@ export function statusEventFields(updated: MessageLog, previous: MessageStatus) 
     campaign_id: updated.campaignId,
     campaign_recipient_id: updated.campaignRecipientId,
   };
+}
+
+/** A queued message the upstream accepted as `providerMessageId`, with its `sent` event, as `markSent` takes it. */
+export function sentRecord(message: MessageLog, providerMessageId: string, traceparent: string | undefined) {
+  const view: MessageLog = { ...message, status: 'sent', providerMessageId };
+  const event = buildEvent<'message.status_updated'>(message.tenantId, statusEventFields(view, 'queued'));
+  return { id: message.id, providerMessageId, eventId: event.messageId, event: event.payload, traceparent };
 }
 
 /**

@@ -1,16 +1,22 @@
 import { continueTrace, formatTraceparent, runWithTrace, type TraceContext } from '@bm/platform';
 import type { MessageLog } from '../data-access/message-log.repository';
 import type { SendResult } from '../data-access/upstream/cloud-api.client';
-import { describeFailure } from '../data-access/upstream/upstream-errors';
+import { describeFailure, type UpstreamFailure } from '../data-access/upstream/upstream-errors';
 import { applyPendingReports } from './apply-status-report.use-case';
-import { changeStatus, statusEventFields } from './change-status';
-import { buildEvent } from './emit-event';
+import { changeStatus, sentRecord } from './change-status';
 import type { MessagingDeps } from './messaging-deps';
+import { callbackDataOf } from './send-attempt';
 import type { ThroughputLimiter } from './throughput-limiter';
 
 /** The upstream request body of a message log. */
 export function upstreamBody(message: MessageLog): Record<string, unknown> {
-  const base = { messaging_product: 'whatsapp', recipient_type: 'individual', to: message.toPhone };
+  const base = {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    to: message.toPhone,
+    // Names this attempt in every status report of the message, should the answer never arrive.
+    biz_opaque_callback_data: callbackDataOf(message),
+  };
   if ('text' in message.content)
     return { ...base, type: 'text', text: { preview_url: false, body: message.content.text } };
   if ('interactive' in message.content)
@@ -161,7 +167,7 @@ async function sendAll(
 async function recordFailure(
   deps: MessagingDeps,
   message: MessageLog,
-  result: Exclude<SendResult, { ok: true }>,
+  result: UpstreamFailure,
 ): Promise<void> {
   if (result.retryable && message.sendAttempts < deps.config.SEND_MAX_ATTEMPTS) {
     const delayMs = deps.config.SEND_RETRY_BASE_MS * 2 ** (message.sendAttempts - 1);
@@ -177,13 +183,16 @@ async function recordFailure(
     });
     return;
   }
-  await deps.dataSource.transaction((tx) =>
-    changeStatus(deps, tx, message, {
+  await deps.dataSource.transaction(async (tx) => {
+    // A status report naming this attempt may have settled it meanwhile (the upstream took it after all).
+    const current = await deps.messages.findById(tx, message.id, { lock: true });
+    if (current?.status !== 'queued') return;
+    await changeStatus(deps, tx, current, {
       status: 'failed',
       errorCode: result.code,
       errorMessage: describeFailure(result.code, result.message),
-    }),
-  );
+    });
+  });
 }
 
 /**
@@ -207,20 +216,9 @@ export async function deliverMessages(
     await Promise.all([...byAccount.values()].map((messages) => sendAll(deps, limiter, messages, traceOf)))
   ).flat();
 
-  const sent = outcomes.flatMap(({ message, result }) => {
-    if (!result.ok) return [];
-    const view: MessageLog = { ...message, status: 'sent', providerMessageId: result.providerMessageId };
-    const event = buildEvent<'message.status_updated'>(message.tenantId, statusEventFields(view, 'queued'));
-    return [
-      {
-        id: message.id,
-        providerMessageId: result.providerMessageId,
-        eventId: event.messageId,
-        event: event.payload,
-        traceparent: formatTraceparent(traceOf(message.id)),
-      },
-    ];
-  });
+  const sent = outcomes.flatMap(({ message, result }) =>
+    result.ok ? [sentRecord(message, result.providerMessageId, formatTraceparent(traceOf(message.id)))] : [],
+  );
   const recorded = await persistently(deps, 'recording sent messages', () => deps.messages.markSent(sent));
   for (const { message } of recorded.filter((r) => r.hasPendingReports)) {
     await runWithTrace(traceOf(message.id), () =>
@@ -228,9 +226,21 @@ export async function deliverMessages(
     );
   }
   for (const { message, result } of outcomes) {
-    if (!result.ok)
-      await runWithTrace(traceOf(message.id), () =>
-        persistently(deps, 'recording a failed send', () => recordFailure(deps, message, result)),
+    if (result.ok) continue;
+    if (result.unknown) {
+      // Nothing is written: the attempt stays recorded, the message queued, until a status report naming this
+      // attempt gives it its wamid, or the reconciliation window runs out (settle-unknown-outcomes).
+      runWithTrace(traceOf(message.id), () =>
+        deps.logger.warn('send outcome unknown, waiting for its status report', {
+          message_log_id: message.id,
+          attempt: message.sendAttempts,
+          error: result.message,
+        }),
       );
+      continue;
+    }
+    await runWithTrace(traceOf(message.id), () =>
+      persistently(deps, 'recording a failed send', () => recordFailure(deps, message, result)),
+    );
   }
 }

@@ -5,13 +5,15 @@ import { applyOrphanedReports } from './apply-status-report.use-case';
 import { changeStatus } from './change-status';
 import { enqueueDelivery } from './emit-event';
 import type { MessagingDeps } from './messaging-deps';
+import { settleAbandonedAttempts } from './settle-abandoned-attempts.use-case';
 
 const BATCH = 500;
 
 /**
  * One pass of the scheduler, safe with several replicas (rows are taken with SKIP LOCKED):
  * scheduled messages whose time has come become queued (a text whose window has closed fails instead),
- * retries whose backoff is over go back to a worker, and attempts whose worker died are settled.
+ * retries whose backoff is over go back to a worker, and attempts whose worker died, or whose outcome is
+ * unknown past the reconciliation window, are settled.
  */
 export async function releaseDueMessages(deps: MessagingDeps): Promise<number> {
   let released = 0;
@@ -75,46 +77,6 @@ async function releaseScheduled(
   }
   await deps.messages.transition(tx, message.id, ['scheduled'], { status: 'queued' });
   await enqueueDelivery(tx, message.id);
-}
-
-/**
- * An attempt recorded but never finished means its worker died. A message it had recorded as still awaiting its
- * throughput slot never reached the upstream: it is sent again (its attempt count is kept, so the stopped
- * worker's claim, named by that count, can no longer be mistaken for the next one). Any other may have been in the upstream call:
- * whether the upstream took it cannot be known, and sending again could reach the customer twice, so it fails
- * with a message that says so.
- */
-async function settleAbandonedAttempts(deps: MessagingDeps): Promise<void> {
-  const graceMs = deps.config.UPSTREAM_TIMEOUT_MS + deps.config.ATTEMPT_GRACE_MS;
-  const resent = await queryRows<{ id: string }>(
-    deps.dataSource,
-    `UPDATE messaging.message_logs
-        SET attempt_started_at = NULL, awaiting_slot = false, next_attempt_at = now(), updated_at = now()
-      WHERE id IN (SELECT id FROM messaging.message_logs
-                    WHERE status = 'queued' AND attempt_started_at IS NOT NULL AND awaiting_slot
-                      AND attempt_started_at < now() - $1 * interval '1 millisecond'
-                    LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
-      RETURNING id`,
-    [graceMs],
-  );
-  if (resent.length > 0)
-    deps.logger.warn('messages a stopped worker held before their slot sent again', { count: resent.length });
-  await deps.dataSource.transaction(async (tx) => {
-    const rows: Parameters<typeof toMessageLog>[0][] = await tx.query(
-      `SELECT * FROM messaging.message_logs
-        WHERE status = 'queued' AND attempt_started_at IS NOT NULL AND NOT awaiting_slot
-          AND attempt_started_at < now() - $1 * interval '1 millisecond'
-        LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
-      [graceMs],
-    );
-    for (const message of rows.map(toMessageLog)) {
-      await changeStatus(deps, tx, message, {
-        status: 'failed',
-        errorMessage:
-          'send outcome unknown: the worker stopped during the upstream call; not resent to avoid a duplicate',
-      });
-    }
-  });
 }
 
 /**

@@ -14,6 +14,8 @@ export interface FaultRule {
   applied: number;
   delay_ms: number;
   http_status?: number;
+  /** Accept the send (and report its statuses), then reset the connection instead of answering. */
+  drop_answer?: boolean;
   created_at: string;
 }
 
@@ -24,6 +26,7 @@ export interface AppliedFault {
   mode: FaultMode;
   delay_ms: number;
   http_status?: number;
+  drop_answer?: boolean;
 }
 
 /**
@@ -66,5 +69,6 @@ export function takeFaultRule(
     mode: rule.mode,
     delay_ms: rule.delay_ms,
     http_status: rule.http_status,
+    drop_answer: rule.drop_answer,
   };
 }

@@ -13,6 +13,7 @@ interface FaultInput {
   times?: number;
   delay_ms: number;
   http_status?: number;
+  drop_answer?: boolean;
 }
 
 const faultSchema = Joi.object<FaultInput>({
@@ -22,9 +23,15 @@ const faultSchema = Joi.object<FaultInput>({
   times: Joi.number().integer().min(1),
   delay_ms: Joi.number().integer().min(0).max(120_000).default(0),
   http_status: Joi.number().integer().min(200).max(599),
-}).or('error_code', 'delay_ms');
+  drop_answer: Joi.boolean(),
+})
+  .or('error_code', 'delay_ms', 'drop_answer')
+  .without('drop_answer', 'error_code');
 
-/** `/_sandbox/faults`: rules that make matching sends fail (at once or by a failed status) or answer slowly. */
+/**
+ * `/_sandbox/faults`: rules that make matching sends fail (at once or by a failed status), answer slowly, or be
+ * accepted and then lose their answer (`drop_answer`: the connection is reset `delay_ms` after the acceptance).
+ */
 export function faultsRoutes(router: Router, deps: SandboxDeps): void {
   const { state } = deps;
 
@@ -46,6 +53,7 @@ export function faultsRoutes(router: Router, deps: SandboxDeps): void {
       applied: 0,
       delay_ms: input.delay_ms,
       http_status: input.http_status,
+      drop_answer: input.drop_answer,
       created_at: new Date().toISOString(),
     };
     state.faults.push(rule);

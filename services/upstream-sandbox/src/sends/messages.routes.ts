@@ -12,6 +12,12 @@ export function messagesRoutes(router: Router, deps: SandboxDeps): void {
       token: accessToken(req),
       body: req.body as unknown,
     });
+    if (answer.dropAfterMs !== undefined) {
+      // Accepted upstream, but the client never learns it: it sees the connection reset.
+      if (answer.dropAfterMs > 0) await deps.timers.sleep(answer.dropAfterMs);
+      req.socket.destroy();
+      return;
+    }
     res.status(answer.httpStatus).json(answer.body);
   });
 

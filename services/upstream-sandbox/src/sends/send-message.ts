@@ -19,6 +19,8 @@ export interface SendRequest {
 export interface SendAnswer {
   httpStatus: number;
   body: unknown;
+  /** The send was accepted, but its answer is lost: the connection is reset after this many ms. */
+  dropAfterMs?: number;
 }
 
 /** Any non-empty token is accepted, except these two, which let a test see error 190. */
@@ -41,7 +43,8 @@ function chooseFault(deps: SandboxDeps, waId: string, phoneNumberId: string): Ap
 
 /**
  * The send endpoint's story: check the token and the body, apply an injected fault, enforce the number's
- * throughput, check the template, then accept and report statuses by webhook. Every call is recorded.
+ * throughput, check the template, then accept and report statuses by webhook (each echoing the send's
+ * `biz_opaque_callback_data`). Every call is recorded.
  */
 export async function sendMessage(deps: SandboxDeps, request: SendRequest): Promise<SendAnswer> {
   const { state } = deps;
@@ -66,7 +69,9 @@ export async function sendMessage(deps: SandboxDeps, request: SendRequest): Prom
     const send = validateSendBody(request.body);
     const fault = chooseFault(deps, send.waId, request.phoneNumberId);
     record.fault = fault?.source;
-    if (fault !== undefined && fault.delay_ms > 0) await deps.timers.sleep(fault.delay_ms);
+    // A dropped answer is held after the acceptance instead: its statuses may overtake the reset.
+    if (fault !== undefined && fault.delay_ms > 0 && !fault.drop_answer)
+      await deps.timers.sleep(fault.delay_ms);
     if (fault?.error_code !== undefined && fault.mode === 'sync') {
       throw GraphError.of(fault.error_code, undefined, fault.http_status);
     }
@@ -100,7 +105,12 @@ export async function sendMessage(deps: SandboxDeps, request: SendRequest): Prom
       conversationId: conversationId(request.phoneNumberId, send.waId, category),
       acceptedAt: Date.now(),
       failWith: fault?.mode === 'status' ? fault.error_code : undefined,
+      callbackData: send.callbackData,
     });
+    if (fault?.drop_answer) {
+      record.answer_dropped = true;
+      return { httpStatus: 200, body, dropAfterMs: fault.delay_ms };
+    }
     return { httpStatus: 200, body };
   } catch (err) {
     if (!(err instanceof GraphError)) throw err;

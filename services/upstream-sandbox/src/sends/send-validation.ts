@@ -8,6 +8,8 @@ export interface ValidSend {
   waId: string;
   type: string;
   template?: TemplateSend;
+  /** Echoed in every status report of the message. */
+  callbackData?: string;
 }
 
 const TYPES = [
@@ -25,6 +27,7 @@ const TYPES = [
 ];
 const MEDIA_TYPES = new Set(['image', 'video', 'document', 'audio', 'sticker']);
 export const TEXT_BODY_MAX = 4096;
+const CALLBACK_DATA_MAX = 512;
 
 type Json = Record<string, unknown>;
 
@@ -108,5 +111,14 @@ export function validateSendBody(body: unknown): ValidSend {
   const content = body[type];
   if (!isObject(content)) throw GraphError.of(131008, `The parameter ${type} is required.`);
   const template = validateContent(type, content);
-  return { to: body.to as string, waId, type, template };
+  const callbackData = body.biz_opaque_callback_data;
+  if (
+    callbackData !== undefined &&
+    (typeof callbackData !== 'string' || callbackData.length > CALLBACK_DATA_MAX)
+  ) {
+    throw invalid(
+      `Param biz_opaque_callback_data must be a string of at most ${CALLBACK_DATA_MAX} characters.`,
+    );
+  }
+  return { to: body.to as string, waId, type, template, callbackData };
 }

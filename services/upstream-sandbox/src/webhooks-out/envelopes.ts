@@ -44,6 +44,8 @@ export interface StatusEvent {
   category: string;
   conversationId: string;
   errorCode?: number;
+  /** The send's `biz_opaque_callback_data`, echoed as the network does. */
+  callbackData?: string;
 }
 
 /** A `statuses[]` webhook; a failed status carries `errors[]` and no conversation or pricing. */
@@ -54,6 +56,7 @@ export function statusEnvelope(number: NumberMetadata, event: StatusEvent): Reco
     timestamp: unixSeconds(),
     recipient_id: event.recipientId,
   };
+  if (event.callbackData !== undefined) status.biz_opaque_callback_data = event.callbackData;
   if (event.status === 'failed') {
     const info = describeCode(event.errorCode ?? 131000);
     status.errors = [

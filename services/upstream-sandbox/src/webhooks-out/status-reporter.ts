@@ -15,6 +15,8 @@ export interface AcceptedSend {
   acceptedAt: number;
   /** A status-mode fault: reported as `failed` after `sent`. */
   failWith?: number;
+  /** The send's `biz_opaque_callback_data`, echoed in each status. */
+  callbackData?: string;
 }
 
 interface Step {
@@ -63,6 +65,7 @@ export async function reportStatuses(deps: ReporterDeps, send: AcceptedSend): Pr
         category: send.category,
         conversationId: send.conversationId,
         errorCode: send.failWith,
+        callbackData: send.callbackData,
       });
       const target = {
         url: number.webhook_url ?? state.settings.webhookUrl,

@@ -21,6 +21,7 @@ export interface StatusItem {
   status: string;
   timestamp: string;
   recipient_id: string;
+  biz_opaque_callback_data?: string;
   errors?: { code: number; title: string; message: string; error_data: { details: string } }[];
 }
 
@@ -56,4 +57,6 @@ export interface SendLogEntry {
   body: { text?: { body: string } };
   error_code?: number;
   fault?: string;
+  message_id?: string;
+  answer_dropped?: boolean;
 }

@@ -108,6 +108,8 @@ function statusItem(ctx: ChangeContext, status: Json): SplitItem | string {
     errors: upstreamErrors(status.errors),
     pricing_category: isObject(status.pricing) ? stringOf(status.pricing.category) : null,
     conversation_id: isObject(status.conversation) ? stringOf(status.conversation.id) : null,
+    // Names the send attempt: how messaging ties a report to a send whose answer never arrived.
+    biz_opaque_callback_data: stringOf(status.biz_opaque_callback_data),
   };
   return { routingKey: 'inbound.status', dedupeKey: `status:${id}:${value}`, path: '', payload: item };
 }

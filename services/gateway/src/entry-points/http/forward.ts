@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { Pool, type Dispatcher } from 'undici';
 import { INTERNAL_HEADERS } from '@bm/contracts';
-import { AppError, traceHeaders, type Logger } from '@bm/platform';
+import { AppError, traceHeaders, UNAVAILABLE_RETRY_AFTER_SECONDS, type Logger } from '@bm/platform';
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -95,6 +95,9 @@ export function createForwarder(internalToken: string, timeoutMs: number, logger
         return;
       }
       const outHeaders = copyHeaders(answer.headers, KEEP_OURS);
+      // A service that is draining (or lost a dependency) says 503: the client is told when to come back.
+      if (answer.statusCode === 503 && outHeaders['retry-after'] === undefined)
+        outHeaders['retry-after'] = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
       // The service answered before taking the whole body (415, 413, 401 come first): the rest of it will never
       // be read, and the next request on this connection would wait behind it forever. Close the connection
       // after this answer, as proxies do; the client opens a new one.

@@ -2,7 +2,7 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { traceHeaders } from '@bm/platform';
 import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
-import { classifyFailure, type UpstreamFailure } from './upstream-errors';
+import { classifyFailure, type UnknownOutcome, type UpstreamFailure } from './upstream-errors';
 import type { UpstreamMetrics, UpstreamOperation } from './upstream-metrics';
 
 export interface UpstreamTemplate {
@@ -15,7 +15,7 @@ export interface UpstreamTemplate {
   quality_score?: { score?: string };
 }
 
-export type SendResult = { ok: true; providerMessageId: string } | UpstreamFailure;
+export type SendResult = { ok: true; providerMessageId: string } | UpstreamFailure | UnknownOutcome;
 
 /** The Graph API answers 200; other implementations of the wire may say 201 or 204: any 2xx is success. */
 const isSuccess = (status: number): boolean => status >= 200 && status < 300;
@@ -81,11 +81,17 @@ export class CloudApiClient {
       if (isSuccess(res.status) && typeof id === 'string') return { ok: true, providerMessageId: id };
       return this.failureOf(res.status, res.data);
     } catch (err) {
-      return classifyFailure(
-        null,
-        null,
-        isAxiosError(err) ? `upstream unreachable: ${err.code ?? err.message}` : String(err),
-      );
+      if (!isAxiosError(err)) return classifyFailure(null, null, String(err));
+      // Written in full (a timeout, a reset after the request went out): the upstream may have taken it. Never
+      // written (refused, unresolvable, reset before the body left): nothing was sent, a retry is safe.
+      const written = (err.request as { writableFinished?: boolean } | undefined)?.writableFinished === true;
+      if (written)
+        return {
+          ok: false,
+          unknown: true,
+          message: `no answer from the upstream: ${err.code ?? err.message}`,
+        };
+      return classifyFailure(null, null, `upstream unreachable: ${err.code ?? err.message}`);
     }
   }
 
