@@ -82,10 +82,11 @@ export async function prepareUpload(deps: CampaignDeps, uploadId: string): Promi
     const parts = await deps.campaigns.lockUploadCampaigns(tx, upload.id);
     if (parts.length > 0) {
       const { recipients } = JSON.parse(upload.body) as { recipients: CampaignRecipientInput[] };
-      // Chunks are handed to the connection without waiting (it runs them in order), so normalizing the next
-      // chunk overlaps writing this one; opted-out phones are then removed in one statement.
+      // Each chunk's write is chained after the previous one without waiting for it, so normalizing the next
+      // chunk overlaps writing this one while the connection runs one statement at a time (pg deprecates handing
+      // a client a query while another runs); opted-out phones are then removed in one statement.
       const seen = new Set<string>();
-      const writes: Array<Promise<unknown>> = [];
+      let writes: Promise<unknown> = Promise.resolve();
       const written = new Map<string, { rows: number; invalid: number }>();
       for (const part of parts) {
         const end = Math.min(recipients.length, part.uploadOffset + part.requestedCount);
@@ -94,12 +95,14 @@ export async function prepareUpload(deps: CampaignDeps, uploadId: string): Promi
           const rows = chunkOf(recipients, from, Math.min(end, from + CHUNK), seen);
           counts.rows += rows.length;
           counts.invalid += rows.filter((r) => r.error !== null).length;
-          writes.push(deps.recipients.insertMany(tx, part.id, rows));
+          writes = writes.then(() => deps.recipients.insertMany(tx, part.id, rows));
+          // A failed write fails the transaction below; until then it must not count as unhandled.
+          writes.catch(() => undefined);
           await nextTurn();
         }
         written.set(part.id, counts);
       }
-      await Promise.all(writes);
+      await writes;
       const dropped = await deps.recipients.dropOptedOut(
         tx,
         parts[0].tenantId,
