@@ -41,10 +41,8 @@ export class WebhookSender {
     signal: AbortSignal,
   ): Promise<AttemptOutcome> {
     const target = new URL(url);
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.o.timeoutMs);
-    const onStop = () => deadline.abort();
-    signal.addEventListener('abort', onStop);
+    // One deadline for the whole attempt, answer excerpt included, ended early when the dispatcher stops.
+    const deadline = AbortSignal.timeout(this.o.timeoutMs);
     const started = performance.now();
     try {
       const res = await this.agent.request({
@@ -53,7 +51,7 @@ export class WebhookSender {
         method: 'POST',
         headers,
         body,
-        signal: deadline.signal,
+        signal: AbortSignal.any([deadline, signal]),
       });
       const excerpt = await this.readExcerpt(res.body);
       return {
@@ -65,10 +63,7 @@ export class WebhookSender {
     } catch (err) {
       if (signal.aborted) throw new AttemptAbortedError('dispatcher stopping');
       const durationMs = Math.round(performance.now() - started);
-      return classifyFailure(err, deadline.signal.aborted, this.o.timeoutMs, durationMs);
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onStop);
+      return classifyFailure(err, deadline.aborted, this.o.timeoutMs, durationMs);
     }
   }
 
