@@ -2,6 +2,7 @@ export * from './config';
 export * from './context';
 export * from './logger';
 export * from './errors';
+export * from './transient-failure';
 export * from './health';
 export * from './redis';
 export * from './shutdown';
