@@ -90,7 +90,8 @@ function isTransientItself(e: ErrorLike): boolean {
   }
   // An internal call answered 502/503/504 or could not be made (AppError SERVICE_UNAVAILABLE and kin); a 500 is
   // the other service's own bug and counts as permanent.
-  if (typeof e.status === 'number' && e.status >= 502 && e.status <= 504 && e.name === 'AppError') return true;
+  if (typeof e.status === 'number' && e.status >= 502 && e.status <= 504 && e.name === 'AppError')
+    return true;
   return typeof e.message === 'string' && MESSAGES.some((re) => re.test(e.message as string));
 }
 

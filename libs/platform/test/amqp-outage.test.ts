@@ -65,7 +65,10 @@ async function proxiedPool(): Promise<{ pool: Pool; proxy: TcpProxy }> {
   url.port = String(proxy.port);
   const pool = new Pool({ connectionString: url.toString(), max: 4, connectionTimeoutMillis: 1_000 });
   pool.on('error', () => undefined);
-  cleanups.push(() => proxy.close(), () => pool.end().catch(() => undefined));
+  cleanups.push(
+    () => proxy.close(),
+    () => pool.end().catch(() => undefined),
+  );
   return { pool, proxy };
 }
 
@@ -114,10 +117,12 @@ describe('transient versus permanent failures', () => {
     const admin = new Pool({ connectionString: config.DATABASE_URL, max: 1 });
     await waitFor(
       async () =>
-        (await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND query LIKE $2', [
-          rows[0].pid,
-          '%pg_sleep%',
-        ])).rowCount === 1,
+        (
+          await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND query LIKE $2', [
+            rows[0].pid,
+            '%pg_sleep%',
+          ])
+        ).rowCount === 1,
       { what: 'the sleeping query' },
     );
     await admin.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
@@ -128,13 +133,9 @@ describe('transient versus permanent failures', () => {
     expect((terminated as { code?: string }).code).toBe('57P01');
     expect(isTransientFailure(terminated)).toBe(true);
     const sqlstate = (code: string) => Object.assign(new Error(`sqlstate ${code}`), { code });
-    expect(['57P03', '40001', '40P01', '08006', '53300'].map((c) => isTransientFailure(sqlstate(c)))).toEqual([
-      true,
-      true,
-      true,
-      true,
-      true,
-    ]);
+    expect(['57P03', '40001', '40P01', '08006', '53300'].map((c) => isTransientFailure(sqlstate(c)))).toEqual(
+      [true, true, true, true, true],
+    );
     // TypeORM's QueryFailedError keeps the driver's error as driverError.
     expect(isTransientFailure({ name: 'QueryFailedError', driverError: sqlstate('40P01') })).toBe(true);
   });
@@ -174,7 +175,8 @@ describe('transient versus permanent failures', () => {
       async (items) => {
         applied.push(items);
         await Promise.resolve();
-        if (down) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+        if (down)
+          throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
       },
       { name: 'test', logger, concurrency: 1 },
     );
@@ -235,7 +237,11 @@ describe('a consumer during an outage of its database', () => {
   });
 
   it('when the database ends the handler session (pg_terminate_backend), then the message is tried again, uncounted, and acked', async () => {
-    const pool = new Pool({ connectionString: config.DATABASE_URL, max: 2, application_name: `outage-${uniqueSuffix()}` });
+    const pool = new Pool({
+      connectionString: config.DATABASE_URL,
+      max: 2,
+      application_name: `outage-${uniqueSuffix()}`,
+    });
     pool.on('error', () => undefined);
     cleanups.push(() => pool.end().catch(() => undefined));
     const client = newClient();
@@ -294,7 +300,10 @@ describe('a consumer during an outage of its database', () => {
 
     await waitFor(() => handled.length === 1, { what: 'the good message handled' });
     expect(dead.properties.messageId).toBe(`poison-${s}`);
-    expect(dead.properties.headers).toMatchObject({ 'x-bm-attempt': 2, 'x-bm-error': 'The request is invalid' });
+    expect(dead.properties.headers).toMatchObject({
+      'x-bm-attempt': 2,
+      'x-bm-error': 'The request is invalid',
+    });
     expect(handled).toEqual([`good-${s}`]);
     expect(await ready(`${queue}.dlq`)).toBe(0);
   });

@@ -90,7 +90,11 @@ export function reportQueueDepths(
       help: 'Messages ready in a consumer queue or its dead-letter queue, read from the broker at scrape time',
       labelNames: ['queue'],
     },
-    () => readDepths(connection(), queues().flatMap((q) => [q.main, q.dlq])),
+    () =>
+      readDepths(
+        connection(),
+        queues().flatMap((q) => [q.main, q.dlq]),
+      ),
   );
   const stopDeadLetters = metrics.sampledGauge(
     {
@@ -98,7 +102,11 @@ export function reportQueueDepths(
       help: 'Messages parked in a dead-letter queue (failed permanently), read from the broker at scrape time',
       labelNames: ['queue'],
     },
-    () => readDepths(connection(), queues().map((q) => q.dlq)),
+    () =>
+      readDepths(
+        connection(),
+        queues().map((q) => q.dlq),
+      ),
   );
   return () => {
     stopDepths();
