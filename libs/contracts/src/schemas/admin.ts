@@ -104,17 +104,26 @@ export interface DeadLetterQueueDto {
   dead_letters: number;
 }
 
+/** One parked message as an operator sees it. */
+export interface DeadLetterDto {
+  message_id: string | null;
+  /** The event's own routing key, which the consumer dispatches on. */
+  routing_key: string | null;
+  /** Attempts made before it was parked. */
+  attempts: number | null;
+  /** The last failure's message. */
+  error: string | null;
+  /** When it was first published (to the second), if the publisher said. */
+  published_at: string | null;
+  /** Times it was replayed before. */
+  replays: number;
+  /** The JSON payload, or the raw text when it is not JSON. */
+  payload: unknown;
+}
+
 /** GET /admin/v1/dead-letters/{queue}: the count and the first parked messages. */
 export interface DeadLettersDto extends DeadLetterQueueDto {
-  messages: Array<{
-    message_id: string | null;
-    routing_key: string | null;
-    attempts: number | null;
-    error: string | null;
-    published_at: string | null;
-    replays: number;
-    payload: unknown;
-  }>;
+  messages: DeadLetterDto[];
 }
 
 /** POST /admin/v1/dead-letters/{queue}/replay answer. */

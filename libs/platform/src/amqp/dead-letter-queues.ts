@@ -1,28 +1,12 @@
 import amqp, { type Channel, type ChannelModel, type GetMessage } from 'amqplib';
+import type { DeadLetterDto } from '@bm/contracts';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import { HEADER, queueNames } from './topology';
 
-/** One parked message as an operator sees it. */
-export interface DeadLetter {
-  message_id: string | null;
-  /** The event's own routing key, which the consumer dispatches on. */
-  routing_key: string | null;
-  /** Attempts made before it was parked. */
-  attempts: number | null;
-  /** The last failure's message. */
-  error: string | null;
-  /** When it was first published (to the second), if the publisher said. */
-  published_at: string | null;
-  /** Times it was replayed before. */
-  replays: number;
-  /** The JSON payload, or the raw text when it is not JSON. */
-  payload: unknown;
-}
-
 const BROKER_HEADERS = /^x-(death$|first-death-|last-death-)/;
 
-function asDeadLetter(msg: GetMessage): DeadLetter {
+function asDeadLetter(msg: GetMessage): DeadLetterDto {
   const headers = (msg.properties.headers ?? {}) as Record<string, unknown>;
   const text = msg.content.toString('utf8');
   let payload: unknown = text;
@@ -70,10 +54,10 @@ export class DeadLetterQueues {
   }
 
   /** The first `limit` parked messages, left where they are. */
-  async peek(queue: string, limit: number): Promise<DeadLetter[]> {
+  async peek(queue: string, limit: number): Promise<DeadLetterDto[]> {
     const { dlq } = queueNames(this.options.prefix, queue);
     return this.withChannel(async (ch) => {
-      const found: DeadLetter[] = [];
+      const found: DeadLetterDto[] = [];
       try {
         for (let i = 0; i < limit; i += 1) {
           const msg = await ch.get(dlq, { noAck: false });
