@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createServer, type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { Client } from 'pg';
-import { AmqpClient, commonEnvSchema, createLogger, loadConfig, type CommonConfig } from '@bm/platform';
+import { amqpClientFor, commonEnvSchema, createLogger, loadConfig, type CommonConfig } from '@bm/platform';
 import { testEnv, waitFor } from '@bm/platform/testing';
 import { CONSUMER_QUEUES, WEBHOOK_EVENTS } from '@bm/contracts';
 import { ADMIN_TOKEN, Cluster, type ServiceName } from './cluster';
@@ -184,6 +184,11 @@ interface OutageOutcome {
   deliveredAcknowledged: number;
   /** Provider ids of messages whose acknowledged `delivered` report was not applied (neither delivered nor read). */
   unapplied: string[];
+  /**
+   * Of those, the ones messaging had already failed as "outcome unknown" (a messaging kill during their upstream
+   * call): the upstream took them, and reconciling them from its reports is issue 19's; counted, not held here.
+   */
+  failedAsUnknown: number;
   /** Provider ids of applied ones whose delivered (or read) webhook never reached the client. */
   webhooksMissing: string[];
   stopsAcknowledged: number;
@@ -247,7 +252,8 @@ async function outageChecks(
       | undefined;
     return {
       deliveredAcknowledged: delivered.length,
-      unapplied: delivered.filter((id) => !applied(id)),
+      unapplied: delivered.filter((id) => !applied(id) && statuses.get(id)?.status !== 'failed'),
+      failedAsUnknown: delivered.filter((id) => statuses.get(id)?.status === 'failed').length,
       webhooksMissing: delivered.filter(
         (id) =>
           applied(id) &&
@@ -277,12 +283,9 @@ async function outageChecks(
  * a replay runs it through the same consumer again, which parks it again (replayed once), never looping.
  */
 async function poisonIsParkedAndReplayed(admin: Admin, tenantId: number): Promise<void> {
-  const config = loadConfig<CommonConfig>(commonEnvSchema, testEnv());
-  const broker = new AmqpClient({
-    url: config.AMQP_URL,
-    prefix: PREFIX,
-    logger: createLogger('faults-poison', 'silent'),
-  });
+  // The cluster's own prefix and (test) queue expiry, so the exchange is declared as the services declare it.
+  const config = loadConfig<CommonConfig>(commonEnvSchema, testEnv({ AMQP_PREFIX: PREFIX }));
+  const broker = amqpClientFor(config, createLogger('faults-poison', 'silent'));
   await broker.connect();
   try {
     const id = `poison-${Date.now()}`;
@@ -697,7 +700,8 @@ it(
     if (doubled.length > 0) process.stdout.write(`phones sent twice: ${doubled.join(', ')}\n`);
     process.stdout.write(
       `status reports and STOPs: ${outage.deliveredAcknowledged} \`delivered\` reports acknowledged by the ` +
-        `ingress (${outage.unapplied.length} not applied, ${outage.webhooksMissing.length} without their ` +
+        `ingress (${outage.unapplied.length} not applied, ${outage.failedAsUnknown} of messages failed as ` +
+        `outcome unknown, ${outage.webhooksMissing.length} without their ` +
         `webhook at the client); ${outage.stopsAcknowledged} of ${stopsSent.length} STOPs acknowledged ` +
         `(${outage.stopsMissing.length} not applied); dead letters: ${outage.deadLetters}\n`,
     );

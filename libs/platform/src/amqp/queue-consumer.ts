@@ -49,6 +49,8 @@ export class QueueConsumer {
   constructor(private readonly s: QueueConsumerSettings) {
     this.spanService = spanExportConfigured() ? serviceNameOf(s.logger) : undefined;
     const queue = s.names.main;
+    // The series exists from the start, so a dashboard or an alert sees 0 rather than nothing.
+    s.metrics?.paused(queue, false);
     this.gate = new OutageGate(s.backoff, {
       paused: (retryInMs) => {
         s.logger.warn('amqp consumer paused: a dependency is unavailable', { queue, retryInMs });
