@@ -235,6 +235,25 @@ async function outageChecks(
     ))
       events.set(e.message_log_id, [...(events.get(e.message_log_id) ?? []), e.message_id]);
     const applied = (id: string) => ['delivered', 'read'].includes(statuses.get(id)?.status ?? 'missing');
+    // A message failed as "outcome unknown" never learned its wamid: found by the phone the upstream sent to.
+    const unmatched = delivered.filter((id) => !statuses.has(id));
+    const sends = (
+      (await (await fetch(`${sandbox}/_sandbox/sends`)).json()) as {
+        data: Array<{ message_id?: string; wa_id?: string }>;
+      }
+    ).data;
+    const phoneOf = new Map(sends.map((send) => [send.message_id ?? '', send.wa_id ?? '']));
+    const failedPhones = new Set(
+      (
+        await query<{ phone: string }>(
+          `SELECT regexp_replace(to_phone, '\\D', '', 'g') AS phone FROM messaging.message_logs
+            WHERE tenant_id = $1 AND status = 'failed' AND regexp_replace(to_phone, '\\D', '', 'g') = ANY($2::text[])`,
+          [tenantId, unmatched.map((id) => phoneOf.get(id) ?? '')],
+        )
+      ).map((r) => r.phone),
+    );
+    const failedAsUnknown = (id: string) =>
+      statuses.get(id)?.status === 'failed' || failedPhones.has(phoneOf.get(id) ?? '');
     const stops = new Set(
       (await acknowledgedWebhooks(sandbox, 'inbound')).flatMap((v) => (v.messages ?? []).map((m) => m.from)),
     );
@@ -252,8 +271,8 @@ async function outageChecks(
       | undefined;
     return {
       deliveredAcknowledged: delivered.length,
-      unapplied: delivered.filter((id) => !applied(id) && statuses.get(id)?.status !== 'failed'),
-      failedAsUnknown: delivered.filter((id) => statuses.get(id)?.status === 'failed').length,
+      unapplied: delivered.filter((id) => !applied(id) && !failedAsUnknown(id)),
+      failedAsUnknown: delivered.filter(failedAsUnknown).length,
       webhooksMissing: delivered.filter(
         (id) =>
           applied(id) &&
