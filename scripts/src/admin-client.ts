@@ -1,3 +1,5 @@
+const limitQuery = (limit?: string) => (limit === undefined ? '' : `?limit=${encodeURIComponent(limit)}`);
+
 /** A small client of the operator API (/admin/v1), shared by the CLI and the one-command start. */
 export class AdminClient {
   constructor(
@@ -48,6 +50,21 @@ export class AdminClient {
       'POST',
       `/admin/v1/tenants/${tenantId}/channel-accounts`,
       account,
+    );
+  }
+
+  listDeadLetterQueues() {
+    return this.call<{ queues: Array<{ queue: string; dead_letters: number }> }>('GET', '/admin/v1/dead-letters');
+  }
+
+  showDeadLetters(queue: string, limit?: string) {
+    return this.call<unknown>('GET', `/admin/v1/dead-letters/${encodeURIComponent(queue)}${limitQuery(limit)}`);
+  }
+
+  replayDeadLetters(queue: string, limit?: string) {
+    return this.call<{ replayed: number; remaining: number }>(
+      'POST',
+      `/admin/v1/dead-letters/${encodeURIComponent(queue)}/replay${limitQuery(limit)}`,
     );
   }
 

@@ -10,6 +10,9 @@ const USAGE = `pnpm admin <command> [options]     (GATEWAY_URL, ADMIN_TOKEN from
   account:connect --tenant <id> --phone-number-id <id> --waba-id <id> --display <number>
                   --token <access token> [--tier TIER_250]
   templates:sync --account <channel_account_id>
+  dlq:list                                     every consumer queue and its parked (dead-lettered) messages
+  dlq:show       --queue <queue> [--limit N]   the first N parked messages (default 10), left parked
+  dlq:replay     --queue <queue> [--limit N]   back through the consumer (default: every parked message)
 `;
 
 async function main(argv: string[]): Promise<unknown> {
@@ -27,6 +30,8 @@ async function main(argv: string[]): Promise<unknown> {
       token: { type: 'string' },
       tier: { type: 'string' },
       account: { type: 'string' },
+      queue: { type: 'string' },
+      limit: { type: 'string' },
     },
   });
   const client = new AdminClient(
@@ -57,6 +62,12 @@ async function main(argv: string[]): Promise<unknown> {
       });
     case 'templates:sync':
       return client.syncTemplates(need('account'));
+    case 'dlq:list':
+      return client.listDeadLetterQueues();
+    case 'dlq:show':
+      return client.showDeadLetters(need('queue'), o.limit);
+    case 'dlq:replay':
+      return client.replayDeadLetters(need('queue'), o.limit);
     default:
       throw new Error(USAGE);
   }

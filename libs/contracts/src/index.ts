@@ -2,6 +2,7 @@ export * from './error-codes';
 export * from './envelope';
 export * from './headers';
 export * from './routes';
+export * from './consumer-queues';
 export * from './schemas/common';
 export * from './schemas/admin';
 export * from './schemas/health';

@@ -1,4 +1,5 @@
 import type { Logger } from './logger';
+import { isTransientFailure } from './transient-failure';
 
 interface Waiting<T> {
   item: T;
@@ -20,7 +21,8 @@ export interface GroupCommitOptions {
  * Gathers the items that arrive while earlier ones are being applied and applies them together (one
  * transaction, a few statements); alone, an item goes at once, so a quiet service adds no latency. Each
  * submitter hears back only once its group committed (so a consumer acks after the commit). A group that fails
- * is applied again item by item, so one bad item fails (and is retried or dead-lettered) alone.
+ * is applied again item by item, so one bad item fails (and is retried or dead-lettered) alone; a group that
+ * failed transiently (the dependency unavailable) fails whole, and its consumers wait the outage out.
  */
 export class GroupCommit<T> {
   private queue: Array<Waiting<T>> = [];
@@ -60,7 +62,12 @@ export class GroupCommit<T> {
       for (const w of batch) w.resolve();
       return;
     } catch (err) {
-      if (batch.length === 1) return batch[0].reject(err);
+      // A group that failed because the database (or another dependency) is away fails whole: applying its
+      // items one by one would only fail each of them again against the same outage.
+      if (batch.length === 1 || isTransientFailure(err)) {
+        for (const w of batch) w.reject(err);
+        return;
+      }
       this.options.logger.warn(`${this.options.name}: group failed, applying its items one by one`, {
         items: batch.length,
         error: (err as Error).message,

@@ -3,6 +3,7 @@ export * from './context';
 export * from './logger';
 export * from './errors';
 export * from './storable-text';
+export * from './transient-failure';
 export * from './health';
 export * from './redis';
 export * from './shutdown';

@@ -45,4 +45,13 @@ describe('the Grafana dashboard in infra/grafana', () => {
     const undefinedNames = [...names].filter((n) => !NOT_YET_DEFINED.has(n) && !code.includes(`'${n}'`));
     expect(undefinedNames).toEqual([]);
   });
+
+  it('when an alert rule of the example in infra/prometheus reads a bm_ series, then the code defines it', () => {
+    const rules = readFileSync(join(ROOT, 'infra', 'prometheus', 'business-messaging.rules.yml'), 'utf8');
+    const exprs = rules.split('\n').filter((line) => /^\s+expr:/.test(line));
+    expect(exprs.length).toBeGreaterThanOrEqual(2);
+    const names = new Set(exprs.flatMap((e) => e.match(/\bbm_[a-z_]+/g) ?? []));
+    expect(names).toContain('bm_amqp_dead_letter_messages');
+    expect([...names].filter((n) => !code.includes(`'${n}'`))).toEqual([]);
+  });
 });

@@ -160,6 +160,8 @@ describe('consumer and outbox metrics', () => {
     expect(sample(text, 'bm_amqp_handler_duration_seconds_count', { queue: main })).toBe(3);
     expect(sample(text, 'bm_amqp_queue_messages', { queue: main })).toBe(0);
     expect(sample(text, 'bm_amqp_queue_messages', { queue: `${main}.dlq` })).toBe(1);
+    expect(sample(text, 'bm_amqp_dead_letter_messages', { queue: `${main}.dlq` })).toBe(1);
+    expect(sample(text, 'bm_amqp_dead_letter_messages', { queue: main })).toBeUndefined();
   });
 
   it('when events are committed while the relay cannot publish, then bm_outbox_backlog shows them until they are relayed', async () => {

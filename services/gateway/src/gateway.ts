@@ -1,6 +1,13 @@
 import type { Express } from 'express';
 import type { DataSource } from 'typeorm';
-import { createHttpApp, createLogger, createRedis, type Logger, type RedisClient } from '@bm/platform';
+import {
+  createHttpApp,
+  createLogger,
+  createRedis,
+  DeadLetterQueues,
+  type Logger,
+  type RedisClient,
+} from '@bm/platform';
 import type { GatewayConfig } from './config';
 import { ApiKeyRepository } from './data-access/api-key.repository';
 import { createGatewayDataSource } from './data-access/data-source';
@@ -43,6 +50,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   );
   const authenticator = new ApiKeyAuthenticator(keys, invalidation, config.AUTH_CACHE_TTL_MS);
   const forward: Forwarder = createForwarder(config.INTERNAL_TOKEN, config.FORWARD_TIMEOUT_MS, logger);
+  // The operator's dead-letter commands reach the broker directly; the connection opens on first use.
+  const deadLetters = new DeadLetterQueues({ url: config.AMQP_URL, prefix: config.AMQP_PREFIX, logger });
   const targets = {
     messaging: config.MESSAGING_URL,
     campaign: config.CAMPAIGN_URL,
@@ -69,6 +78,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
           forward,
           targets,
           bodyLimit: config.ADMIN_BODY_LIMIT,
+          deadLetters,
         }),
       );
       a.use(
@@ -88,6 +98,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     redis,
     close: async () => {
       await forward.close();
+      await deadLetters.close();
       invalidation.close();
       redis.disconnect();
       await dataSource.destroy();

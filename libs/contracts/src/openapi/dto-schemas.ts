@@ -287,6 +287,26 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     created_at: instant,
   }),
   ApiKeyRevoked: object({ key_id: ulid, revoked: { const: true } }),
+  DeadLetterQueue: object({ queue: str, service: str, dead_letters: int }),
+  DeadLetterQueueList: object({ queues: { type: 'array', items: ref('DeadLetterQueue') } }),
+  DeadLetters: object({
+    queue: str,
+    service: str,
+    dead_letters: int,
+    messages: {
+      type: 'array',
+      items: object({
+        message_id: nullable(str),
+        routing_key: nullable(str),
+        attempts: nullable(int),
+        error: nullable(str),
+        published_at: nullable(instant),
+        replays: int,
+        payload: { description: 'The JSON payload, or the raw text when it is not JSON' },
+      }),
+    },
+  }),
+  DeadLettersReplayed: object({ queue: str, replayed: int, remaining: int }),
   ChannelAccount: {
     ...object({
       channel_account_id: ulid,

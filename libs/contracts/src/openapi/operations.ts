@@ -1,6 +1,12 @@
 import Joi from 'joi';
 import type { ErrorCode } from '../error-codes';
-import { createChannelAccountSchema, createTenantSchema, updateTenantSchema } from '../schemas/admin';
+import {
+  createChannelAccountSchema,
+  createTenantSchema,
+  replayDeadLettersQuerySchema,
+  showDeadLettersQuerySchema,
+  updateTenantSchema,
+} from '../schemas/admin';
 import { campaignRecipientsQuerySchema } from '../schemas/campaign-recipients';
 import { paginationQuerySchema } from '../schemas/common';
 import { createCampaignDocumentSchema, createCampaignQuerySchema } from '../schemas/campaigns';
@@ -38,6 +44,9 @@ export const GATEWAY_ROUTES = [
   { method: 'PATCH', path: '/admin/v1/tenants/:tenantId', operationId: 'adminUpdateTenant' },
   { method: 'POST', path: '/admin/v1/tenants/:tenantId/api-keys', operationId: 'adminIssueApiKey' },
   { method: 'DELETE', path: '/admin/v1/api-keys/:keyId', operationId: 'adminRevokeApiKey' },
+  { method: 'GET', path: '/admin/v1/dead-letters', operationId: 'adminListDeadLetterQueues' },
+  { method: 'GET', path: '/admin/v1/dead-letters/:queue', operationId: 'adminShowDeadLetters' },
+  { method: 'POST', path: '/admin/v1/dead-letters/:queue/replay', operationId: 'adminReplayDeadLetters' },
 ] as const;
 
 const MSG_NF: ErrorCode[] = ['MESSAGE_NOT_FOUND'];
@@ -353,6 +362,27 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     status: 200,
     data: 'ApiKeyRevoked',
     errors: ['API_KEY_NOT_FOUND'],
+  }),
+  adminListDeadLetterQueues: admin({
+    summary: 'Every consumer queue and the number of messages parked in its dead-letter queue',
+    status: 200,
+    data: 'DeadLetterQueueList',
+    errors: [],
+  }),
+  adminShowDeadLetters: admin({
+    summary: 'The first parked messages of a dead-letter queue, with why they failed (they stay parked)',
+    query: showDeadLettersQuerySchema,
+    status: 200,
+    data: 'DeadLetters',
+    errors: ['QUEUE_NOT_FOUND'],
+  }),
+  adminReplayDeadLetters: admin({
+    summary:
+      "Move parked messages back to their consumer's queue with a fresh attempt count (the consumers are idempotent)",
+    query: replayDeadLettersQuerySchema,
+    status: 200,
+    data: 'DeadLettersReplayed',
+    errors: ['QUEUE_NOT_FOUND'],
   }),
   adminCreateChannelAccount: admin({
     summary: 'Connect a channel account; its templates are fetched before the answer',

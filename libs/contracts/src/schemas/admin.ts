@@ -86,3 +86,49 @@ export interface ChannelAccountDto {
   /** On connect only: whether the upstream took the webhook subscription (a template sync tries again). */
   webhooks_subscribed?: boolean;
 }
+
+/** GET /admin/v1/dead-letters/{queue}: how many parked messages to show (they stay parked). */
+export const showDeadLettersQuerySchema = Joi.object<{ limit: number }>({
+  limit: Joi.number().integer().min(1).max(100).default(10),
+});
+
+/** POST /admin/v1/dead-letters/{queue}/replay: how many to replay, by default every one parked. */
+export const replayDeadLettersQuerySchema = Joi.object<{ limit: number }>({
+  limit: Joi.number().integer().min(1).max(100_000).default(100_000),
+});
+
+/** A consumer queue and the messages parked in its dead-letter queue. */
+export interface DeadLetterQueueDto {
+  queue: string;
+  service: string;
+  dead_letters: number;
+}
+
+/** One parked message as an operator sees it. */
+export interface DeadLetterDto {
+  message_id: string | null;
+  /** The event's own routing key, which the consumer dispatches on. */
+  routing_key: string | null;
+  /** Attempts made before it was parked. */
+  attempts: number | null;
+  /** The last failure's message. */
+  error: string | null;
+  /** When it was first published (to the second), if the publisher said. */
+  published_at: string | null;
+  /** Times it was replayed before. */
+  replays: number;
+  /** The JSON payload, or the raw text when it is not JSON. */
+  payload: unknown;
+}
+
+/** GET /admin/v1/dead-letters/{queue}: the count and the first parked messages. */
+export interface DeadLettersDto extends DeadLetterQueueDto {
+  messages: DeadLetterDto[];
+}
+
+/** POST /admin/v1/dead-letters/{queue}/replay answer. */
+export interface DeadLettersReplayedDto {
+  queue: string;
+  replayed: number;
+  remaining: number;
+}

@@ -98,6 +98,10 @@ export class AmqpClient implements EventPublisher {
       prefetch: opts.prefetch ?? o.prefetch ?? 20,
       maxDeliveries: opts.maxDeliveries ?? o.maxDeliveries ?? 5,
       retryDelayMs: opts.retryDelayMs ?? o.retryDelayMs ?? 1000,
+      backoff: {
+        initialMs: opts.backoffInitialMs ?? o.backoffInitialMs ?? 250,
+        maxMs: opts.backoffMaxMs ?? o.backoffMaxMs ?? 30_000,
+      },
       queueExpiresMs: o.queueExpiresMs,
       logger: o.logger,
       metrics: this.metrics,

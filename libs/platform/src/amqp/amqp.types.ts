@@ -9,10 +9,14 @@ export interface AmqpClientOptions {
   logger: Logger;
   /** Unacknowledged deliveries per consumer (default 20). */
   prefetch?: number;
-  /** Handler failures before a message moves to the dead-letter queue (default 5). */
+  /** Permanent handler failures before a message moves to the dead-letter queue (default 5). */
   maxDeliveries?: number;
-  /** Wait between a handler failure and the next attempt (default 1000 ms). */
+  /** Wait between a permanent handler failure and the next attempt (default 1000 ms). */
   retryDelayMs?: number;
+  /** First wait of a consumer paused by a transient failure before it probes again (default 250 ms). */
+  backoffInitialMs?: number;
+  /** Longest wait between the probes of an outage (default 30 s). */
+  backoffMaxMs?: number;
   /** When set, queues get x-expires and the exchange auto-deletes, so leftover test topology vanishes. */
   queueExpiresMs?: number;
   /** Longest wait for a broker confirm before publish rejects (default 10 s). */
@@ -38,14 +42,20 @@ export interface ConsumedMessage {
   attempt: number;
 }
 
-/** Resolving acknowledges the message; rejecting schedules a retry or, after the last attempt, dead-letters it. */
+/**
+ * Resolving acknowledges the message. Rejecting with a transient failure (see `isTransientFailure`) pauses the
+ * consumer and tries the message again once its dependency is back, uncounted; any other rejection schedules a
+ * retry or, after the last attempt, dead-letters it.
+ */
 export type MessageHandler = (message: ConsumedMessage) => Promise<void>;
 
-/** Per-consumer overrides of the client's defaults. */
+/** Per-consumer overrides of the client's defaults (a service takes its retry policy from `CONSUMER_QUEUES`). */
 export interface ConsumeOptions {
   prefetch?: number;
   maxDeliveries?: number;
   retryDelayMs?: number;
+  backoffInitialMs?: number;
+  backoffMaxMs?: number;
 }
 
 /** The part of the client the outbox relay needs. */

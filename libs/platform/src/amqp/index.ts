@@ -5,3 +5,4 @@ export { createOutboxTable, dropOutboxTable } from './outbox.migration';
 export { enqueueEvent, enqueueEvents, type OutboxEvent } from './enqueue-event';
 export { OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
 export { amqpClientFor } from './amqp-from-config';
+export { DeadLetterQueues } from './dead-letter-queues';

@@ -2,8 +2,10 @@ import type { Channel, ChannelModel, ConsumeMessage, Options } from 'amqplib';
 import { serviceNameOf, type Logger } from '../logger';
 import { exportSpan, spanExportConfigured } from '../tracing/span-export';
 import { continueTrace, runWithTrace, TRACEPARENT } from '../tracing/trace-context';
+import { isTransientFailure } from '../transient-failure';
 import type { MessageHandler } from './amqp.types';
 import type { ConsumeOutcome, ConsumerMetrics } from './amqp-metrics';
+import { OutageGate, type Backoff, type Turn } from './outage-gate';
 import { HEADER, declareConsumerQueues, toHandlerMessage, type QueueNames } from './topology';
 
 export interface QueueConsumerSettings {
@@ -12,8 +14,12 @@ export interface QueueConsumerSettings {
   bindingKeys: string[];
   handler: MessageHandler;
   prefetch: number;
+  /** Permanent failures before the message is dead-lettered. */
   maxDeliveries: number;
+  /** Wait between the attempts of a permanent failure. */
   retryDelayMs: number;
+  /** Waits between the probes of an outage (transient failures), which never count toward maxDeliveries. */
+  backoff: Backoff;
   queueExpiresMs?: number;
   logger: Logger;
   metrics?: ConsumerMetrics;
@@ -23,17 +29,49 @@ export interface QueueConsumerSettings {
   onChannelLost: () => void;
 }
 
-/** One registered consumer: its own channel (own prefetch), ack after the handler, retry queue, then DLQ. */
+/**
+ * One registered consumer: its own channel (own prefetch), ack after the handler. A transient failure (a
+ * dependency unavailable) pauses the consumer behind its outage gate and the delivery is tried again, unacked and
+ * uncounted, once a probe finds the dependency back; a permanent failure goes to the retry queue and, after
+ * maxDeliveries attempts, to the DLQ.
+ */
 export class QueueConsumer {
   private channel?: Channel;
   private consumerTag?: string;
   private stopping = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Channels closed under us: a delivery of one is redelivered by the broker, so it is not run again here. */
+  private readonly lost = new WeakSet<Channel>();
+  private readonly gate: OutageGate;
   /** Where consumer spans go when span export is on (decided once: nothing is built per message otherwise). */
   private readonly spanService: string | undefined;
 
   constructor(private readonly s: QueueConsumerSettings) {
     this.spanService = spanExportConfigured() ? serviceNameOf(s.logger) : undefined;
+    const queue = s.names.main;
+    // The series exists from the start, so a dashboard or an alert sees 0 rather than nothing.
+    s.metrics?.paused(queue, false);
+    this.gate = new OutageGate(s.backoff, {
+      paused: (retryInMs) => {
+        s.logger.warn('amqp consumer paused: a dependency is unavailable', { queue, retryInMs });
+        s.metrics?.paused(queue, true);
+      },
+      probing: (failures, retryInMs) =>
+        s.logger.warn('amqp consumer still paused: the dependency is still unavailable', {
+          queue,
+          failures,
+          retryInMs,
+        }),
+      resumed: (pausedMs, released) => {
+        s.logger.info('amqp consumer resumed', { queue, pausedMs, released });
+        s.metrics?.paused(queue, false);
+      },
+    });
+  }
+
+  /** True while a transient failure holds this consumer's new work back. */
+  get isPaused(): boolean {
+    return this.gate.isPaused;
   }
 
   /** The consumer's queue, retry queue and dead-letter queue. */
@@ -55,7 +93,9 @@ export class QueueConsumer {
     this.channel = ch;
     this.consumerTag = consumerTag;
     ch.on('close', () => {
+      this.lost.add(ch);
       if (this.channel !== ch) return;
+      this.gate.abandonWaiting();
       this.channel = undefined;
       if (!this.stopping) this.s.onChannelLost();
     });
@@ -63,7 +103,9 @@ export class QueueConsumer {
 
   /** Forgets the channel after the connection dropped; unacked messages come back on the next connection. */
   detach(): void {
+    if (this.channel) this.lost.add(this.channel);
     this.channel = undefined;
+    this.gate.abandonWaiting();
   }
 
   /** Stops taking deliveries, waits for running handlers to finish (and ack), then closes the channel. */
@@ -71,6 +113,8 @@ export class QueueConsumer {
     this.stopping = true;
     const ch = this.channel;
     if (ch && this.consumerTag) await ch.cancel(this.consumerTag).catch(() => undefined);
+    // Deliveries waiting out an outage are not run: closing the channel puts them back in the queue.
+    this.gate.close();
     await Promise.allSettled([...this.inFlight]);
     this.channel = undefined;
     // Closing requeues deliveries that arrived after the cancel and were never started.
@@ -132,15 +176,40 @@ export class QueueConsumer {
         },
         error,
       });
-    try {
-      await runWithTrace(trace, () => this.s.handler(message));
-    } catch (err) {
-      span(err instanceof Error ? err.message : String(err));
-      return this.settleFailure(ch, msg, message.attempt, message.routingKey, err);
+    for (;;) {
+      const turn = await this.gate.turn();
+      if (turn === undefined) return 'requeue';
+      if (this.stopping || this.lost.has(ch)) {
+        this.gate.passOn(turn);
+        return 'requeue';
+      }
+      try {
+        await runWithTrace(trace, () => this.s.handler(message));
+      } catch (err) {
+        if (isTransientFailure(err)) {
+          this.onTransientFailure(turn, msg, err);
+          continue;
+        }
+        span(err instanceof Error ? err.message : String(err));
+        this.gate.passOn(turn);
+        return this.settleFailure(ch, msg, message.attempt, message.routingKey, err);
+      }
+      span();
+      this.gate.succeeded();
+      this.ack(ch, msg);
+      return 'ack';
     }
-    span();
-    this.ack(ch, msg);
-    return 'ack';
+  }
+
+  /** Waits out the outage: the delivery stays unacked and uncounted, and runs again when its turn comes. */
+  private onTransientFailure(turn: Turn, msg: ConsumeMessage, err: unknown): void {
+    this.s.metrics?.transient(this.s.names.main);
+    this.s.logger.debug('amqp handler failed transiently, waiting for the dependency', {
+      queue: this.s.names.main,
+      messageId: msg.properties.messageId as unknown,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    this.gate.failedTransiently(turn);
   }
 
   private async settleFailure(

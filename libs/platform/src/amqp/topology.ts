@@ -6,6 +6,8 @@ export const HEADER = {
   attempt: 'x-bm-attempt',
   routingKey: 'x-bm-routing-key',
   error: 'x-bm-error',
+  /** Times an operator replayed the message from its dead-letter queue. */
+  replays: 'x-bm-replays',
 } as const;
 
 export interface QueueNames {

@@ -1,4 +1,9 @@
-import { DOMAIN_EVENTS, messageReceivedSchema, messageStatusUpdatedSchema } from '@bm/contracts';
+import {
+  DOMAIN_EVENTS,
+  messageReceivedSchema,
+  messageStatusUpdatedSchema,
+  retryPolicyOf,
+} from '@bm/contracts';
 import { GroupCommit, validate, type AmqpClient } from '@bm/platform';
 import type { MessageOutcome } from '../../data-access/recipient.repository';
 import { applyMessageOutcomes, outcomeOf } from '../../domain/apply-message-status.use-case';
@@ -7,7 +12,8 @@ import { applyInboundKeyword } from '../../domain/opt-outs.use-case';
 
 /**
  * The campaign service's queues: messaging's status events (recipients follow their messages) and the
- * customers' messages (STOP / START keywords). Both handlers are idempotent: a redelivery changes nothing.
+ * customers' messages (STOP / START keywords). Both handlers are idempotent: a redelivery changes nothing, and
+ * both wait out a database outage (their retry policies are in `CONSUMER_QUEUES`).
  */
 export async function registerConsumers(amqp: AmqpClient, deps: CampaignDeps): Promise<void> {
   const outcomes = new GroupCommit<MessageOutcome>((items) => applyMessageOutcomes(deps, items), {
@@ -21,12 +27,12 @@ export async function registerConsumers(amqp: AmqpClient, deps: CampaignDeps): P
       const outcome = outcomeOf(validate(messageStatusUpdatedSchema, message.payload));
       if (outcome) await outcomes.submit(outcome);
     },
-    { prefetch: 1000 },
+    { ...retryPolicyOf('campaign.message-statuses'), prefetch: 1000 },
   );
   await amqp.consume(
     'campaign.opt-out-keywords',
     [DOMAIN_EVENTS.messageReceived],
     async (message) => applyInboundKeyword(deps, validate(messageReceivedSchema, message.payload)),
-    { prefetch: 50 },
+    { ...retryPolicyOf('campaign.opt-out-keywords'), prefetch: 50 },
   );
 }

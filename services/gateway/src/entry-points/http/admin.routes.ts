@@ -4,14 +4,21 @@ import {
   FORWARDED_ADMIN_ROUTES,
   type InternalService,
   integerIdSchema,
+  replayDeadLettersQuerySchema,
+  showDeadLettersQuerySchema,
   ulidSchema,
   updateTenantSchema,
   ok,
 } from '@bm/contracts';
-import { AppError, defineRoutes, jsonBody, safeEqual, validate } from '@bm/platform';
+import { AppError, defineRoutes, jsonBody, safeEqual, validate, type DeadLetterQueues } from '@bm/platform';
 import type { ApiKeyRepository } from '../../data-access/api-key.repository';
 import type { TenantRepository } from '../../data-access/tenant.repository';
 import { issueApiKey, revokeApiKey } from '../../domain/manage-api-keys.use-case';
+import {
+  listDeadLetterQueues,
+  replayDeadLetters,
+  showDeadLetters,
+} from '../../domain/manage-dead-letters.use-case';
 import { createTenant, requireTenant, updateTenantPlan } from '../../domain/manage-tenants.use-case';
 import type { Plan } from '../../domain/plans';
 import type { AuthInvalidation } from '../../domain/auth-invalidation';
@@ -27,6 +34,7 @@ export interface AdminDeps {
   forward: Forwarder;
   targets: Record<InternalService, string>;
   bodyLimit: string;
+  deadLetters: DeadLetterQueues;
 }
 
 function requireAdmin(token: string) {
@@ -101,6 +109,31 @@ export function adminRouter(deps: AdminDeps): Router {
           const keyId = String(req.params.keyId);
           if (ulidSchema.validate(keyId).error) throw new AppError('API_KEY_NOT_FOUND');
           res.json(ok(await revokeApiKey(deps.keys, deps.invalidation, keyId)));
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: '/dead-letters',
+      handlers: [async (_req, res) => res.json(ok(await listDeadLetterQueues(deps.deadLetters)))],
+    },
+    {
+      method: 'GET',
+      path: '/dead-letters/:queue',
+      handlers: [
+        async (req, res) => {
+          const { limit } = validate(showDeadLettersQuerySchema, req.query, 'query');
+          res.json(ok(await showDeadLetters(deps.deadLetters, String(req.params.queue), limit)));
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: '/dead-letters/:queue/replay',
+      handlers: [
+        async (req, res) => {
+          const { limit } = validate(replayDeadLettersQuerySchema, req.query, 'query');
+          res.json(ok(await replayDeadLetters(deps.deadLetters, String(req.params.queue), limit)));
         },
       ],
     },

@@ -1,5 +1,10 @@
 import Joi from 'joi';
-import { DOMAIN_EVENT_SCHEMAS, type DomainEventKey, type DomainEventPayloads } from '@bm/contracts';
+import {
+  DOMAIN_EVENT_SCHEMAS,
+  retryPolicyOf,
+  type DomainEventKey,
+  type DomainEventPayloads,
+} from '@bm/contracts';
 import {
   currentTraceparent,
   GroupCommit,
@@ -76,7 +81,7 @@ export async function registerConsumers(
       if (command.message_log_id !== undefined) return batcher.submit(command.message_log_id);
       await Promise.all(command.messages!.map((m) => runInTrace(m.traceparent, () => batcher.submit(m.id))));
     },
-    { prefetch: deps.config.SEND_CONCURRENCY },
+    { ...retryPolicyOf('messaging.deliver'), prefetch: deps.config.SEND_CONCURRENCY },
   );
   // Receipts are applied in groups (one transaction, a few statements each); each keeps the trace of the message
   // that brought it, whichever group applies it.
@@ -92,7 +97,10 @@ export async function registerConsumers(
     'inbound.account_update': (item) => applyAccountUpdate(deps, item),
   };
   // Receipts come in bursts of thousands: the prefetch lets the status batcher gather large batches.
-  await amqp.consume('messaging.inbound', Object.keys(inbound), dispatch(inbound), { prefetch: 1000 });
+  await amqp.consume('messaging.inbound', Object.keys(inbound), dispatch(inbound), {
+    ...retryPolicyOf('messaging.inbound'),
+    prefetch: 1000,
+  });
   // A campaign hands over recipients by the thousand: the prefetch lets the group commit write large batches.
   const campaignSends = new GroupCommit<CampaignSendItem>((items) => requestCampaignSends(deps, items), {
     name: 'campaign sends',
@@ -105,11 +113,12 @@ export async function registerConsumers(
       'messaging.send_requested': (command) =>
         campaignSends.submit({ command, traceparent: currentTraceparent() }),
     }),
-    { prefetch: 500 },
+    { ...retryPolicyOf('messaging.send-requests'), prefetch: 500 },
   );
   await amqp.consume(
     'messaging.opt-outs',
     ['opt_out.changed'],
     dispatch({ 'opt_out.changed': (event) => applyOptOutChange(deps, event) }),
+    retryPolicyOf('messaging.opt-outs'),
   );
 }

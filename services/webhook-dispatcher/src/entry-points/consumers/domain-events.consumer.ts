@@ -1,11 +1,11 @@
 import type Joi from 'joi';
-import { DOMAIN_EVENT_SCHEMAS } from '@bm/contracts';
+import { DOMAIN_EVENT_SCHEMAS, retryPolicyOf, type ConsumerQueueName } from '@bm/contracts';
 import { validate, type AmqpClient } from '@bm/platform';
 import type { DispatcherDeps } from '../../domain/dispatcher-deps';
 import { recordDomainEvent } from '../../domain/record-domain-event.use-case';
 import { DELIVERABLE_DOMAIN_EVENTS, type DeliverableDomainEvent } from '../../domain/webhook-event';
 
-export const DISPATCHER_QUEUE = 'dispatcher.events';
+export const DISPATCHER_QUEUE = 'dispatcher.events' satisfies ConsumerQueueName;
 
 /**
  * One durable queue bound to every event that becomes a webhook. The handler only stores the event and its
@@ -21,6 +21,6 @@ export async function registerConsumers(amqp: AmqpClient, deps: DispatcherDeps):
       const payload: unknown = validate(DOMAIN_EVENT_SCHEMAS[event] as Joi.Schema, message.payload);
       await recordDomainEvent(deps, event, payload as never);
     },
-    { prefetch: deps.config.DISPATCHER_CONSUMER_PREFETCH },
+    { ...retryPolicyOf(DISPATCHER_QUEUE), prefetch: deps.config.DISPATCHER_CONSUMER_PREFETCH },
   );
 }
