@@ -26,6 +26,7 @@ const NETWORK_CODES = new Set([
   'ENETUNREACH',
   'ENETDOWN',
   'EAI_AGAIN',
+  'ENOTFOUND', // an internal service's name while it is being (re)deployed
   'EADDRNOTAVAIL',
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT',
@@ -37,10 +38,10 @@ const NETWORK_CODES = new Set([
 /**
  * PostgreSQL SQLSTATEs that say "not now" rather than "never": connection exceptions (08), serialization failure
  * and deadlock (40001, 40P01), insufficient resources such as too many connections (53), lock and statement
- * timeouts under load (55P03, 57014), shutdown and start-up (57P01 admin shutdown, 57P02 crash shutdown, 57P03
+ * timeouts and objects in use under load (55P03, 55006, 57014), shutdown and start-up (57P01 admin shutdown, 57P02 crash shutdown, 57P03
  * cannot connect now), a standby that is read-only during a failover (25006) and system errors (58).
  */
-const PG_CODES = new Set(['40001', '40P01', '55P03', '57014', '57P01', '57P02', '57P03', '25006']);
+const PG_CODES = new Set(['40001', '40P01', '55P03', '55006', '57014', '57P01', '57P02', '57P03', '25006']);
 const PG_CLASSES = new Set(['08', '53', '58']);
 
 // Failures reported without a code: pg and its pool, TypeORM, ioredis and amqplib describe a lost or missing

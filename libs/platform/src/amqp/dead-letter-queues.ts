@@ -96,7 +96,7 @@ export class DeadLetterQueues {
         const msg = await ch.get(names.dlq, { noAck: false });
         if (msg === false) break;
         const headers: Record<string, unknown> = {};
-        for (const [k, v] of Object.entries((msg.properties.headers ?? {}) as Record<string, unknown>)) {
+        for (const [k, v] of Object.entries(msg.properties.headers ?? {})) {
           if (!BROKER_HEADERS.test(k) && k !== HEADER.attempt && k !== HEADER.error) headers[k] = v;
         }
         headers[HEADER.replays] = (Number(headers[HEADER.replays] ?? 0) || 0) + 1;

@@ -1,4 +1,5 @@
 import { INTERNAL_HEADERS } from '@bm/contracts';
+import { TransientError } from '@bm/platform';
 
 /** The owner of an upstream number, as messaging knows it. */
 export interface AccountOwner {
@@ -53,7 +54,8 @@ export class ChannelAccountLookup {
     if (REFUSED_ID_STATUSES.has(res.status)) {
       throw new AccountLookupRefused(`messaging refused the account lookup (${res.status})`);
     }
-    if (!res.ok) throw new Error(`messaging answered ${res.status} to the account lookup`);
+    // Messaging down, draining or misconfigured (401): retried for as long as it lasts, never counted.
+    if (!res.ok) throw new TransientError(`messaging answered ${res.status} to the account lookup`);
     const { data } = answer;
     if (typeof data?.channel_account_id !== 'string' || typeof data.tenant_id !== 'number') {
       throw new Error('messaging answered the account lookup without an account');

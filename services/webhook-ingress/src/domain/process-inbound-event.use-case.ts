@@ -1,9 +1,8 @@
 import type { EntityManager } from 'typeorm';
-import { storableJson } from '@bm/platform';
+import { isTransientFailure, storableJson } from '@bm/platform';
 import { AccountLookupRefused, type AccountOwner } from '../data-access/channel-account-lookup';
 import type { SplitSummary } from '../data-access/inbound-event.repository';
 import type { OutgoingItem } from '../data-access/published-item.repository';
-import { isTransientFailure } from './failure-kind';
 import type { IngressDeps } from './ingress-deps';
 import type { SkippedPart, SplitItem, SplitResult } from './inbound-item';
 import { splitWebhook } from './split-webhook';

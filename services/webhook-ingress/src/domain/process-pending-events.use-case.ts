@@ -1,6 +1,6 @@
+import { isTransientFailure } from '@bm/platform';
 import type { PendingBody } from '../data-access/inbound-event.repository';
 import type { IngressDeps } from './ingress-deps';
-import { isTransientFailure } from './failure-kind';
 import {
   countSkipped,
   ownersOf,

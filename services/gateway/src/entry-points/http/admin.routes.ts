@@ -122,7 +122,7 @@ export function adminRouter(deps: AdminDeps): Router {
       path: '/dead-letters/:queue',
       handlers: [
         async (req, res) => {
-          const { limit } = validate(showDeadLettersQuerySchema, req.query, 'query');
+          const { limit } = validate(showDeadLettersQuerySchema, req.query, { prefix: 'query' });
           res.json(ok(await showDeadLetters(deps.deadLetters, String(req.params.queue), limit)));
         },
       ],
@@ -132,7 +132,7 @@ export function adminRouter(deps: AdminDeps): Router {
       path: '/dead-letters/:queue/replay',
       handlers: [
         async (req, res) => {
-          const { limit } = validate(replayDeadLettersQuerySchema, req.query, 'query');
+          const { limit } = validate(replayDeadLettersQuerySchema, req.query, { prefix: 'query' });
           res.json(ok(await replayDeadLetters(deps.deadLetters, String(req.params.queue), limit)));
         },
       ],
