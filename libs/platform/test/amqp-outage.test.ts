@@ -229,7 +229,9 @@ describe('a consumer during an outage of its database', () => {
     expect(callsDuringOutage).toBeLessThanOrEqual(12);
     expect([...done.values()].map((m) => m.attempt)).toEqual(Array(10).fill(1));
     expect(sample(text, 'bm_amqp_consumer_paused', main)).toBe(0);
-    expect(sample(text, 'bm_amqp_transient_failures_total', main)).toBeGreaterThanOrEqual(10);
+    // Messages that arrive while the consumer is paused wait without a try, so the count is the probes and the
+    // first failures, not one per message.
+    expect(sample(text, 'bm_amqp_transient_failures_total', main)).toBeGreaterThanOrEqual(1);
     await waitFor(async () => (await ready(`${queue}.dlq`)) === 0 && (await ready(`${queue}.retry`)) === 0, {
       what: 'no message parked',
     });
