@@ -4,6 +4,7 @@ export * from './headers';
 export * from './routes';
 export * from './schemas/common';
 export * from './schemas/admin';
+export * from './schemas/dashboard-auth';
 export * from './schemas/health';
 export * from './events';
 export * from './schemas/phone';

@@ -5,6 +5,7 @@ import type { GatewayConfig } from './config';
 import { ApiKeyRepository } from './data-access/api-key.repository';
 import { createGatewayDataSource } from './data-access/data-source';
 import { TenantRepository } from './data-access/tenant.repository';
+import { createDashboardParts } from './dashboard';
 import { AuthInvalidation } from './domain/auth-invalidation';
 import { ApiKeyAuthenticator } from './domain/authenticate-api-key.use-case';
 import { parsePlans } from './domain/plans';
@@ -42,6 +43,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     logger,
   );
   const authenticator = new ApiKeyAuthenticator(keys, invalidation, config.AUTH_CACHE_TTL_MS);
+  const dashboard = createDashboardParts(config, { redis, dataSource, tenants, keys, invalidation, logger });
   const forward: Forwarder = createForwarder(config.INTERNAL_TOKEN, config.FORWARD_TIMEOUT_MS, logger);
   const targets = {
     messaging: config.MESSAGING_URL,
@@ -57,25 +59,30 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       a.use(docsRouter());
       a.use(healthRouter(dataSource, redis, config.HEALTH_TIMEOUT_MS));
       a.use(upstreamWebhookRouter(forward, targets));
+      dashboard.mount(a);
       a.use(
         '/admin/v1',
-        adminRouter({
-          adminToken: config.ADMIN_TOKEN,
-          tenants,
-          keys,
-          plans,
-          defaultPlan: config.DEFAULT_PLAN,
-          invalidation,
-          forward,
-          targets,
-          bodyLimit: config.ADMIN_BODY_LIMIT,
-        }),
+        adminRouter(
+          {
+            adminToken: config.ADMIN_TOKEN,
+            tenants,
+            keys,
+            plans,
+            defaultPlan: config.DEFAULT_PLAN,
+            invalidation,
+            forward,
+            targets,
+            bodyLimit: config.ADMIN_BODY_LIMIT,
+          },
+          dashboard.adminRoutes,
+        ),
       );
       a.use(
         publicApiRouter(
-          { authenticator, rateLimiter, plans, defaultPlan: config.DEFAULT_PLAN },
+          { authenticator, rateLimiter, plans, defaultPlan: config.DEFAULT_PLAN, ...dashboard.credentials },
           forward,
           targets,
+          dashboard.tenantRoutes,
         ),
       );
     },

@@ -35,7 +35,15 @@ const READS_ANY_BODY = new Set<string>(
   [...PUBLIC_ROUTES, ...UPSTREAM_WEBHOOK_ROUTES, ...FORWARDED_ADMIN_ROUTES].map((r) => r.operationId),
 );
 const AUTH_ERRORS: Record<OperationSpec['auth'], ErrorCode[]> = {
-  apiKey: ['INVALID_API_KEY', 'TENANT_FORBIDDEN', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE'],
+  apiKey: [
+    'INVALID_API_KEY',
+    'SESSION_EXPIRED',
+    'TENANT_FORBIDDEN',
+    'CSRF_FAILED',
+    'RATE_LIMIT_EXCEEDED',
+    'SERVICE_UNAVAILABLE',
+  ],
+  session: ['SESSION_EXPIRED', 'CSRF_FAILED', 'SERVICE_UNAVAILABLE'],
   admin: ['INVALID_API_KEY', 'SERVICE_UNAVAILABLE'],
   none: [],
   upstream: ['SERVICE_UNAVAILABLE'],
@@ -163,7 +171,9 @@ function operationOf(
     parameters: parametersOf(route.path, spec),
     responses,
   };
-  if (spec.auth === 'apiKey') operation.security = [{ apiKey: [] }];
+  // A dashboard session stands in for the key: the cookie, with the CSRF header on state-changing requests.
+  if (spec.auth === 'apiKey') operation.security = [{ apiKey: [] }, { sessionCookie: [], csrfToken: [] }];
+  else if (spec.auth === 'session') operation.security = [{ sessionCookie: [], csrfToken: [] }];
   else if (spec.auth === 'admin') operation.security = [{ adminToken: [] }];
   else operation.security = [];
   if (spec.body) {
@@ -212,6 +222,10 @@ const TAGS: Record<string, string> = {
   Webhooks: 'Outbound webhook settings, signing secret, test ping and the delivery health monitor',
   Notifications: 'Live-chat requests and template reviews raised for the tenant',
   Flows: 'Conversation flows (chatbots) and their sessions',
+  'API keys': "The tenant's own API keys: list, issue, revoke",
+  'Dashboard sessions':
+    'Dashboard users: set the password from an invite, sign in and out. The session cookie `bm_session` ' +
+    '(HttpOnly, SameSite=Lax, Secure over HTTPS) lasts 30 minutes idle and 12 hours at most',
   Health: 'The health report (no API key)',
   'Upstream network': 'The endpoints the upstream network calls: verification and signed event webhooks',
   Operator: 'Tenants, API keys, channel accounts and the inbound audit log (ADMIN_TOKEN)',
@@ -247,6 +261,20 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'bm_live_<key id><secret>' },
         adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the operator API' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'bm_session',
+          description: 'The dashboard session, set by POST /api/auth/sign-in (HttpOnly, SameSite=Lax)',
+        },
+        csrfToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-CSRF-Token',
+          description:
+            "The session's CSRF token: required with the cookie on POST, PUT, PATCH and DELETE, together " +
+            'with a same-origin Origin or Sec-Fetch-Site (403 CSRF_FAILED otherwise)',
+        },
       },
       schemas: {
         ErrorEnvelope: errorEnvelope,

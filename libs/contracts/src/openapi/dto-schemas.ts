@@ -88,7 +88,10 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
   SyncedTemplates: object({
     channel_account_id: ulid,
     templates: { type: 'array', items: ref('Template') },
-    webhooks_subscribed: { type: 'boolean', description: 'Whether the upstream took the webhook subscription' },
+    webhooks_subscribed: {
+      type: 'boolean',
+      description: 'Whether the upstream took the webhook subscription',
+    },
   }),
   CampaignPart: object({
     campaign_id: ulid,
@@ -258,6 +261,28 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     created_at: instant,
   }),
   ApiKeyRevoked: object({ key_id: ulid, revoked: { const: true } }),
+  ApiKeySummary: object({
+    key_id: ulid,
+    created_at: instant,
+    last_used_at: { ...nullable(instant), description: 'To the minute; null when never used' },
+    revoked_at: nullable(instant),
+  }),
+  ApiKeyList: object({ api_keys: { type: 'array', items: ref('ApiKeySummary') } }),
+  DashboardInvite: object({
+    user_id: ulid,
+    tenant_id: int,
+    email: str,
+    invite_url: { type: 'string', format: 'uri', description: 'Under /dashboard; single use' },
+    invite_expires_at: instant,
+  }),
+  DashboardUser: object({ user_id: ulid, tenant_id: int, email: str }),
+  DashboardSession: object({
+    user: ref('DashboardUser'),
+    csrf_token: { type: 'string', description: 'Send it as X-CSRF-Token on every state-changing request' },
+    idle_expires_at: instant,
+    absolute_expires_at: instant,
+  }),
+  SignedOut: object({ signed_out: { const: true } }),
   ChannelAccount: {
     ...object({
       channel_account_id: ulid,

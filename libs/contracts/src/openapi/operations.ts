@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import type { ErrorCode } from '../error-codes';
 import { createChannelAccountSchema, createTenantSchema, updateTenantSchema } from '../schemas/admin';
+import { inviteDashboardUserSchema, setPasswordSchema, signInSchema } from '../schemas/dashboard-auth';
 import { campaignRecipientsQuerySchema } from '../schemas/campaign-recipients';
 import { paginationQuerySchema } from '../schemas/common';
 import { createCampaignDocumentSchema, createCampaignQuerySchema } from '../schemas/campaigns';
@@ -12,7 +13,8 @@ import { listInboundEventsQuerySchema } from '../schemas/inbound-audit';
 import { listTemplatesQuerySchema, submitTemplateSchema } from '../schemas/templates';
 import { webhookDeliveriesQuerySchema, webhookSettingsSchema } from '../schemas/webhooks';
 
-export type Auth = 'apiKey' | 'admin' | 'none' | 'upstream';
+/** apiKey: an API key or a dashboard session (with its CSRF token); session: the dashboard's cookie only. */
+export type Auth = 'apiKey' | 'admin' | 'none' | 'upstream' | 'session';
 
 /** What the document says of one operation beyond its method and path (those come from the route tables). */
 export interface OperationSpec {
@@ -38,6 +40,14 @@ export const GATEWAY_ROUTES = [
   { method: 'PATCH', path: '/admin/v1/tenants/:tenantId', operationId: 'adminUpdateTenant' },
   { method: 'POST', path: '/admin/v1/tenants/:tenantId/api-keys', operationId: 'adminIssueApiKey' },
   { method: 'DELETE', path: '/admin/v1/api-keys/:keyId', operationId: 'adminRevokeApiKey' },
+  { method: 'POST', path: '/admin/v1/tenants/:tenantId/users', operationId: 'adminInviteDashboardUser' },
+  { method: 'POST', path: '/api/auth/set-password', operationId: 'setDashboardPassword' },
+  { method: 'POST', path: '/api/auth/sign-in', operationId: 'signIn' },
+  { method: 'GET', path: '/api/auth/session', operationId: 'getDashboardSession' },
+  { method: 'POST', path: '/api/auth/sign-out', operationId: 'signOut' },
+  { method: 'GET', path: '/api/v1/api-keys', operationId: 'listApiKeys' },
+  { method: 'POST', path: '/api/v1/api-keys', operationId: 'issueApiKey' },
+  { method: 'DELETE', path: '/api/v1/api-keys/:keyId', operationId: 'revokeApiKey' },
 ] as const;
 
 const MSG_NF: ErrorCode[] = ['MESSAGE_NOT_FOUND'];
@@ -385,5 +395,69 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     status: 200,
     data: 'InboundEvent',
     errors: ['NOT_FOUND'],
+  }),
+  adminInviteDashboardUser: admin({
+    summary:
+      'Invite a dashboard user of the tenant: a single-use link valid 24 h (inviting again replaces the link)',
+    body: inviteDashboardUserSchema,
+    status: 201,
+    data: 'DashboardInvite',
+    errors: ['TENANT_NOT_FOUND', 'CONFLICT'],
+  }),
+  setDashboardPassword: {
+    summary: "Set a dashboard user's password with the token of their invite link (once)",
+    tag: 'Dashboard sessions',
+    auth: 'none',
+    body: setPasswordSchema,
+    status: 200,
+    data: 'DashboardUser',
+    errors: ['NOT_FOUND', 'INVITE_EXPIRED', 'CSRF_FAILED'],
+  },
+  signIn: {
+    summary:
+      'Sign in to the dashboard: sets the HttpOnly session cookie `bm_session` and answers the CSRF token',
+    tag: 'Dashboard sessions',
+    auth: 'none',
+    body: signInSchema,
+    status: 200,
+    data: 'DashboardSession',
+    errors: ['INVALID_CREDENTIALS', 'RATE_LIMIT_EXCEEDED', 'CSRF_FAILED'],
+  },
+  getDashboardSession: {
+    summary: "The signed-in user, the session's CSRF token and when the session ends",
+    tag: 'Dashboard sessions',
+    auth: 'session',
+    status: 200,
+    data: 'DashboardSession',
+    errors: [],
+  },
+  signOut: {
+    summary: 'Sign out: the session is revoked and its cookie cleared',
+    tag: 'Dashboard sessions',
+    auth: 'session',
+    status: 200,
+    data: 'SignedOut',
+    errors: [],
+  },
+  listApiKeys: api({
+    summary: "The tenant's API keys, newest first (never the keys themselves)",
+    tag: 'API keys',
+    status: 200,
+    data: 'ApiKeyList',
+    errors: [],
+  }),
+  issueApiKey: api({
+    summary: 'Issue an API key for the tenant (shown this once)',
+    tag: 'API keys',
+    status: 201,
+    data: 'ApiKeyIssued',
+    errors: [],
+  }),
+  revokeApiKey: api({
+    summary: "Revoke one of the tenant's API keys; it stops working at once",
+    tag: 'API keys',
+    status: 200,
+    data: 'ApiKeyRevoked',
+    errors: ['API_KEY_NOT_FOUND'],
   }),
 };
