@@ -412,6 +412,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/channel-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's sending numbers: API ID, number, status, tier, quality, webhooks, today's tier capacity */
+        get: operations["listChannelAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/flows": {
         parameters: {
             query?: never;
@@ -1154,6 +1171,34 @@ export interface components {
             /** @description Whether the upstream took the webhook subscription; a template sync tries again */
             webhooks_subscribed: boolean;
         };
+        ChannelAccountList: {
+            channel_accounts: components["schemas"]["ChannelAccountSummary"][];
+        };
+        ChannelAccountSummary: {
+            capacity: {
+                daily_limit: number | null;
+                remaining: number | null;
+                used_today: number;
+            };
+            /** @description The API ID: `channel_account_id` of a send */
+            channel_account_id: string;
+            /**
+             * Format: date-time
+             * @description UTC, toISOString() form
+             */
+            created_at: string;
+            display_phone_number: string;
+            phone_number_id: string;
+            /** @description The latest quality event the upstream reported (FLAGGED, UNFLAGGED, UPGRADE, DOWNGRADE…) */
+            quality_event: string | null;
+            /** @enum {string} */
+            status: "active" | "inactive";
+            throughput_per_second: number;
+            /** @enum {string} */
+            tier: "TIER_50" | "TIER_250" | "TIER_1K" | "TIER_2K" | "TIER_5K" | "TIER_10K" | "TIER_20K" | "TIER_50K" | "TIER_100K" | "TIER_UNLIMITED";
+            waba_id: string;
+            webhooks_subscribed: boolean;
+        };
         /** @description Create a bulk template campaign */
         CreateCampaignRequest: {
             campaign_name?: string | null;
@@ -1751,11 +1796,14 @@ export interface components {
              * @description UTC, toISOString() form
              */
             created_at: string;
+            delivered_at: string | null;
             error_message: string | null;
+            failed_at: string | null;
             message_log_id: number;
             /** @enum {string} */
             message_type: "text" | "template" | "interactive";
             provider_message_id: string | null;
+            read_at: string | null;
             retried_by_message_log_id: number | null;
             retry_count: number;
             retry_of_message_log_id: number | null;
@@ -7198,6 +7246,218 @@ export interface operations {
             };
         };
     };
+    listChannelAccounts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed back; a new one is made when absent */
+                "X-Request-Id"?: components["parameters"]["XRequestIdIn"];
+                /** @description When sent, must name the key's tenant (403 TENANT_FORBIDDEN otherwise) */
+                "X-TENANT-ID"?: components["parameters"]["XTenantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant's sending numbers: API ID, number, status, tier, quality, webhooks, today's tier capacity */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChannelAccountList"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "BAD_REQUEST" | "INVALID_JSON";
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY, SESSION_EXPIRED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_API_KEY" | "SESSION_EXPIRED";
+                        };
+                    };
+                };
+            };
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                        };
+                    };
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "METHOD_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMIT_EXCEEDED";
+                        };
+                    };
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "HEADERS_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
     listFlows: {
         parameters: {
             query?: {
@@ -8875,6 +9135,10 @@ export interface operations {
         parameters: {
             query?: {
                 campaign_id?: string;
+                channel_account_id?: string;
+                created_from?: string;
+                created_to?: string;
+                message_type?: "text" | "template" | "interactive";
                 page?: number;
                 per_page?: number;
                 status?: "queued" | "scheduled" | "sent" | "delivered" | "read" | "failed" | "cancelled";

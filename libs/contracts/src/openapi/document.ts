@@ -216,6 +216,7 @@ const errorEnvelope: JsonSchema = {
 /** The document's tags, in the order the docs page shows them. */
 const TAGS: Record<string, string> = {
   Messages: 'Single text and template messages: send, read, list, cancel a scheduled one',
+  Numbers: "The tenant's sending numbers (channel accounts), connected by the operator",
   Templates: "The account's templates as the upstream network approved them; submitting new ones",
   Campaigns: 'Bulk template campaigns of up to 50,000 recipients, split across days when capacity runs short',
   'Opt-outs': "The tenant's opted-out contacts (also STOP / START from customers)",

@@ -105,6 +105,14 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     data: 'MessageLog',
     errors: [...MSG_NF, 'MESSAGE_NOT_CANCELLABLE'],
   }),
+  listChannelAccounts: api({
+    summary:
+      "The tenant's sending numbers: API ID, number, status, tier, quality, webhooks, today's tier capacity",
+    tag: 'Numbers',
+    status: 200,
+    data: 'ChannelAccountList',
+    errors: [],
+  }),
   listTemplates: api({
     summary: "List the account's templates",
     tag: 'Templates',

@@ -12,6 +12,7 @@ import { CreateFlows1763900000005 } from './migrations/1763900000005-create-flow
 import { VersionedOptOuts1763900000006 } from './migrations/1763900000006-versioned-opt-outs';
 import { MessageTraces1763900000007 } from './migrations/1763900000007-message-traces';
 import { AwaitingSlot1763900000008 } from './migrations/1763900000008-awaiting-slot';
+import { ChannelAccountHealth1764900000001 } from './migrations/1764900000001-channel-account-health';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -31,6 +32,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       VersionedOptOuts1763900000006,
       MessageTraces1763900000007,
       AwaitingSlot1763900000008,
+      ChannelAccountHealth1764900000001,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',
