@@ -30,6 +30,14 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
-  { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  {
+    // The dashboard runs in browsers and has its own TypeScript project (JSX, DOM, bundler resolution).
+    files: ['services/dashboard/src/**/*.{ts,tsx}'],
+    languageOptions: {
+      parserOptions: { project: ['./services/dashboard/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.browser },
+    },
+  },
+  { files: ['**/*.js', '**/*.mjs', 'services/dashboard/vite.config.ts'], ...tseslint.configs.disableTypeChecked },
   prettier,
 );
