@@ -38,6 +38,6 @@ export default tseslint.config(
       globals: { ...globals.browser },
     },
   },
-  { files: ['**/*.js', '**/*.mjs', 'services/dashboard/vite.config.ts'], ...tseslint.configs.disableTypeChecked },
+  { files: ['**/*.js', '**/*.mjs', 'services/dashboard/vite.config.mts'], ...tseslint.configs.disableTypeChecked },
   prettier,
 );
