@@ -642,14 +642,14 @@ function checkK8s(env, appFile, migrateFile) {
       problem(label, `${key} should be http://${svcName}:${s.port}`);
   }
 
-  // Ingress: the upstream's webhooks to webhook-ingress, the API to the gateway, nothing else.
+  // Ingress: the upstream's webhooks to webhook-ingress, the API and the dashboard to the gateway, nothing else.
   const ingresses = of(app, 'Ingress');
   if (ingresses.length !== 1) problem(label, `one Ingress expected, found ${ingresses.length}`);
   for (const ing of ingresses) {
     const routes = ing.spec.rules.flatMap((r) =>
       r.http.paths.map((p) => [p.path, p.backend.service?.name, p.backend.service?.port]),
     );
-    const want = { '/api/webhooks/channel': 'webhook-ingress', '/api': GATEWAY };
+    const want = { '/api/webhooks/channel': 'webhook-ingress', '/api': GATEWAY, '/dashboard': GATEWAY };
     for (const [path, backend, port] of routes) {
       if (want[path] !== backend)
         problem(
