@@ -970,11 +970,13 @@ function imageBuild(dockerfile, work) {
     }
     const size = execFileSync('du', ['-sh', image], { encoding: 'utf8' }).split('\t')[0];
     const load = `
-      const { readdirSync, statSync } = require('node:fs');
+      const { existsSync, readdirSync, statSync } = require('node:fs');
       const { join } = require('node:path');
       const walk = (d) => readdirSync(d).flatMap((n) => statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]);
       let count = 0;
       for (const svc of readdirSync('services')) {
+        // A directory without package.json holds static files (the dashboard's build), not Node modules.
+        if (!existsSync(join('services', svc, 'package.json'))) continue;
         for (const f of walk(join(process.cwd(), 'services', svc, 'dist'))) {
           if (!f.endsWith('.js') || /[/](start|migrate)[.]js$/.test(f)) continue;
           require(f); count++;
@@ -990,7 +992,7 @@ function imageBuild(dockerfile, work) {
     if (run.status !== 0)
       problem(
         `image ${s.name}`,
-        `loading its modules failed: ${run.stderr.split('\n').slice(0, 6).join(' | ')}`,
+        `loading its modules failed: ${(run.stderr ?? String(run.error)).split('\n').slice(0, 6).join(' | ')}`,
       );
     else
       console.log(`image ${s.name}: ${size}, ${run.stdout.trim()} as uid 1000, entry ${entries.join(', ')}`);

@@ -24,6 +24,8 @@ export interface GatewayConfig extends CommonConfig {
   SIGNIN_MAX_PER_EMAIL: number;
   SIGNIN_MAX_PER_IP: number;
   SIGNIN_WINDOW_SECONDS: number;
+  /** Proxies in front of the gateway whose X-Forwarded-For is believed (the client IP sign-in throttling counts). */
+  TRUST_PROXY_HOPS: number;
   /** The dashboard's static build, served under /dashboard; by default services/dashboard/dist. */
   DASHBOARD_DIR?: string;
 }
@@ -65,6 +67,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Readonl
       SIGNIN_MAX_PER_EMAIL: Joi.number().integer().min(1).default(5),
       SIGNIN_MAX_PER_IP: Joi.number().integer().min(1).default(50),
       SIGNIN_WINDOW_SECONDS: Joi.number().integer().min(1).default(900),
+      TRUST_PROXY_HOPS: Joi.number().integer().min(0).max(10).default(0),
       DASHBOARD_DIR: Joi.string(),
     },
     env,

@@ -88,6 +88,9 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     },
   });
 
+  // Behind N proxies, req.ip is the client's address they report (0: the socket's peer).
+  app.set('trust proxy', config.TRUST_PROXY_HOPS);
+
   return {
     app,
     logger,
