@@ -4536,6 +4536,8 @@ export interface operations {
             /** @description Sign in to the dashboard: sets the HttpOnly session cookie `bm_session` and answers the CSRF token */
             200: {
                 headers: {
+                    /** @description `bm_session=<new session id>; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax`, and `Secure` over HTTPS */
+                    "Set-Cookie"?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4716,6 +4718,8 @@ export interface operations {
             /** @description Sign out: the session is revoked and its cookie cleared */
             200: {
                 headers: {
+                    /** @description `bm_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`: the cookie is cleared */
+                    "Set-Cookie"?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };

@@ -68,7 +68,7 @@ export function errorCodesOf(
 }
 
 function successResponse(
-  spec: Pick<OperationSpec, 'data' | 'summary'>,
+  spec: Pick<OperationSpec, 'data' | 'summary' | 'setCookie'>,
   rateHeaders: Record<string, unknown>,
 ) {
   if (spec.data === null) {
@@ -80,7 +80,13 @@ function successResponse(
   }
   return {
     description: spec.summary,
-    headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...rateHeaders },
+    headers: {
+      'X-Request-Id': headerRef('X-Request-Id'),
+      ...rateHeaders,
+      ...(spec.setCookie
+        ? { 'Set-Cookie': { description: spec.setCookie, schema: { type: 'string' } } }
+        : {}),
+    },
     content: {
       'application/json': {
         schema: {

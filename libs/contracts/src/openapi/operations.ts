@@ -28,6 +28,8 @@ export interface OperationSpec {
   data: string | null;
   errors: ErrorCode[];
   idempotent?: boolean;
+  /** What the success's Set-Cookie header does (the dashboard's session cookie), when it sets one. */
+  setCookie?: string;
   /** Other successful answers of the same operation (a dry run's plan beside the create's 202). */
   alternatives?: Array<{ status: number; data: string; description: string }>;
 }
@@ -430,6 +432,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     status: 200,
     data: 'DashboardSession',
     errors: ['INVALID_CREDENTIALS', 'RATE_LIMIT_EXCEEDED', 'CSRF_FAILED'],
+    setCookie:
+      '`bm_session=<new session id>; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax`, and `Secure` over HTTPS',
   },
   getDashboardSession: {
     summary: "The signed-in user, the session's CSRF token and when the session ends",
@@ -446,6 +450,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     status: 200,
     data: 'SignedOut',
     errors: [],
+    setCookie: '`bm_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`: the cookie is cleared',
   },
   listApiKeys: api({
     summary: "The tenant's API keys, newest first (never the keys themselves)",
