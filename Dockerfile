@@ -87,5 +87,7 @@ CMD ["sh", "-c", "set -e; for m in services/*/dist/migrate.js; do echo \"running
 # Last, so that a plain `docker build .` gives the gateway.
 FROM runtime AS gateway
 COPY --from=build /out/gateway /app/services/gateway
+# The dashboard's static build, served by the gateway under /dashboard (DASHBOARD_DIR's default path).
+COPY --from=build /repo/services/dashboard/dist /app/services/dashboard/dist
 EXPOSE 3000
 CMD ["node", "services/gateway/dist/start.js"]

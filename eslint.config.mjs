@@ -4,7 +4,7 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'k8s/**', 'infra/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'k8s/**', 'infra/**', 'libs/client/src/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -30,6 +30,14 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
-  { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  {
+    // The dashboard runs in browsers and has its own TypeScript project (JSX, DOM, bundler resolution).
+    files: ['services/dashboard/src/**/*.{ts,tsx}'],
+    languageOptions: {
+      parserOptions: { project: ['./services/dashboard/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.browser },
+    },
+  },
+  { files: ['**/*.js', '**/*.mjs', 'services/dashboard/vite.config.mts'], ...tseslint.configs.disableTypeChecked },
   prettier,
 );

@@ -8,6 +8,8 @@ module.exports = {
     '^@bm/contracts$': '<rootDir>/libs/contracts/src/index.ts',
     '^@bm/platform$': '<rootDir>/libs/platform/src/index.ts',
     '^@bm/platform/testing$': '<rootDir>/libs/platform/src/testing/index.ts',
+    '^@bm/client$': '<rootDir>/libs/client/src/index.ts',
+    '^@bm/client/webhooks$': '<rootDir>/libs/client/src/webhooks.ts',
   },
   globalSetup: '<rootDir>/test/global-setup.js',
   // Copies what the services log to the run's log directory, scanned for secrets by the global teardown.

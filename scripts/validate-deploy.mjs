@@ -651,14 +651,14 @@ function checkK8s(env, appFile, migrateFile) {
       problem(label, `${key} should be http://${svcName}:${s.port}`);
   }
 
-  // Ingress: the upstream's webhooks to webhook-ingress, the API to the gateway, nothing else.
+  // Ingress: the upstream's webhooks to webhook-ingress, the API and the dashboard to the gateway, nothing else.
   const ingresses = of(app, 'Ingress');
   if (ingresses.length !== 1) problem(label, `one Ingress expected, found ${ingresses.length}`);
   for (const ing of ingresses) {
     const routes = ing.spec.rules.flatMap((r) =>
       r.http.paths.map((p) => [p.path, p.backend.service?.name, p.backend.service?.port]),
     );
-    const want = { '/api/webhooks/channel': 'webhook-ingress', '/api': GATEWAY };
+    const want = { '/api/webhooks/channel': 'webhook-ingress', '/api': GATEWAY, '/dashboard': GATEWAY };
     for (const [path, backend, port] of routes) {
       if (want[path] !== backend)
         problem(
@@ -979,11 +979,13 @@ function imageBuild(dockerfile, work) {
     }
     const size = execFileSync('du', ['-sh', image], { encoding: 'utf8' }).split('\t')[0];
     const load = `
-      const { readdirSync, statSync } = require('node:fs');
+      const { existsSync, readdirSync, statSync } = require('node:fs');
       const { join } = require('node:path');
       const walk = (d) => readdirSync(d).flatMap((n) => statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]);
       let count = 0;
       for (const svc of readdirSync('services')) {
+        // A directory without package.json holds static files (the dashboard's build), not Node modules.
+        if (!existsSync(join('services', svc, 'package.json'))) continue;
         for (const f of walk(join(process.cwd(), 'services', svc, 'dist'))) {
           if (!f.endsWith('.js') || /[/](start|migrate)[.]js$/.test(f)) continue;
           require(f); count++;
@@ -999,7 +1001,7 @@ function imageBuild(dockerfile, work) {
     if (run.status !== 0)
       problem(
         `image ${s.name}`,
-        `loading its modules failed: ${run.stderr.split('\n').slice(0, 6).join(' | ')}`,
+        `loading its modules failed: ${(run.stderr ?? String(run.error)).split('\n').slice(0, 6).join(' | ')}`,
       );
     else
       console.log(`image ${s.name}: ${size}, ${run.stdout.trim()} as uid 1000, entry ${entries.join(', ')}`);

@@ -76,12 +76,16 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
 const begin = (name: string) => `<!-- bench:${name} -->`;
 const end = (name: string) => `<!-- /bench:${name} -->`;
 
-/** The sections of the current report, by benchmark name, so a partial run keeps the others' figures. */
+/**
+ * The sections of the current report, by name, so a partial run keeps the others' figures; sections measured
+ * elsewhere (the dashboard's, by its browser test) are kept too.
+ */
 function previousSections(): Map<string, string> {
   const sections = new Map<string, string>();
   if (!existsSync(REPORT)) return sections;
   const text = readFileSync(REPORT, 'utf8');
-  for (const name of Object.keys(BENCHMARKS)) {
+  const named = [...text.matchAll(/<!-- bench:([\w-]+) -->/g)].map((m) => m[1]);
+  for (const name of new Set([...Object.keys(BENCHMARKS), ...named])) {
     const from = text.indexOf(begin(name));
     const to = text.indexOf(end(name));
     if (from >= 0 && to > from) sections.set(name, text.slice(from, to + end(name).length));
@@ -114,7 +118,7 @@ Command: \`pnpm bench\` runs every benchmark; \`pnpm bench <${Object.keys(BENCHM
 rewrites only its section. Machine: ${machine}. Load generator, servers, PostgreSQL, RabbitMQ and Redis share the
 machine; absolute figures vary by about a third from run to run here, each ratio compares figures of the same run.
 
-${Object.keys(BENCHMARKS)
+${[...new Set([...Object.keys(BENCHMARKS), ...sections.keys()])]
   .filter((name) => sections.has(name))
   .map((name) => sections.get(name))
   .join('\n\n')}

@@ -41,6 +41,25 @@ export class AdminClient {
     return this.call<{ key_id: string; api_key: string }>('POST', `/admin/v1/tenants/${tenantId}/api-keys`);
   }
 
+  inviteUser(tenantId: number, email: string) {
+    return this.call<{ user_id: string; email: string; invite_url: string; invite_expires_at: string }>(
+      'POST',
+      `/admin/v1/tenants/${tenantId}/users`,
+      { email },
+    );
+  }
+
+  /** Spends an invite link as the dashboard's page would (same origin), setting the user's password. */
+  async setPassword(inviteUrl: string, password: string): Promise<void> {
+    const token = new URL(inviteUrl).hash.replace(/^#token=/, '');
+    const res = await fetch(new URL('/api/auth/set-password', this.baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: new URL(this.baseUrl).origin },
+      body: JSON.stringify({ token, password }),
+    });
+    if (!res.ok) throw new Error(`set-password: ${res.status} ${await res.text()}`);
+  }
+
   revokeKey(keyId: string) {
     return this.call<{ key_id: string }>('DELETE', `/admin/v1/api-keys/${keyId}`);
   }

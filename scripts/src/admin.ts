@@ -7,6 +7,7 @@ const USAGE = `pnpm admin <command> [options]     (GATEWAY_URL, ADMIN_TOKEN from
   tenant:plan    --tenant <id> --plan <plan>
   key:issue      --tenant <id>
   key:revoke     --key <key_id>
+  user:invite    --tenant <id> --email <email>     (a dashboard user; prints a single-use link valid 24 h)
   account:connect --tenant <id> --phone-number-id <id> --waba-id <id> --display <number>
                   --token <access token> [--tier TIER_250]
   templates:sync --account <channel_account_id>
@@ -32,6 +33,7 @@ async function main(argv: string[]): Promise<unknown> {
       account: { type: 'string' },
       queue: { type: 'string' },
       limit: { type: 'string' },
+      email: { type: 'string' },
     },
   });
   const client = new AdminClient(
@@ -50,6 +52,8 @@ async function main(argv: string[]): Promise<unknown> {
       return client.setPlan(Number(need('tenant')), need('plan'));
     case 'key:issue':
       return client.issueKey(Number(need('tenant')));
+    case 'user:invite':
+      return client.inviteUser(Number(need('tenant')), need('email'));
     case 'key:revoke':
       return client.revokeKey(need('key'));
     case 'account:connect':

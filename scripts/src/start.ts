@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { AdminClient } from './admin-client';
@@ -22,6 +23,18 @@ interface Demo {
   tenant_id: number;
   api_key: string;
   channel_account_id?: string;
+  dashboard_email?: string;
+  dashboard_password?: string;
+}
+
+/** A dashboard user of the demo tenant with a random password, made through an invite like any other. */
+async function seedDashboardUser(admin: AdminClient, demo: Demo): Promise<void> {
+  const email = `demo-${demo.tenant_id}@example.com`;
+  const password = randomBytes(12).toString('base64url');
+  const invite = await admin.inviteUser(demo.tenant_id, email);
+  await admin.setPassword(invite.invite_url, password);
+  demo.dashboard_email = email;
+  demo.dashboard_password = password;
 }
 
 const children = new Map<string, ChildProcess>();
@@ -84,19 +97,30 @@ async function keyWorks(apiKey: string): Promise<boolean> {
   return res.status !== 401;
 }
 
+const adminClient = () => new AdminClient(GATEWAY, process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me');
+
 /** On the first run (or when the saved key no longer works) creates the demo tenant, key and account. */
 async function seed(withMessaging: boolean): Promise<Demo> {
   if (existsSync(DEMO_FILE)) {
     const saved = JSON.parse(readFileSync(DEMO_FILE, 'utf8')) as Demo;
-    if ((await keyWorks(saved.api_key)) && (saved.channel_account_id !== undefined || !withMessaging))
+    if ((await keyWorks(saved.api_key)) && (saved.channel_account_id !== undefined || !withMessaging)) {
+      // A demo saved before the dashboard existed gets its user now.
+      if (saved.dashboard_email === undefined) {
+        await seedDashboardUser(adminClient(), saved);
+        writeFileSync(DEMO_FILE, JSON.stringify(saved, null, 2), { mode: 0o600 });
+      }
       return saved;
+    }
   }
-  const admin = new AdminClient(GATEWAY, process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me');
+  const admin = adminClient();
   const tenant = await admin.createTenant('Demo tenant');
   const key = await admin.issueKey(tenant.tenant_id);
   const demo: Demo = { tenant_id: tenant.tenant_id, api_key: key.api_key };
+  await seedDashboardUser(admin, demo);
   if (withMessaging) {
-    demo.channel_account_id = (await admin.connectAccount(tenant.tenant_id, demoAccount())).channel_account_id;
+    demo.channel_account_id = (
+      await admin.connectAccount(tenant.tenant_id, demoAccount())
+    ).channel_account_id;
   }
   mkdirSync(join(ROOT, '.local'), { recursive: true });
   writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2), { mode: 0o600 });
@@ -114,6 +138,10 @@ Business messaging is running at ${GATEWAY}
   demo tenant: ${demo.tenant_id}
   API key:     ${demo.api_key}
 ${demo.channel_account_id ? `  channel account (sandbox): ${demo.channel_account_id}\n` : ''}
+Dashboard: ${GATEWAY}/dashboard
+  email:    ${demo.dashboard_email}
+  password: ${demo.dashboard_password}
+
 Try it:
   curl -s ${GATEWAY}/api/health
   ${send}

@@ -5,6 +5,7 @@ export * from './routes';
 export * from './consumer-queues';
 export * from './schemas/common';
 export * from './schemas/admin';
+export * from './schemas/dashboard-auth';
 export * from './schemas/health';
 export * from './events';
 export * from './schemas/phone';

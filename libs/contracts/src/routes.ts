@@ -18,6 +18,12 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   { method: 'GET', path: '/api/v1/messages', service: 'messaging', operationId: 'listMessages' },
   { method: 'GET', path: '/api/v1/messages/:id', service: 'messaging', operationId: 'getMessage' },
   { method: 'POST', path: '/api/v1/messages/:id/cancel', service: 'messaging', operationId: 'cancelMessage' },
+  {
+    method: 'GET',
+    path: '/api/v1/channel-accounts',
+    service: 'messaging',
+    operationId: 'listChannelAccounts',
+  },
   { method: 'GET', path: '/api/v1/templates', service: 'messaging', operationId: 'listTemplates' },
   { method: 'POST', path: '/api/v1/templates', service: 'messaging', operationId: 'submitTemplate' },
   { method: 'POST', path: '/api/v1/campaigns', service: 'campaign', operationId: 'createCampaign' },

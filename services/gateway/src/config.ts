@@ -15,6 +15,19 @@ export interface GatewayConfig extends CommonConfig {
   FORWARD_TIMEOUT_MS: number;
   AUTH_CACHE_TTL_MS: number;
   ADMIN_BODY_LIMIT: string;
+  /** The gateway's public origin (`https://api.example.com`), for invite links; unset, the request's own. */
+  PUBLIC_URL?: string;
+  /** A dashboard session ends after this long unused (30 minutes) and this long after sign-in (12 hours). */
+  SESSION_IDLE_SECONDS: number;
+  SESSION_ABSOLUTE_SECONDS: number;
+  /** Sign-in attempts allowed per email and per client IP in each window before 429. */
+  SIGNIN_MAX_PER_EMAIL: number;
+  SIGNIN_MAX_PER_IP: number;
+  SIGNIN_WINDOW_SECONDS: number;
+  /** Proxies in front of the gateway whose X-Forwarded-For is believed (the client IP sign-in throttling counts). */
+  TRUST_PROXY_HOPS: number;
+  /** The dashboard's static build, served under /dashboard; by default services/dashboard/dist. */
+  DASHBOARD_DIR?: string;
 }
 
 const DEFAULT_PLANS = JSON.stringify({
@@ -42,6 +55,20 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Readonl
       FORWARD_TIMEOUT_MS: Joi.number().integer().min(100).default(30_000),
       AUTH_CACHE_TTL_MS: Joi.number().integer().min(0).max(300_000).default(30_000),
       ADMIN_BODY_LIMIT: Joi.string().default('100kb'),
+      PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+      SESSION_IDLE_SECONDS: Joi.number()
+        .integer()
+        .min(1)
+        .default(30 * 60),
+      SESSION_ABSOLUTE_SECONDS: Joi.number()
+        .integer()
+        .min(1)
+        .default(12 * 3600),
+      SIGNIN_MAX_PER_EMAIL: Joi.number().integer().min(1).default(5),
+      SIGNIN_MAX_PER_IP: Joi.number().integer().min(1).default(50),
+      SIGNIN_WINDOW_SECONDS: Joi.number().integer().min(1).default(900),
+      TRUST_PROXY_HOPS: Joi.number().integer().min(0).max(10).default(0),
+      DASHBOARD_DIR: Joi.string(),
     },
     env,
   );

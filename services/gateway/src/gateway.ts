@@ -12,6 +12,7 @@ import type { GatewayConfig } from './config';
 import { ApiKeyRepository } from './data-access/api-key.repository';
 import { createGatewayDataSource } from './data-access/data-source';
 import { TenantRepository } from './data-access/tenant.repository';
+import { createDashboardParts } from './dashboard';
 import { AuthInvalidation } from './domain/auth-invalidation';
 import { ApiKeyAuthenticator } from './domain/authenticate-api-key.use-case';
 import { parsePlans } from './domain/plans';
@@ -49,6 +50,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     logger,
   );
   const authenticator = new ApiKeyAuthenticator(keys, invalidation, config.AUTH_CACHE_TTL_MS);
+  const dashboard = createDashboardParts(config, { redis, dataSource, tenants, keys, invalidation, logger });
   const forward: Forwarder = createForwarder(config.INTERNAL_TOKEN, config.FORWARD_TIMEOUT_MS, logger);
   // The operator's dead-letter commands reach the broker directly; the connection opens on first use.
   const deadLetters = new DeadLetterQueues({ url: config.AMQP_URL, prefix: config.AMQP_PREFIX, logger });
@@ -66,30 +68,38 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       a.use(docsRouter());
       a.use(healthRouter(dataSource, redis, config.HEALTH_TIMEOUT_MS));
       a.use(upstreamWebhookRouter(forward, targets));
+      dashboard.mount(a);
       a.use(
         '/admin/v1',
-        adminRouter({
-          adminToken: config.ADMIN_TOKEN,
-          tenants,
-          keys,
-          plans,
-          defaultPlan: config.DEFAULT_PLAN,
-          invalidation,
-          forward,
-          targets,
-          bodyLimit: config.ADMIN_BODY_LIMIT,
-          deadLetters,
-        }),
+        adminRouter(
+          {
+            adminToken: config.ADMIN_TOKEN,
+            tenants,
+            keys,
+            plans,
+            defaultPlan: config.DEFAULT_PLAN,
+            invalidation,
+            forward,
+            targets,
+            bodyLimit: config.ADMIN_BODY_LIMIT,
+            deadLetters,
+          },
+          dashboard.adminRoutes,
+        ),
       );
       a.use(
         publicApiRouter(
-          { authenticator, rateLimiter, plans, defaultPlan: config.DEFAULT_PLAN },
+          { authenticator, rateLimiter, plans, defaultPlan: config.DEFAULT_PLAN, ...dashboard.credentials },
           forward,
           targets,
+          dashboard.tenantRoutes,
         ),
       );
     },
   });
+
+  // Behind N proxies, req.ip is the client's address they report (0: the socket's peer).
+  app.set('trust proxy', config.TRUST_PROXY_HOPS);
 
   return {
     app,

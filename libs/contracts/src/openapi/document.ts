@@ -35,7 +35,15 @@ const READS_ANY_BODY = new Set<string>(
   [...PUBLIC_ROUTES, ...UPSTREAM_WEBHOOK_ROUTES, ...FORWARDED_ADMIN_ROUTES].map((r) => r.operationId),
 );
 const AUTH_ERRORS: Record<OperationSpec['auth'], ErrorCode[]> = {
-  apiKey: ['INVALID_API_KEY', 'TENANT_FORBIDDEN', 'RATE_LIMIT_EXCEEDED', 'SERVICE_UNAVAILABLE'],
+  apiKey: [
+    'INVALID_API_KEY',
+    'SESSION_EXPIRED',
+    'TENANT_FORBIDDEN',
+    'CSRF_FAILED',
+    'RATE_LIMIT_EXCEEDED',
+    'SERVICE_UNAVAILABLE',
+  ],
+  session: ['SESSION_EXPIRED', 'CSRF_FAILED', 'SERVICE_UNAVAILABLE'],
   admin: ['INVALID_API_KEY', 'SERVICE_UNAVAILABLE'],
   none: [],
   upstream: ['SERVICE_UNAVAILABLE'],
@@ -60,7 +68,7 @@ export function errorCodesOf(
 }
 
 function successResponse(
-  spec: Pick<OperationSpec, 'data' | 'summary'>,
+  spec: Pick<OperationSpec, 'data' | 'summary' | 'setCookie'>,
   rateHeaders: Record<string, unknown>,
 ) {
   if (spec.data === null) {
@@ -72,7 +80,13 @@ function successResponse(
   }
   return {
     description: spec.summary,
-    headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...rateHeaders },
+    headers: {
+      'X-Request-Id': headerRef('X-Request-Id'),
+      ...rateHeaders,
+      ...(spec.setCookie
+        ? { 'Set-Cookie': { description: spec.setCookie, schema: { type: 'string' } } }
+        : {}),
+    },
     content: {
       'application/json': {
         schema: {
@@ -165,7 +179,9 @@ function operationOf(
     parameters: parametersOf(route.path, spec),
     responses,
   };
-  if (spec.auth === 'apiKey') operation.security = [{ apiKey: [] }];
+  // A dashboard session stands in for the key: the cookie, with the CSRF header on state-changing requests.
+  if (spec.auth === 'apiKey') operation.security = [{ apiKey: [] }, { sessionCookie: [], csrfToken: [] }];
+  else if (spec.auth === 'session') operation.security = [{ sessionCookie: [], csrfToken: [] }];
   else if (spec.auth === 'admin') operation.security = [{ adminToken: [] }];
   else operation.security = [];
   if (spec.body) {
@@ -208,12 +224,17 @@ const errorEnvelope: JsonSchema = {
 /** The document's tags, in the order the docs page shows them. */
 const TAGS: Record<string, string> = {
   Messages: 'Single text and template messages: send, read, list, cancel a scheduled one',
+  Numbers: "The tenant's sending numbers (channel accounts), connected by the operator",
   Templates: "The account's templates as the upstream network approved them; submitting new ones",
   Campaigns: 'Bulk template campaigns of up to 50,000 recipients, split across days when capacity runs short',
   'Opt-outs': "The tenant's opted-out contacts (also STOP / START from customers)",
   Webhooks: 'Outbound webhook settings, signing secret, test ping and the delivery health monitor',
   Notifications: 'Live-chat requests and template reviews raised for the tenant',
   Flows: 'Conversation flows (chatbots) and their sessions',
+  'API keys': "The tenant's own API keys: list, issue, revoke",
+  'Dashboard sessions':
+    'Dashboard users: set the password from an invite, sign in and out. The session cookie `bm_session` ' +
+    '(HttpOnly, SameSite=Lax, Secure over HTTPS) lasts 30 minutes idle and 12 hours at most',
   Health: 'The health report (no API key)',
   'Upstream network': 'The endpoints the upstream network calls: verification and signed event webhooks',
   Operator: 'Tenants, API keys, channel accounts and the inbound audit log (ADMIN_TOKEN)',
@@ -249,6 +270,20 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'bm_live_<key id><secret>' },
         adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the operator API' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'bm_session',
+          description: 'The dashboard session, set by POST /api/auth/sign-in (HttpOnly, SameSite=Lax)',
+        },
+        csrfToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-CSRF-Token',
+          description:
+            "The session's CSRF token: required with the cookie on POST, PUT, PATCH and DELETE, together " +
+            'with a same-origin Origin or Sec-Fetch-Site (403 CSRF_FAILED otherwise)',
+        },
       },
       schemas: {
         ErrorEnvelope: errorEnvelope,

@@ -7,6 +7,7 @@ import {
   showDeadLettersQuerySchema,
   updateTenantSchema,
 } from '../schemas/admin';
+import { inviteDashboardUserSchema, setPasswordSchema, signInSchema } from '../schemas/dashboard-auth';
 import { campaignRecipientsQuerySchema } from '../schemas/campaign-recipients';
 import { paginationQuerySchema } from '../schemas/common';
 import { createCampaignDocumentSchema, createCampaignQuerySchema } from '../schemas/campaigns';
@@ -18,7 +19,8 @@ import { listInboundEventsQuerySchema } from '../schemas/inbound-audit';
 import { listTemplatesQuerySchema, submitTemplateSchema } from '../schemas/templates';
 import { webhookDeliveriesQuerySchema, webhookSettingsSchema } from '../schemas/webhooks';
 
-export type Auth = 'apiKey' | 'admin' | 'none' | 'upstream';
+/** apiKey: an API key or a dashboard session (with its CSRF token); session: the dashboard's cookie only. */
+export type Auth = 'apiKey' | 'admin' | 'none' | 'upstream' | 'session';
 
 /** What the document says of one operation beyond its method and path (those come from the route tables). */
 export interface OperationSpec {
@@ -32,6 +34,8 @@ export interface OperationSpec {
   data: string | null;
   errors: ErrorCode[];
   idempotent?: boolean;
+  /** What the success's Set-Cookie header does (the dashboard's session cookie), when it sets one. */
+  setCookie?: string;
   /** Other successful answers of the same operation (a dry run's plan beside the create's 202). */
   alternatives?: Array<{ status: number; data: string; description: string }>;
 }
@@ -47,6 +51,14 @@ export const GATEWAY_ROUTES = [
   { method: 'GET', path: '/admin/v1/dead-letters', operationId: 'adminListDeadLetterQueues' },
   { method: 'GET', path: '/admin/v1/dead-letters/:queue', operationId: 'adminShowDeadLetters' },
   { method: 'POST', path: '/admin/v1/dead-letters/:queue/replay', operationId: 'adminReplayDeadLetters' },
+  { method: 'POST', path: '/admin/v1/tenants/:tenantId/users', operationId: 'adminInviteDashboardUser' },
+  { method: 'POST', path: '/api/auth/set-password', operationId: 'setDashboardPassword' },
+  { method: 'POST', path: '/api/auth/sign-in', operationId: 'signIn' },
+  { method: 'GET', path: '/api/auth/session', operationId: 'getDashboardSession' },
+  { method: 'POST', path: '/api/auth/sign-out', operationId: 'signOut' },
+  { method: 'GET', path: '/api/v1/api-keys', operationId: 'listApiKeys' },
+  { method: 'POST', path: '/api/v1/api-keys', operationId: 'issueApiKey' },
+  { method: 'DELETE', path: '/api/v1/api-keys/:keyId', operationId: 'revokeApiKey' },
 ] as const;
 
 const MSG_NF: ErrorCode[] = ['MESSAGE_NOT_FOUND'];
@@ -103,6 +115,14 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     status: 200,
     data: 'MessageLog',
     errors: [...MSG_NF, 'MESSAGE_NOT_CANCELLABLE'],
+  }),
+  listChannelAccounts: api({
+    summary:
+      "The tenant's sending numbers: API ID, number, status, tier, quality, webhooks, today's tier capacity",
+    tag: 'Numbers',
+    status: 200,
+    data: 'ChannelAccountList',
+    errors: [],
   }),
   listTemplates: api({
     summary: "List the account's templates",
@@ -415,5 +435,72 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     status: 200,
     data: 'InboundEvent',
     errors: ['NOT_FOUND'],
+  }),
+  adminInviteDashboardUser: admin({
+    summary:
+      'Invite a dashboard user of the tenant: a single-use link valid 24 h (inviting again replaces the link)',
+    body: inviteDashboardUserSchema,
+    status: 201,
+    data: 'DashboardInvite',
+    errors: ['TENANT_NOT_FOUND', 'CONFLICT'],
+  }),
+  setDashboardPassword: {
+    summary: "Set a dashboard user's password with the token of their invite link (once)",
+    tag: 'Dashboard sessions',
+    auth: 'none',
+    body: setPasswordSchema,
+    status: 200,
+    data: 'DashboardUser',
+    errors: ['NOT_FOUND', 'INVITE_EXPIRED', 'CSRF_FAILED'],
+  },
+  signIn: {
+    summary:
+      'Sign in to the dashboard: sets the HttpOnly session cookie `bm_session` and answers the CSRF token',
+    tag: 'Dashboard sessions',
+    auth: 'none',
+    body: signInSchema,
+    status: 200,
+    data: 'DashboardSession',
+    errors: ['INVALID_CREDENTIALS', 'RATE_LIMIT_EXCEEDED', 'CSRF_FAILED'],
+    setCookie:
+      '`bm_session=<new session id>; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax`, and `Secure` over HTTPS',
+  },
+  getDashboardSession: {
+    summary: "The signed-in user, the session's CSRF token and when the session ends",
+    tag: 'Dashboard sessions',
+    auth: 'session',
+    status: 200,
+    data: 'DashboardSession',
+    errors: [],
+  },
+  signOut: {
+    summary: 'Sign out: the session is revoked and its cookie cleared',
+    tag: 'Dashboard sessions',
+    auth: 'session',
+    status: 200,
+    data: 'SignedOut',
+    errors: [],
+    setCookie: '`bm_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`: the cookie is cleared',
+  },
+  listApiKeys: api({
+    summary: "The tenant's API keys, newest first (never the keys themselves)",
+    tag: 'API keys',
+    status: 200,
+    data: 'ApiKeyList',
+    errors: [],
+  }),
+  issueApiKey: api({
+    summary: 'Issue an API key for the tenant (shown this once)',
+    tag: 'API keys',
+    status: 201,
+    data: 'ApiKeyIssued',
+    errors: [],
+  }),
+  revokeApiKey: api({
+    summary: "Revoke one of the tenant's API keys; it stops working at once",
+    tag: 'API keys',
+    status: 200,
+    data: 'ApiKeyRevoked',
+    errors: ['API_KEY_NOT_FOUND'],
   }),
 };

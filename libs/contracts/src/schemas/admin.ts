@@ -132,3 +132,21 @@ export interface DeadLettersReplayedDto {
   replayed: number;
   remaining: number;
 }
+
+/** GET /api/v1/channel-accounts: a sending number as its tenant sees it (the dashboard's number list). */
+export interface ChannelAccountSummaryDto {
+  /** The API ID a send names as `channel_account_id`. */
+  channel_account_id: string;
+  phone_number_id: string;
+  waba_id: string;
+  display_phone_number: string;
+  status: 'active' | 'inactive';
+  tier: MessagingTier;
+  /** The latest quality event the upstream reported (FLAGGED, UNFLAGGED, UPGRADE, DOWNGRADE…); null for none. */
+  quality_event: string | null;
+  throughput_per_second: number;
+  webhooks_subscribed: boolean;
+  /** Today's tier capacity: the rolling 24 h window; daily_limit and remaining null when unlimited. */
+  capacity: { daily_limit: number | null; used_today: number; remaining: number | null };
+  created_at: string;
+}

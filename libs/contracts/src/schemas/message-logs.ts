@@ -27,6 +27,10 @@ export interface MessageLogDto {
   message_type: MessageLogType;
   provider_message_id: string | null;
   sent_at: string | null;
+  /** Beyond the published table: when the status reports arrived, for a status timeline. */
+  delivered_at: string | null;
+  read_at: string | null;
+  failed_at: string | null;
   scheduled_at: string | null;
   cost_amount: number;
   cost_currency: string;
@@ -47,6 +51,10 @@ export interface ListMessagesQuery {
   status?: MessageStatus;
   to_phone?: string;
   campaign_id?: string;
+  channel_account_id?: string;
+  message_type?: MessageLogType;
+  created_from?: Date;
+  created_to?: Date;
   page: number;
   per_page: number;
 }
@@ -56,6 +64,10 @@ export const listMessagesQuerySchema = Joi.object<ListMessagesQuery>({
   status: Joi.string().valid(...MESSAGE_STATUSES),
   to_phone: phoneSchema,
   campaign_id: ulidSchema,
+  channel_account_id: ulidSchema,
+  message_type: Joi.string().valid(...MESSAGE_LOG_TYPES),
+  created_from: Joi.date().iso().description('Created at or after this instant (ISO 8601)'),
+  created_to: Joi.date().iso().description('Created before this instant (ISO 8601)'),
   ...paginationQuerySchema,
 });
 

@@ -38,6 +38,18 @@ export class ApiKeyRepository {
     };
   }
 
+  /** The tenant's keys, newest first (ULID order is creation order). */
+  async listForTenant(
+    tenantId: number,
+  ): Promise<Array<{ keyId: string; createdAt: Date; revokedAt: Date | null }>> {
+    const rows = await this.dataSource.getRepository(ApiKeyEntity).find({
+      where: { tenantId },
+      order: { id: 'DESC' },
+      select: { id: true, createdAt: true, revokedAt: true },
+    });
+    return rows.map((r) => ({ keyId: r.id, createdAt: r.createdAt, revokedAt: r.revokedAt }));
+  }
+
   /** Marks the key revoked; false when no active key has that id. */
   async revoke(keyId: string): Promise<Date | undefined> {
     const now = new Date();

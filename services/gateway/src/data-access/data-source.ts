@@ -4,6 +4,7 @@ import type { GatewayConfig } from '../config';
 import { ApiKeyEntity } from './api-key.entity';
 import { TenantEntity } from './tenant.entity';
 import { CreateTenantsAndApiKeys1763800000000 } from './migrations/1763800000000-create-tenants-and-api-keys';
+import { CreateDashboardUsers1764900000000 } from './migrations/1764900000000-create-dashboard-users';
 
 export const GATEWAY_SCHEMA = 'gateway';
 
@@ -13,7 +14,7 @@ export function createGatewayDataSource(config: GatewayConfig): DataSource {
     url: config.DATABASE_URL,
     schema: GATEWAY_SCHEMA,
     entities: [TenantEntity, ApiKeyEntity],
-    migrations: [CreateTenantsAndApiKeys1763800000000],
+    migrations: [CreateTenantsAndApiKeys1763800000000, CreateDashboardUsers1764900000000],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'gateway',
   });

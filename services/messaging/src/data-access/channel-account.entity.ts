@@ -30,6 +30,13 @@ export class ChannelAccountEntity {
   @Column({ type: 'boolean' })
   active!: boolean;
 
+  @Column({ name: 'webhooks_subscribed', type: 'boolean', default: false })
+  webhooksSubscribed!: boolean;
+
+  /** The latest `phone_number_quality_update` event (FLAGGED, UNFLAGGED, UPGRADE…); null until one comes. */
+  @Column({ name: 'quality_event', type: 'text', nullable: true })
+  qualityEvent!: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -13,6 +13,8 @@ export interface ChannelAccount {
   tier: MessagingTier;
   throughputPerSecond: number;
   active: boolean;
+  webhooksSubscribed: boolean;
+  qualityEvent: string | null;
   createdAt: Date;
 }
 
@@ -27,6 +29,8 @@ const toAccount = (e: ChannelAccountEntity): ChannelAccount => ({
   tier: e.tier as MessagingTier,
   throughputPerSecond: e.throughputPerSecond,
   active: e.active,
+  webhooksSubscribed: e.webhooksSubscribed,
+  qualityEvent: e.qualityEvent,
   createdAt: e.createdAt,
 });
 
@@ -52,10 +56,10 @@ export class ChannelAccountRepository {
 
   async insert(
     tx: EntityManager,
-    account: Omit<ChannelAccount, 'createdAt' | 'active'>,
+    account: Omit<ChannelAccount, 'createdAt' | 'active' | 'qualityEvent'>,
   ): Promise<ChannelAccount> {
     const repo = tx.getRepository(ChannelAccountEntity);
-    return toAccount(await repo.save(repo.create({ ...account, active: true })));
+    return toAccount(await repo.save(repo.create({ ...account, active: true, qualityEvent: null })));
   }
 
   async findById(id: string): Promise<ChannelAccount | undefined> {
@@ -78,8 +82,24 @@ export class ChannelAccountRepository {
     return (await this.dataSource.getRepository(ChannelAccountEntity).findBy({ wabaId })).map(toAccount);
   }
 
+  /** The tenant's accounts, oldest first (ULID order). */
   async listForTenant(tenantId: number): Promise<ChannelAccount[]> {
-    return (await this.dataSource.getRepository(ChannelAccountEntity).findBy({ tenantId })).map(toAccount);
+    const rows = await this.dataSource
+      .getRepository(ChannelAccountEntity)
+      .find({ where: { tenantId }, order: { id: 'ASC' } });
+    return rows.map(toAccount);
+  }
+
+  async setWebhooksSubscribed(id: string, subscribed: boolean): Promise<void> {
+    await this.dataSource
+      .getRepository(ChannelAccountEntity)
+      .update({ id }, { webhooksSubscribed: subscribed });
+    this.cache.delete(id);
+  }
+
+  async setQualityEvent(tx: EntityManager, id: string, event: string): Promise<void> {
+    await tx.getRepository(ChannelAccountEntity).update({ id }, { qualityEvent: event });
+    this.cache.delete(id);
   }
 
   async updateTier(tx: EntityManager, id: string, tier: MessagingTier): Promise<void> {

@@ -14,6 +14,7 @@ import { MessageTraces1763900000007 } from './migrations/1763900000007-message-t
 import { AwaitingSlot1763900000008 } from './migrations/1763900000008-awaiting-slot';
 import { UnknownOutcomeResend1763900000009 } from './migrations/1763900000009-unknown-outcome-resend';
 import { TemplateQualityFlag1763900000012 } from './migrations/1763900000012-template-quality-flag';
+import { ChannelAccountHealth1764900000001 } from './migrations/1764900000001-channel-account-health';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -35,6 +36,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       AwaitingSlot1763900000008,
       UnknownOutcomeResend1763900000009,
       TemplateQualityFlag1763900000012,
+      ChannelAccountHealth1764900000001,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

@@ -17,6 +17,9 @@ export interface MessageLog {
   providerMessageId: string | null;
   scheduledAt: Date | null;
   sentAt: Date | null;
+  deliveredAt: Date | null;
+  readAt: Date | null;
+  failedAt: Date | null;
   costAmount: number;
   costCurrency: string;
   errorCode: number | null;
@@ -70,6 +73,9 @@ interface Row {
   provider_message_id: string | null;
   scheduled_at: Date | null;
   sent_at: Date | null;
+  delivered_at: Date | null;
+  read_at: Date | null;
+  failed_at: Date | null;
   cost_amount: string;
   cost_currency: string;
   error_code: number | null;
@@ -103,6 +109,9 @@ export function toMessageLog(r: Row): MessageLog {
     providerMessageId: r.provider_message_id,
     scheduledAt: r.scheduled_at,
     sentAt: r.sent_at,
+    deliveredAt: r.delivered_at,
+    readAt: r.read_at,
+    failedAt: r.failed_at,
     costAmount: Number(r.cost_amount),
     costCurrency: r.cost_currency,
     errorCode: r.error_code,
@@ -264,7 +273,15 @@ export class MessageLogRepository {
 
   async list(
     tenantId: number,
-    filter: { status?: string; toPhone?: string; campaignId?: string },
+    filter: {
+      status?: string;
+      toPhone?: string;
+      campaignId?: string;
+      channelAccountId?: string;
+      messageType?: string;
+      createdFrom?: Date;
+      createdTo?: Date;
+    },
     page: number,
     perPage: number,
   ): Promise<{ items: MessageLog[]; total: number }> {
@@ -273,6 +290,10 @@ export class MessageLogRepository {
     if (filter.status) where.push(`status = $${params.push(filter.status)}`);
     if (filter.toPhone) where.push(`to_phone = $${params.push(filter.toPhone)}`);
     if (filter.campaignId) where.push(`campaign_id = $${params.push(filter.campaignId)}`);
+    if (filter.channelAccountId) where.push(`channel_account_id = $${params.push(filter.channelAccountId)}`);
+    if (filter.messageType) where.push(`message_type = $${params.push(filter.messageType)}`);
+    if (filter.createdFrom) where.push(`created_at >= $${params.push(filter.createdFrom)}`);
+    if (filter.createdTo) where.push(`created_at < $${params.push(filter.createdTo)}`);
     const clause = where.join(' AND ');
     const [rows, count] = await Promise.all([
       queryRows<Row>(

@@ -75,7 +75,7 @@ export async function applyTemplateStatus(
   }
 }
 
-/** `phone_number_quality_update`: the number's tier follows the upstream's current limit. */
+/** `phone_number_quality_update`: the number's tier follows the upstream's current limit; the event is kept. */
 export async function applyPhoneQuality(deps: MessagingDeps, item: InboundPhoneQualityItem): Promise<void> {
   const display = item.display_phone_number.replace(/\D/g, '');
   const accounts = (await deps.accounts.listByWaba(item.waba_id)).filter(
@@ -85,6 +85,7 @@ export async function applyPhoneQuality(deps: MessagingDeps, item: InboundPhoneQ
   for (const account of accounts) {
     await deps.dataSource.transaction(async (tx) => {
       if (tier && tier !== account.tier) await deps.accounts.updateTier(tx, account.id, tier);
+      await deps.accounts.setQualityEvent(tx, account.id, item.event);
       await emitEvent(tx, 'account.quality_event', account.tenantId, {
         channel_account_id: account.id,
         kind: 'phone_number_quality_update',

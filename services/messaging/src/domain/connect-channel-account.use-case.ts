@@ -123,6 +123,7 @@ export async function connectChannelAccount(
       accessTokenSealed: deps.secrets.seal(input.access_token),
       tier: input.tier,
       throughputPerSecond: input.throughput_per_second ?? deps.config.DEFAULT_THROUGHPUT_PER_SECOND,
+      webhooksSubscribed: subscribed,
     });
     const stored = await deps.templates.upsertMany(tx, account.id, templates);
     return { ...toAccountDto(account, stored), webhooks_subscribed: subscribed };
@@ -162,6 +163,9 @@ export async function syncTemplates(
   const templates = await fetchTemplates(deps, account.wabaId, token);
   // Subscribing again is harmless upstream, and repairs a connection whose subscription had failed.
   const webhooksSubscribed = await subscribeWebhooks(deps, account.wabaId, token);
-  const stored = await deps.dataSource.transaction((tx) => deps.templates.upsertMany(tx, account.id, templates));
+  await deps.accounts.setWebhooksSubscribed(account.id, webhooksSubscribed);
+  const stored = await deps.dataSource.transaction((tx) =>
+    deps.templates.upsertMany(tx, account.id, templates),
+  );
   return { templates: stored, webhooksSubscribed };
 }

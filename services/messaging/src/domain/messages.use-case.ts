@@ -30,7 +30,15 @@ export async function listMessages(
 ): Promise<MessageListDto> {
   const { items, total } = await deps.messages.list(
     tenantId,
-    { status: query.status, toPhone: query.to_phone, campaignId: query.campaign_id },
+    {
+      status: query.status,
+      toPhone: query.to_phone,
+      campaignId: query.campaign_id,
+      channelAccountId: query.channel_account_id,
+      messageType: query.message_type,
+      createdFrom: query.created_from,
+      createdTo: query.created_to,
+    },
     query.page,
     query.per_page,
   );

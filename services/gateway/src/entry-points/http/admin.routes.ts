@@ -6,11 +6,18 @@ import {
   integerIdSchema,
   replayDeadLettersQuerySchema,
   showDeadLettersQuerySchema,
-  ulidSchema,
   updateTenantSchema,
   ok,
 } from '@bm/contracts';
-import { AppError, defineRoutes, jsonBody, safeEqual, validate, type DeadLetterQueues } from '@bm/platform';
+import {
+  AppError,
+  defineRoutes,
+  jsonBody,
+  safeEqual,
+  validate,
+  type DeadLetterQueues,
+  type RouteDefinition,
+} from '@bm/platform';
 import type { ApiKeyRepository } from '../../data-access/api-key.repository';
 import type { TenantRepository } from '../../data-access/tenant.repository';
 import { issueApiKey, revokeApiKey } from '../../domain/manage-api-keys.use-case';
@@ -23,6 +30,7 @@ import { createTenant, requireTenant, updateTenantPlan } from '../../domain/mana
 import type { Plan } from '../../domain/plans';
 import type { AuthInvalidation } from '../../domain/auth-invalidation';
 import type { Forwarder } from './forward';
+import { keyIdOf } from './tenant-api-keys.routes';
 
 export interface AdminDeps {
   adminToken: string;
@@ -54,8 +62,11 @@ const tenantIdOf = (req: Request): number => {
   return id;
 };
 
-/** The operator API of CONTRACT.md under /admin/v1, guarded by ADMIN_TOKEN. */
-export function adminRouter(deps: AdminDeps): Router {
+/**
+ * The operator API of CONTRACT.md under /admin/v1, guarded by ADMIN_TOKEN; `ownRoutes` add operator endpoints
+ * kept beside their feature (dashboard users).
+ */
+export function adminRouter(deps: AdminDeps, ownRoutes: RouteDefinition[] = []): Router {
   const router = Router();
   router.use(requireAdmin(deps.adminToken));
   const json = jsonBody(deps.bodyLimit);
@@ -65,6 +76,7 @@ export function adminRouter(deps: AdminDeps): Router {
     await deps.forward(deps.targets.messaging, tenant.tenant_id)(req, res, next);
   };
   defineRoutes(router, [
+    ...ownRoutes,
     {
       method: 'POST',
       path: '/tenants',
@@ -105,11 +117,7 @@ export function adminRouter(deps: AdminDeps): Router {
       method: 'DELETE',
       path: '/api-keys/:keyId',
       handlers: [
-        async (req, res) => {
-          const keyId = String(req.params.keyId);
-          if (ulidSchema.validate(keyId).error) throw new AppError('API_KEY_NOT_FOUND');
-          res.json(ok(await revokeApiKey(deps.keys, deps.invalidation, keyId)));
-        },
+        async (req, res) => res.json(ok(await revokeApiKey(deps.keys, deps.invalidation, keyIdOf(req)))),
       ],
     },
     {

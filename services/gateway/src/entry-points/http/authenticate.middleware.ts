@@ -1,11 +1,10 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, currentContext } from '@bm/platform';
-import type { ApiKeyAuthenticator } from '../../domain/authenticate-api-key.use-case';
 import type { Plan } from '../../domain/plans';
 import type { RateDecision, RateLimiter } from '../../domain/rate-limiter';
+import { resolveCredential, type CredentialDeps } from './credential';
 
-export interface AuthDeps {
-  authenticator: ApiKeyAuthenticator;
+export interface AuthDeps extends CredentialDeps {
   rateLimiter: RateLimiter;
   plans: Map<string, Plan>;
   defaultPlan: string;
@@ -19,13 +18,12 @@ function setRateHeaders(res: Response, decision: RateDecision): void {
 }
 
 /**
- * Authentication comes first under /api/v1 (401 whatever the path), then X-TENANT-ID (403), then the
- * tenant's rate limit (429 with Retry-After). Rate headers go on every authenticated answer.
+ * Authentication (an API key or a dashboard session) comes first under /api/v1 (401 whatever the path), then
+ * X-TENANT-ID (403), then the tenant's rate limit (429 with Retry-After). Rate headers go on every authenticated answer.
  */
 export function authenticate(deps: AuthDeps) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const header = req.get('authorization');
-    const credential = await deps.authenticator.authenticate(header);
+    const credential = await resolveCredential(req, deps);
     const plan = deps.plans.get(credential.plan) ?? deps.plans.get(deps.defaultPlan)!;
     const decision = await deps.rateLimiter.hit(credential.tenantId, plan);
     res.locals.tenantId = credential.tenantId;

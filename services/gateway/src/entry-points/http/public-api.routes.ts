@@ -1,25 +1,29 @@
 import { Router } from 'express';
 import { PUBLIC_ROUTES, UPSTREAM_WEBHOOK_ROUTES, type InternalService } from '@bm/contracts';
-import { defineRoutes, notFound } from '@bm/platform';
+import { defineRoutes, notFound, type RouteDefinition } from '@bm/platform';
 import { authenticate, type AuthDeps } from './authenticate.middleware';
 import type { Forwarder } from './forward';
 
-/** /api/v1/**: authenticate and rate-limit, then forward by the route table of @bm/contracts (404/405 from it). */
+/**
+ * /api/v1/**: authenticate and rate-limit, then forward by the route table of @bm/contracts (404/405 from it);
+ * `ownRoutes` are the ones the gateway answers itself (the tenant's API keys).
+ */
 export function publicApiRouter(
   auth: AuthDeps,
   forward: Forwarder,
   targets: Record<InternalService, string>,
+  ownRoutes: RouteDefinition[] = [],
 ): Router {
   const router = Router();
   router.use('/api/v1', authenticate(auth));
-  defineRoutes(
-    router,
-    PUBLIC_ROUTES.map((route) => ({
+  defineRoutes(router, [
+    ...ownRoutes,
+    ...PUBLIC_ROUTES.map((route) => ({
       method: route.method,
       path: route.path,
       handlers: [forward(targets[route.service], undefined)],
     })),
-  );
+  ]);
   router.use('/api/v1', notFound);
   return router;
 }

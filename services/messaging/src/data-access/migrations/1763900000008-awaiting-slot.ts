@@ -9,7 +9,9 @@ export class AwaitingSlot1763900000008 implements MigrationInterface {
   name = 'AwaitingSlot1763900000008';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE messaging.message_logs ADD COLUMN awaiting_slot boolean NOT NULL DEFAULT false');
+    await q.query(
+      'ALTER TABLE messaging.message_logs ADD COLUMN awaiting_slot boolean NOT NULL DEFAULT false',
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -9,11 +9,17 @@ import {
 import { AppError, defineRoutes, tenantOf, validate } from '@bm/platform';
 import { connectChannelAccount, syncTemplates } from '../../domain/connect-channel-account.use-case';
 import type { MessagingDeps } from '../../domain/messaging-deps';
+import { listChannelAccounts } from '../../domain/list-channel-accounts.use-case';
 import { listTemplates, submitTemplate, toTemplateDto } from '../../domain/templates.use-case';
 
-/** Templates for tenants, and the operator's channel-account endpoints the gateway forwards. */
+/** Templates and sending numbers for tenants, and the operator's channel-account endpoints the gateway forwards. */
 export function templateRoutes(router: Router, deps: MessagingDeps): void {
   defineRoutes(router, [
+    {
+      method: 'GET',
+      path: '/api/v1/channel-accounts',
+      handlers: [async (_req, res) => res.json(ok(await listChannelAccounts(deps, tenantOf(res))))],
+    },
     {
       method: 'GET',
       path: '/api/v1/templates',

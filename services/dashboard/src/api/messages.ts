@@ -1,0 +1,42 @@
+import {
+  FINAL_STATUSES,
+  getMessage,
+  listMessages,
+  sendMessage,
+  type ListMessagesQuery,
+  type SendMessageRequest,
+} from '@bm/client';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { api } from './client';
+
+const messagesKey = ['messages'] as const;
+
+export function useMessages(query: ListMessagesQuery) {
+  return useQuery({
+    queryKey: [...messagesKey, query],
+    queryFn: () => listMessages(api, query),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** One message, polled while its status can still change, so its page follows it without a reload. */
+export function useMessage(id: number) {
+  return useQuery({
+    queryKey: [...messagesKey, 'one', id],
+    queryFn: () => getMessage(api, id),
+    refetchInterval: (q) => (q.state.data && FINAL_STATUSES.includes(q.state.data.status) ? false : 1_000),
+  });
+}
+
+export function useSendMessage() {
+  return useMutation({
+    mutationFn: (body: SendMessageRequest) => sendMessage(api, body, { idempotencyKey: newIdempotencyKey() }),
+  });
+}
+
+// One key per submission: a retried request (a flaky network) never sends twice. getRandomValues works on plain
+// HTTP too, where randomUUID does not.
+function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `dashboard-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}

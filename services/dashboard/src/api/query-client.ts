@@ -1,0 +1,20 @@
+import { ApiError } from '@bm/client';
+import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { sessionKey } from './session';
+
+// An ended session shows as 401 on any call: the session query then answers null and the layout sends the user
+// to sign in, from any screen.
+function onError(error: Error): void {
+  if (error instanceof ApiError && error.status === 401) queryClient.setQueryData(sessionKey, null);
+}
+
+export const queryClient = new QueryClient({
+  queryCache: new QueryCache({ onError }),
+  defaultOptions: {
+    queries: {
+      staleTime: 5_000,
+      // A 4xx is an answer, not a hiccup: only server errors and network failures are tried again.
+      retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+    },
+  },
+});

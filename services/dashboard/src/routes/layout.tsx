@@ -1,0 +1,61 @@
+import { useEffect, useRef } from 'react';
+import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
+import { useSession, useSignOut } from '../api/session';
+
+const NAV = [
+  { to: '/', label: 'Numbers', end: true },
+  { to: '/webhooks', label: 'Webhooks' },
+  { to: '/health', label: 'Health monitor' },
+  { to: '/messages', label: 'Sent messages' },
+  { to: '/send', label: 'Send a message' },
+  { to: '/api-keys', label: 'API keys' },
+];
+
+/** The frame of every signed-in screen: skip link, left navigation, the user and sign out. */
+export function Layout() {
+  const session = useSession();
+  const signOut = useSignOut();
+  const location = useLocation();
+  const main = useRef<HTMLElement>(null);
+  // After a navigation, keyboard and screen-reader users land on the new screen, not back at the top.
+  useEffect(() => main.current?.focus(), [location.pathname]);
+
+  if (session.isPending) {
+    return (
+      <p role="status" className="muted page-status">
+        Loading…
+      </p>
+    );
+  }
+  if (!session.data) return <Navigate to="/sign-in" replace state={{ from: location.pathname }} />;
+  return (
+    <div className="shell">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <span className="brand">Business Messaging</span>
+        <span className="user">
+          <span className="muted">{session.data.user.email}</span>
+          <button type="button" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+            Sign out
+          </button>
+        </span>
+      </header>
+      <nav className="sidenav" aria-label="Main">
+        <ul>
+          {NAV.map((item) => (
+            <li key={item.to}>
+              <NavLink to={item.to} end={item.end}>
+                {item.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" ref={main} tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

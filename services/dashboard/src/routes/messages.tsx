@@ -1,0 +1,144 @@
+import type { ListMessagesQuery, MessageLog } from '@bm/client';
+import { Link, useSearchParams } from 'react-router';
+import { useMessages } from '../api/messages';
+import { useChannelAccounts } from '../api/numbers';
+import { DataTable, type Column } from '../components/data-table';
+import { phone, when } from '../components/format';
+import { Pager } from '../components/pager';
+import { QueryState } from '../components/query-state';
+import { StatusBadge } from '../components/status-badge';
+
+const STATUSES = ['queued', 'scheduled', 'sent', 'delivered', 'read', 'failed', 'cancelled'] as const;
+const TYPES = ['text', 'template', 'interactive'] as const;
+
+const COLUMNS: Column<MessageLog>[] = [
+  { header: 'ID', cell: (m) => <Link to={`/messages/${m.message_log_id}`}>#{m.message_log_id}</Link> },
+  { header: 'To', cell: (m) => phone(m.to_phone) },
+  { header: 'Type', cell: (m) => m.message_type },
+  { header: 'Status', cell: (m) => <StatusBadge status={m.status} /> },
+  { header: 'Created', cell: (m) => when(m.created_at) },
+  {
+    header: 'Retry',
+    cell: (m) =>
+      m.retry_of_message_log_id !== null ? (
+        <Link to={`/messages/${m.retry_of_message_log_id}`}>retry of #{m.retry_of_message_log_id}</Link>
+      ) : m.retried_by_message_log_id !== null ? (
+        <Link to={`/messages/${m.retried_by_message_log_id}`}>retried as #{m.retried_by_message_log_id}</Link>
+      ) : (
+        ''
+      ),
+  },
+  { header: 'Error', cell: (m) => m.error_message ?? '' },
+];
+
+// datetime-local values are wall-clock time in the viewer's zone; the API wants instants.
+const toInstant = (local: string | null) => (local ? new Date(local).toISOString() : undefined);
+
+/** The filters live in the address, so a filtered list can be bookmarked and survives a reload. */
+function queryOf(params: URLSearchParams): ListMessagesQuery {
+  const get = (name: string) => params.get(name) || undefined;
+  return {
+    status: get('status') as ListMessagesQuery['status'],
+    channel_account_id: get('channel_account_id'),
+    to_phone: get('to_phone'),
+    message_type: get('message_type') as ListMessagesQuery['message_type'],
+    campaign_id: get('campaign_id'),
+    created_from: toInstant(params.get('from')),
+    created_to: toInstant(params.get('to')),
+    page: Number(params.get('page') ?? 1),
+    per_page: 50,
+  };
+}
+
+export function MessagesScreen() {
+  const [params, setParams] = useSearchParams();
+  const messages = useMessages(queryOf(params));
+  const accounts = useChannelAccounts();
+  const set = (name: string, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value === '') next.delete(name);
+    else next.set(name, value);
+    if (name !== 'page') next.delete('page');
+    setParams(next, { replace: true });
+  };
+  const field = (name: string) => params.get(name) ?? '';
+  return (
+    <>
+      <h1>Sent messages</h1>
+      <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter messages">
+        <label>
+          Status
+          <select value={field('status')} onChange={(e) => set('status', e.target.value)}>
+            <option value="">Any</option>
+            {STATUSES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Number
+          <select
+            value={field('channel_account_id')}
+            onChange={(e) => set('channel_account_id', e.target.value)}
+          >
+            <option value="">Any</option>
+            {accounts.data?.map((a) => (
+              <option key={a.channel_account_id} value={a.channel_account_id}>
+                {phone(a.display_phone_number)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Phone
+          <input
+            type="tel"
+            defaultValue={field('to_phone')}
+            onBlur={(e) => set('to_phone', e.target.value.trim())}
+          />
+        </label>
+        <label>
+          Type
+          <select value={field('message_type')} onChange={(e) => set('message_type', e.target.value)}>
+            <option value="">Any</option>
+            {TYPES.map((t) => (
+              <option key={t}>{t}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Campaign
+          <input
+            defaultValue={field('campaign_id')}
+            onBlur={(e) => set('campaign_id', e.target.value.trim())}
+          />
+        </label>
+        <label>
+          From
+          <input type="datetime-local" value={field('from')} onChange={(e) => set('from', e.target.value)} />
+        </label>
+        <label>
+          To
+          <input type="datetime-local" value={field('to')} onChange={(e) => set('to', e.target.value)} />
+        </label>
+      </form>
+      <QueryState query={messages} empty={null}>
+        {(data) => (
+          <>
+            {data.messages.length === 0 ? (
+              <p className="empty">No messages match.</p>
+            ) : (
+              <DataTable
+                caption="Sent messages"
+                columns={COLUMNS}
+                rows={data.messages}
+                rowKey={(m) => m.message_log_id}
+              />
+            )}
+            <Pager pagination={data.pagination} onPage={(page) => set('page', String(page))} />
+          </>
+        )}
+      </QueryState>
+    </>
+  );
+}

@@ -1,0 +1,232 @@
+import type { SendMessageRequest } from '@bm/client';
+import { useMemo, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { useMessage, useSendMessage } from '../api/messages';
+import { useChannelAccounts } from '../api/numbers';
+import { useApprovedTemplates } from '../api/templates';
+import { phone } from '../components/format';
+import { ErrorMessage } from '../components/query-state';
+import { StatusBadge } from '../components/status-badge';
+import { componentsOf, shapeOf } from '../components/template-fields';
+
+const ZONES: string[] = (() => {
+  try {
+    return Intl.supportedValuesOf('timeZone');
+  } catch {
+    return ['UTC'];
+  }
+})();
+const LOCAL_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** The acknowledgement, then the message's status as it changes, without a reload. */
+function Outcome({ id }: { id: number }) {
+  const message = useMessage(id);
+  return (
+    <section className="card stack" aria-labelledby="outcome-heading">
+      <h2 id="outcome-heading">Accepted: message #{id}</h2>
+      <p aria-live="polite" data-testid="send-status">
+        Status: {message.data ? <StatusBadge status={message.data.status} /> : '…'}
+        {message.data?.error_message ? ` · ${message.data.error_message}` : ''}
+      </p>
+      <Link to={`/messages/${id}`}>Open the message</Link>
+    </section>
+  );
+}
+
+function Placeholders(props: {
+  label: string;
+  count: number;
+  values: string[];
+  onChange: (v: string[]) => void;
+}) {
+  return (
+    <>
+      {Array.from({ length: props.count }, (_, i) => (
+        <label key={i}>
+          {props.label} {`{{${i + 1}}}`}
+          <input
+            required
+            value={props.values[i] ?? ''}
+            onChange={(e) => {
+              const next = [...props.values];
+              next[i] = e.target.value;
+              props.onChange(next);
+            }}
+          />
+        </label>
+      ))}
+    </>
+  );
+}
+
+/** Send a text or a template (a field per placeholder, header media when needed), now or at a time in a zone. */
+export function SendScreen() {
+  const accounts = useChannelAccounts();
+  const send = useSendMessage();
+  const [accountId, setAccountId] = useState('');
+  const account = accountId || accounts.data?.[0]?.channel_account_id || '';
+  const templates = useApprovedTemplates(account || undefined);
+  const [to, setTo] = useState('');
+  const [kind, setKind] = useState<'template' | 'text'>('template');
+  const [text, setText] = useState('');
+  const [templateId, setTemplateId] = useState('');
+  const template = templates.data?.find((t) => t.id === templateId) ?? templates.data?.[0];
+  const shape = useMemo(() => (template ? shapeOf(template) : undefined), [template]);
+  const [header, setHeader] = useState<string[]>([]);
+  const [body, setBody] = useState<string[]>([]);
+  const [mediaUrl, setMediaUrl] = useState('');
+  const [schedule, setSchedule] = useState(false);
+  const [at, setAt] = useState('');
+  const [zone, setZone] = useState(LOCAL_ZONE);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const data: SendMessageRequest['data'] =
+      kind === 'text'
+        ? { text }
+        : {
+            name: template?.name ?? '',
+            language_code: template?.language,
+            ...(shape && componentsOf(shape, { header, body, mediaUrl }).length > 0
+              ? { components: componentsOf(shape, { header, body, mediaUrl }) as never }
+              : {}),
+          };
+    send.mutate({
+      channel_account_id: account,
+      phone: to,
+      message_type: kind,
+      data,
+      ...(schedule && at ? { scheduled_at: at.length === 16 ? `${at}:00` : at, timezone: zone } : {}),
+    });
+  };
+
+  return (
+    <>
+      <h1>Send a message</h1>
+      <div className="grid">
+        <form onSubmit={submit} className="stack card" aria-label="Send a message">
+          <label>
+            From number
+            <select value={account} onChange={(e) => setAccountId(e.target.value)} required>
+              {accounts.data?.map((a) => (
+                <option key={a.channel_account_id} value={a.channel_account_id}>
+                  {phone(a.display_phone_number)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            To (phone with country code)
+            <input
+              type="tel"
+              required
+              placeholder="+14155550123"
+              value={to}
+              onChange={(e) => setTo(e.target.value)}
+            />
+          </label>
+          <fieldset>
+            <legend>Message type</legend>
+            <label className="inline">
+              <input
+                type="radio"
+                name="kind"
+                checked={kind === 'template'}
+                onChange={() => setKind('template')}
+              />{' '}
+              Template
+            </label>
+            <label className="inline">
+              <input type="radio" name="kind" checked={kind === 'text'} onChange={() => setKind('text')} />{' '}
+              Text (within the 24 h service window)
+            </label>
+          </fieldset>
+          {kind === 'text' ? (
+            <label>
+              Text
+              <textarea
+                required
+                maxLength={4096}
+                rows={4}
+                value={text}
+                onChange={(e) => setText(e.target.value)}
+              />
+            </label>
+          ) : (
+            <>
+              <label>
+                Template
+                <select
+                  value={template?.id ?? ''}
+                  onChange={(e) => {
+                    setTemplateId(e.target.value);
+                    setHeader([]);
+                    setBody([]);
+                  }}
+                  required
+                >
+                  {templates.data?.map((t) => (
+                    <option key={t.id} value={t.id}>
+                      {t.name} ({t.language})
+                    </option>
+                  ))}
+                </select>
+              </label>
+              {templates.data?.length === 0 && (
+                <p className="empty">This number has no approved templates.</p>
+              )}
+              {shape?.bodyText && <p className="muted preview">{shape.bodyText}</p>}
+              {shape?.headerMedia && (
+                <label>
+                  Header {shape.headerMedia.toLowerCase()} URL
+                  <input type="url" required value={mediaUrl} onChange={(e) => setMediaUrl(e.target.value)} />
+                </label>
+              )}
+              {shape && (
+                <>
+                  <Placeholders
+                    label="Header"
+                    count={shape.headerPlaceholders}
+                    values={header}
+                    onChange={setHeader}
+                  />
+                  <Placeholders
+                    label="Body"
+                    count={shape.bodyPlaceholders}
+                    values={body}
+                    onChange={setBody}
+                  />
+                </>
+              )}
+            </>
+          )}
+          <label className="inline">
+            <input type="checkbox" checked={schedule} onChange={(e) => setSchedule(e.target.checked)} />{' '}
+            Schedule for later
+          </label>
+          {schedule && (
+            <>
+              <label>
+                Send at
+                <input type="datetime-local" required value={at} onChange={(e) => setAt(e.target.value)} />
+              </label>
+              <label>
+                Time zone
+                <select value={zone} onChange={(e) => setZone(e.target.value)}>
+                  {ZONES.map((z) => (
+                    <option key={z}>{z}</option>
+                  ))}
+                </select>
+              </label>
+            </>
+          )}
+          {send.isError && <ErrorMessage error={send.error} />}
+          <button type="submit" className="primary" disabled={send.isPending || account === ''}>
+            {schedule ? 'Schedule' : 'Send'}
+          </button>
+        </form>
+        {send.data && <Outcome id={send.data.message_log_id} />}
+      </div>
+    </>
+  );
+}

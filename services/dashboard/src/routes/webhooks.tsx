@@ -1,0 +1,147 @@
+import { useState, type FormEvent } from 'react';
+import {
+  useDeliveries,
+  useRotateSecret,
+  useSaveWebhookSettings,
+  useSendTest,
+  useWebhookSettings,
+  WEBHOOK_EVENTS,
+  type WebhookEvent,
+  type WebhookSettings,
+} from '../api/webhooks';
+import { CopyButton } from '../components/copy-button';
+import { ErrorMessage, QueryState } from '../components/query-state';
+import { StatusBadge } from '../components/status-badge';
+
+function SettingsForm({ settings }: { settings: WebhookSettings }) {
+  const save = useSaveWebhookSettings();
+  const [url, setUrl] = useState(settings.url ?? '');
+  const [all, setAll] = useState(settings.events === null);
+  const [events, setEvents] = useState<WebhookEvent[]>(settings.events ?? []);
+  const toggle = (event: WebhookEvent) =>
+    setEvents((current) =>
+      current.includes(event) ? current.filter((e) => e !== event) : [...current, event],
+    );
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate({ url: url.trim() === '' ? null : url.trim(), events: all ? null : events });
+  };
+  return (
+    <form onSubmit={submit} className="stack card" aria-labelledby="endpoint-heading">
+      <h2 id="endpoint-heading">Endpoint</h2>
+      <label>
+        Webhook URL
+        <input
+          type="url"
+          placeholder="https://example.com/webhooks"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+        />
+      </label>
+      <fieldset>
+        <legend>Events to send</legend>
+        <label className="inline">
+          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> All events
+        </label>
+        {!all && (
+          <div className="checks">
+            {WEBHOOK_EVENTS.filter((e) => e !== 'webhook.test').map((event) => (
+              <label key={event} className="inline">
+                <input type="checkbox" checked={events.includes(event)} onChange={() => toggle(event)} />{' '}
+                {event}
+              </label>
+            ))}
+          </div>
+        )}
+      </fieldset>
+      {save.isError && <ErrorMessage error={save.error} />}
+      {save.isSuccess && <p role="status">Saved.</p>}
+      <button type="submit" className="primary" disabled={save.isPending}>
+        Save
+      </button>
+    </form>
+  );
+}
+
+function SecretPanel({ secretSet }: { secretSet: boolean }) {
+  const rotate = useRotateSecret();
+  const secret = rotate.data?.secret;
+  return (
+    <section className="stack card" aria-labelledby="secret-heading">
+      <h2 id="secret-heading">Signing secret</h2>
+      {secret ? (
+        <div className="stack">
+          <p role="status">Copy the new secret now: it is shown only this once.</p>
+          <span className="with-action">
+            <code className="secret" data-testid="new-secret">
+              {secret}
+            </code>
+            <CopyButton value={secret} label="Copy the signing secret" />
+          </span>
+        </div>
+      ) : (
+        <p>
+          {secretSet ? <code>whsec_••••••••••••••••</code> : 'No secret yet: webhooks are sent unsigned.'}
+        </p>
+      )}
+      {rotate.isError && <ErrorMessage error={rotate.error} />}
+      <button type="button" onClick={() => rotate.mutate()} disabled={rotate.isPending}>
+        {secretSet || secret ? 'Rotate secret' : 'Generate secret'}
+      </button>
+    </section>
+  );
+}
+
+function SendTestPanel() {
+  const sendTest = useSendTest();
+  const deliveryId = sendTest.data?.delivery_id;
+  // Follows the test's delivery until its outcome is known.
+  const deliveries = useDeliveries(
+    { event: 'webhook.test', per_page: 20 },
+    { pollMs: deliveryId ? 1_000 : undefined },
+  );
+  const delivery = deliveries.data?.deliveries.find((d) => d.delivery_id === deliveryId);
+  const last = delivery?.attempts.at(-1);
+  return (
+    <section className="stack card" aria-labelledby="test-heading">
+      <h2 id="test-heading">Send Test</h2>
+      <p className="muted">Sends a webhook.test event to the endpoint now.</p>
+      {sendTest.isError && <ErrorMessage error={sendTest.error} />}
+      {deliveryId && (
+        <p role="status" data-testid="test-outcome">
+          {delivery && delivery.status !== 'pending' ? (
+            <>
+              Test <StatusBadge status={delivery.status} />
+              {last ? ` · HTTP ${last.http_status ?? '—'} in ${last.duration_ms ?? '—'} ms` : ''}
+              {last?.error ? ` · ${last.error}` : ''}
+            </>
+          ) : (
+            'Test sent, waiting for the outcome…'
+          )}
+        </p>
+      )}
+      <button type="button" onClick={() => sendTest.mutate()} disabled={sendTest.isPending}>
+        Send Test
+      </button>
+    </section>
+  );
+}
+
+/** The webhook endpoint, its event filter, the signing secret and Send Test. */
+export function WebhooksScreen() {
+  const settings = useWebhookSettings();
+  return (
+    <>
+      <h1>Webhooks</h1>
+      <QueryState query={settings} empty={null}>
+        {(s) => (
+          <div className="grid">
+            <SettingsForm settings={s} />
+            <SecretPanel secretSet={s.secret_set} />
+            <SendTestPanel />
+          </div>
+        )}
+      </QueryState>
+    </>
+  );
+}

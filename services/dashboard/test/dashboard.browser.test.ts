@@ -1,0 +1,295 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import request from 'supertest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { waitFor } from '@bm/platform/testing';
+import { startFullStack, type FullStack } from '../../../test/support/full-stack';
+import { ADMIN_TOKEN, createTenant, randomPhone, type TenantFixture } from '../../../test/support/stack';
+import { launchBrowser } from './support/browser';
+import { listFixtures } from './support/fixtures';
+import { figures, firstScreenScriptGzipBytes, scriptTimer } from './support/measure';
+import { startSigningReceiver } from './support/signing-receiver';
+
+const SHOTS = join(__dirname, '..', '..', '..', 'docs', 'dashboard');
+const PASSWORD = 'a long enough dashboard password';
+jest.setTimeout(90_000);
+
+/** Invites a dashboard user of the tenant through the operator API; answers the invite link. */
+async function inviteUrl(gatewayUrl: string, tenantId: number): Promise<{ email: string; url: string }> {
+  const email = `owner-${tenantId}-${Date.now()}@example.com`;
+  const res = await request(gatewayUrl)
+    .post(`/admin/v1/tenants/${tenantId}/users`)
+    .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+    .send({ email })
+    .expect(201);
+  return { email, url: res.body.data.invite_url as string };
+}
+
+/** Every form control on the page that no label names (there should be none). */
+const unlabelled = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('input, select, textarea')]
+      .filter((el) => (el as HTMLInputElement).labels?.length === 0 && !el.getAttribute('aria-label'))
+      .map((el) => el.outerHTML),
+  );
+
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+describe('the dashboard in headless Chromium against the real stack', () => {
+  let env: FullStack;
+  let t: TenantFixture;
+  let other: TenantFixture;
+  let receiver: Awaited<ReturnType<typeof startSigningReceiver>>;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let base: string;
+  let sentId = 0;
+  let sentPhone = '';
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    env = await startFullStack({ SIGNIN_MAX_PER_IP: '1000' });
+    base = `${env.gatewayUrl}/dashboard`;
+    t = await createTenant(env.stack);
+    other = await createTenant(env.stack);
+    receiver = await startSigningReceiver();
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    // A CSP violation or a script error shows on the console; none is allowed.
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await env?.stop();
+    writeFileSync(join(SHOTS, 'figures.json'), `${JSON.stringify(figures, null, 2)}\n`);
+  });
+
+  it('when a user sets a password from the invite link and signs in with the keyboard, then Numbers shows the API ID', async () => {
+    const invite = await inviteUrl(env.gatewayUrl, t.tenantId);
+    await page.goto(invite.url);
+    await page.getByLabel('New password').fill(PASSWORD);
+    await page.getByLabel('Repeat it').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your password is set' }).waitFor();
+
+    await page.goto(`${base}/sign-in`);
+    expect(await unlabelled(page)).toEqual([]);
+    await shot(page, 'sign-in');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(invite.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+
+    await page.getByRole('heading', { name: 'Numbers' }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: t.channelAccountId });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Subscribed');
+    expect(await page.getByRole('row').filter({ hasText: other.channelAccountId }).count()).toBe(0);
+    await shot(page, 'numbers');
+  });
+
+  it('when the first screen loads, then its script is within 200 KB gzip and it is interactive within the target', async () => {
+    figures.first_screen_js_gzip_kb = Math.round(firstScreenScriptGzipBytes() / 102.4) / 10;
+    const fresh = await context.newPage();
+    await fresh.goto(`${base}/`);
+    await fresh.getByRole('row').filter({ hasText: t.channelAccountId }).waitFor();
+    await fresh.getByRole('button', { name: 'Sign out' }).isEnabled();
+    figures.first_screen_interactive_ms = Math.round(await fresh.evaluate(() => performance.now()));
+    await fresh.close();
+    expect(figures.first_screen_js_gzip_kb).toBeLessThanOrEqual(200);
+  });
+
+  it('when the webhook URL is set to a local receiver, a secret generated and Send Test pressed, then it is delivered and verifies with libs/client', async () => {
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByLabel('Webhook URL').fill(receiver.url);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.getByRole('button', { name: 'Generate secret' }).click();
+    receiver.state.secret = (await page.getByTestId('new-secret').textContent()) ?? '';
+    expect(receiver.state.secret).toMatch(/^whsec_/);
+    expect(await unlabelled(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Send Test' }).click();
+    await page.getByTestId('test-outcome').filter({ hasText: 'delivered' }).waitFor({ timeout: 20_000 });
+    const test = receiver.received.find((r) => r.body.includes('"webhook.test"'));
+    expect(test?.verified).toBe(true);
+    await shot(page, 'webhooks');
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Signing secret' }).waitFor();
+    expect(await page.getByText(receiver.state.secret).count()).toBe(0);
+  });
+
+  it('when a template is sent from the form, then its status is followed to read without a reload', async () => {
+    await page.getByRole('link', { name: 'Send a message' }).click();
+    sentPhone = `+${randomPhone()}`;
+    await page.getByLabel('To (phone with country code)').fill(sentPhone);
+    await page
+      .getByRole('combobox', { name: 'Template', exact: true })
+      .selectOption({ label: 'hello_world (en_US)' });
+    expect(await unlabelled(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const heading = page.getByRole('heading', { name: /Accepted: message #\d+/ });
+    await heading.waitFor();
+    sentId = Number(/#(\d+)/.exec((await heading.textContent()) ?? '')?.[1]);
+    await page.getByTestId('send-status').filter({ hasText: 'read' }).waitFor({ timeout: 30_000 });
+    await shot(page, 'send');
+  });
+
+  it('when the sent list is filtered by the phone, then the message is there and its page shows the timeline', async () => {
+    await page.getByRole('link', { name: 'Sent messages' }).click();
+    await page.getByLabel('Phone').fill(sentPhone);
+    await page.getByLabel('Phone').press('Tab');
+    const link = page.getByRole('link', { name: `#${sentId}` });
+    await link.waitFor();
+    expect(await page.getByRole('row').count()).toBe(2);
+    expect(await unlabelled(page)).toEqual([]);
+    await shot(page, 'sent-messages');
+    await link.click();
+    await page.getByRole('heading', { name: `Message #${sentId}` }).waitFor();
+    await page.getByTestId('message-status').filter({ hasText: 'read' }).waitFor();
+    await page.getByRole('list', { name: 'Status timeline' }).waitFor();
+    await shot(page, 'message');
+  });
+
+  it('when the receiver fails, then the health monitor shows the failed delivery and Redeliver delivers it', async () => {
+    receiver.state.failing = true;
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('button', { name: 'Send Test' }).click();
+    await page.getByTestId('test-outcome').filter({ hasText: 'failed' }).waitFor({ timeout: 30_000 });
+
+    await page.getByRole('link', { name: 'Health monitor' }).click();
+    await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('failed');
+    const failed = page
+      .getByRole('row')
+      .filter({ hasText: 'webhook.test' })
+      .filter({ hasText: 'failed' })
+      .first();
+    await failed.waitFor();
+    expect(await page.getByText('receiver is down for the test').count()).toBeGreaterThan(0);
+    expect(await unlabelled(page)).toEqual([]);
+    await shot(page, 'health-monitor');
+
+    receiver.state.failing = false;
+    const before = receiver.received.length;
+    await failed.getByRole('button', { name: /Redeliver/ }).click();
+    await waitFor(() => receiver.received.length > before && receiver.received.at(-1)?.verified, {
+      what: 'redelivery received and verified',
+      timeoutMs: 20_000,
+    });
+    await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('delivered');
+    await page.getByRole('row').filter({ hasText: 'webhook.test' }).first().waitFor();
+  });
+
+  it('when a key is issued and then revoked, then it works once issued and stops at revocation', async () => {
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('button', { name: 'Issue a key' }).click();
+    const key = (await page.getByTestId('new-key').textContent()) ?? '';
+    const auth = { Authorization: `Bearer ${key}` };
+    await request(env.gatewayUrl).get('/api/v1/api-keys').set(auth).expect(200);
+    const keyId = key.slice('bm_live_'.length, 'bm_live_'.length + 26);
+    await shot(page, 'api-keys');
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: `Revoke key ${keyId}` }).click();
+    await page.getByRole('row').filter({ hasText: keyId }).filter({ hasText: 'revoked' }).waitFor();
+    await request(env.gatewayUrl).get('/api/v1/api-keys').set(auth).expect(401);
+  });
+
+  it("when another tenant's user signs in, then none of the first tenant's data shows", async () => {
+    const invite = await inviteUrl(env.gatewayUrl, other.tenantId);
+    const second = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const p = await second.newPage();
+    await p.goto(invite.url);
+    await p.getByLabel('New password').fill(PASSWORD);
+    await p.getByLabel('Repeat it').fill(PASSWORD);
+    await p.getByRole('button', { name: 'Set password' }).click();
+    await p.getByRole('link', { name: 'Sign in' }).click();
+    await p.getByLabel('Email').fill(invite.email);
+    await p.getByLabel('Password').fill(PASSWORD);
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    await p.getByRole('row').filter({ hasText: other.channelAccountId }).waitFor();
+    expect(await p.getByText(t.channelAccountId).count()).toBe(0);
+    await p.goto(`${base}/messages?to_phone=${encodeURIComponent(sentPhone)}`);
+    await p.getByText('No messages match.').waitFor();
+    await p.goto(`${base}/messages/${sentId}`);
+    await p.getByRole('alert').filter({ hasText: 'MESSAGE_NOT_FOUND' }).waitFor();
+    await p.goto(`${base}/health`);
+    await p.getByText('No deliveries match.').waitFor();
+    await second.close();
+  });
+
+  it('when the screens are shown at 390x844, then nothing overflows sideways', async () => {
+    const phoneSized = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      storageState: await context.storageState(),
+    });
+    const p = await phoneSized.newPage();
+    for (const [path, name] of [
+      ['/', 'numbers'],
+      ['/webhooks', 'webhooks'],
+      ['/health', 'health-monitor'],
+      ['/messages', 'sent-messages'],
+      ['/send', 'send'],
+      ['/api-keys', 'api-keys'],
+    ]) {
+      await p.goto(`${base}${path}`);
+      await p.locator('main h1').waitFor();
+      await p.waitForLoadState('networkidle');
+      const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect({ path, overflow }).toEqual({ path, overflow: 0 });
+      await shot(p, `${name}-390`);
+    }
+    await phoneSized.close();
+  });
+
+  it('when each list screen gets 100 rows, then it renders them within the script-time target', async () => {
+    const fixtures = listFixtures(100);
+    const mocked = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      storageState: await context.storageState(),
+    });
+    const p = await mocked.newPage();
+    await p.route('**/api/v1/**', async (route) => {
+      const path = new URL(route.request().url()).pathname;
+      const body = fixtures[path];
+      if (body === undefined) return route.continue();
+      return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+    });
+    await p.goto(`${base}/send`);
+    await p.getByRole('heading', { name: 'Send a message' }).waitFor();
+    for (const [link, name] of [
+      ['Numbers', 'numbers'],
+      ['Health monitor', 'health'],
+      ['Sent messages', 'messages'],
+      ['API keys', 'api_keys'],
+    ]) {
+      await p.getByRole('link', { name: 'Send a message' }).click();
+      await p.getByRole('heading', { name: 'Send a message' }).waitFor();
+      await p.waitForLoadState('networkidle');
+      const elapsed = await scriptTimer(p);
+      await p.getByRole('link', { name: link, exact: true }).click();
+      await waitFor(async () => (await p.locator('tbody tr').count()) === 100, {
+        what: `${name} rows`,
+        timeoutMs: 10_000,
+      });
+      figures[`render_100_rows_${name}_script_ms`] = Math.round((await elapsed()) * 10) / 10;
+    }
+    await mocked.close();
+  });
+
+  it('when the user signs out, then the screens need a new sign-in', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.goto(`${base}/api-keys`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(consoleErrors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
+  });
+});

@@ -1,0 +1,110 @@
+import { queryRows, withTransaction } from '@bm/platform';
+import type { DataSource } from 'typeorm';
+
+export interface DashboardUser {
+  id: string;
+  tenantId: number;
+  email: string;
+  passwordHash: string | null;
+}
+
+export interface InviteRecord {
+  userId: string;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+interface UserRow {
+  id: string;
+  tenant_id: number;
+  email: string;
+  password_hash: string | null;
+}
+
+const toUser = (row: UserRow): DashboardUser => ({
+  id: row.id,
+  tenantId: row.tenant_id,
+  email: row.email,
+  passwordHash: row.password_hash,
+});
+
+/** Dashboard users and their invites (gateway schema). */
+export class DashboardUserRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async findByEmail(email: string): Promise<DashboardUser | undefined> {
+    const rows = await queryRows<UserRow>(
+      this.dataSource,
+      `SELECT id, tenant_id, email, password_hash FROM gateway.dashboard_users WHERE email = $1`,
+      [email],
+    );
+    return rows[0] && toUser(rows[0]);
+  }
+
+  /**
+   * Makes the user when the email is new and records a fresh invite; earlier unused invites of the user stop
+   * working, so only the newest link is ever valid. Answers the user as stored (another tenant's, if so).
+   */
+  async upsertWithInvite(
+    newId: string,
+    tenantId: number,
+    email: string,
+    tokenHash: Buffer,
+    expiresAt: Date,
+  ): Promise<DashboardUser> {
+    return withTransaction(this.dataSource, async (tx) => {
+      await tx.query(
+        `INSERT INTO gateway.dashboard_users (id, tenant_id, email) VALUES ($1, $2, $3)
+         ON CONFLICT (email) DO NOTHING`,
+        [newId, tenantId, email],
+      );
+      const [row] = await queryRows<UserRow>(
+        tx,
+        `SELECT id, tenant_id, email, password_hash FROM gateway.dashboard_users WHERE email = $1 FOR UPDATE`,
+        [email],
+      );
+      if (row.tenant_id !== tenantId) return toUser(row);
+      await tx.query(
+        `UPDATE gateway.dashboard_invites SET used_at = now() WHERE user_id = $1 AND used_at IS NULL`,
+        [row.id],
+      );
+      await tx.query(
+        `INSERT INTO gateway.dashboard_invites (token_hash, user_id, expires_at) VALUES ($1, $2, $3)`,
+        [tokenHash, row.id, expiresAt],
+      );
+      return toUser(row);
+    });
+  }
+
+  /**
+   * Spends the invite and sets the user's password in one transaction; the row lock makes a second use of the
+   * same link, even a concurrent one, see it used. Answers what the invite was before this call.
+   */
+  async redeemInvite(
+    tokenHash: Buffer,
+    passwordHash: string,
+    now: Date,
+  ): Promise<{ invite: InviteRecord; user?: DashboardUser } | undefined> {
+    return withTransaction(this.dataSource, async (tx) => {
+      const [invite] = await queryRows<{ user_id: string; expires_at: Date; used_at: Date | null }>(
+        tx,
+        `SELECT user_id, expires_at, used_at FROM gateway.dashboard_invites WHERE token_hash = $1 FOR UPDATE`,
+        [tokenHash],
+      );
+      if (!invite) return undefined;
+      const record = { userId: invite.user_id, expiresAt: invite.expires_at, usedAt: invite.used_at };
+      if (invite.used_at !== null || invite.expires_at <= now) return { invite: record };
+      await tx.query(`UPDATE gateway.dashboard_invites SET used_at = $2 WHERE token_hash = $1`, [
+        tokenHash,
+        now,
+      ]);
+      const [user] = await queryRows<UserRow>(
+        tx,
+        `UPDATE gateway.dashboard_users SET password_hash = $2, password_set_at = $3 WHERE id = $1
+         RETURNING id, tenant_id, email, password_hash`,
+        [invite.user_id, passwordHash, now],
+      );
+      return { invite: record, user: toUser(user) };
+    });
+  }
+}

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import type { RedisClient } from '@bm/platform';
+
+/** What a dashboard session holds; the session id itself is never stored, only its SHA-256. */
+export interface SessionRecord {
+  userId: string;
+  tenantId: number;
+  email: string;
+  csrfToken: string;
+  /** Epoch milliseconds: the absolute lifetime counts from here. */
+  createdAt: number;
+}
+
+export interface LiveSession extends SessionRecord {
+  idleExpiresAt: number;
+  absoluteExpiresAt: number;
+}
+
+const keyOf = (sessionId: string) => `gw:session:${createHash('sha256').update(sessionId).digest('hex')}`;
+
+/**
+ * Sessions in Redis, where every gateway replica sees them. The key's TTL is the idle timeout, moved on at each
+ * use but never past the absolute end, so Redis forgets an ended session by itself.
+ */
+export class SessionStore {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly idleMs: number,
+    private readonly absoluteMs: number,
+  ) {}
+
+  async create(sessionId: string, record: SessionRecord): Promise<LiveSession> {
+    await this.redis.set(keyOf(sessionId), JSON.stringify(record), 'PX', this.idleMs);
+    return this.live(record, record.createdAt);
+  }
+
+  /** The session if it is still live, its idle deadline moved on; undefined when unknown, ended or revoked. */
+  async touch(sessionId: string, now = Date.now()): Promise<LiveSession | undefined> {
+    const key = keyOf(sessionId);
+    const raw = await this.redis.get(key);
+    if (raw === null) return undefined;
+    const record = JSON.parse(raw) as SessionRecord;
+    const live = this.live(record, now);
+    const remaining = live.idleExpiresAt - now;
+    if (remaining <= 0) {
+      await this.redis.del(key);
+      return undefined;
+    }
+    // PEXPIRE on a key deleted meanwhile (a sign-out racing this request) does nothing and answers 0.
+    if ((await this.redis.pexpire(key, remaining)) === 0) return undefined;
+    return live;
+  }
+
+  async revoke(sessionId: string): Promise<void> {
+    await this.redis.del(keyOf(sessionId));
+  }
+
+  private live(record: SessionRecord, now: number): LiveSession {
+    const absoluteExpiresAt = record.createdAt + this.absoluteMs;
+    return { ...record, absoluteExpiresAt, idleExpiresAt: Math.min(now + this.idleMs, absoluteExpiresAt) };
+  }
+}

@@ -1,0 +1,50 @@
+import { timingSafeEqual } from 'node:crypto';
+import { AppError } from '@bm/platform';
+import type { LiveSession, SessionStore } from '../data-access/session.store';
+import type { TenantRepository } from '../data-access/tenant.repository';
+
+/** What the request tells about where it came from and what it carries, read by the entry point. */
+export interface SessionRequest {
+  sessionId: string;
+  /** POST, PUT, PATCH and DELETE change state; GET, HEAD and OPTIONS do not. */
+  changesState: boolean;
+  csrfHeader: string | undefined;
+  /** True when `Origin` names this very origin or `Sec-Fetch-Site` says `same-origin`. */
+  sameOrigin: boolean;
+}
+
+export interface SessionCredential {
+  session: LiveSession;
+  plan: string;
+}
+
+function tokensMatch(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** 403 CSRF_FAILED for a state-changing request without the session's token or from another origin. */
+export function requireCsrf(request: SessionRequest, session: LiveSession): void {
+  if (request.changesState && !(request.sameOrigin && tokensMatch(request.csrfHeader, session.csrfToken))) {
+    throw new AppError('CSRF_FAILED');
+  }
+}
+
+/**
+ * A session cookie authenticates as an API key of its tenant does. A state-changing request must also carry
+ * the session's CSRF token and come from the same origin (403 CSRF_FAILED): a cookie alone, which a browser
+ * attaches to another site's form post, changes nothing. A session that ended is 401 SESSION_EXPIRED.
+ */
+export async function authenticateSession(
+  deps: { sessions: SessionStore; tenants: TenantRepository },
+  request: SessionRequest,
+): Promise<SessionCredential> {
+  const session = await deps.sessions.touch(request.sessionId);
+  if (!session) throw new AppError('SESSION_EXPIRED');
+  requireCsrf(request, session);
+  const tenant = await deps.tenants.findById(session.tenantId);
+  if (!tenant) throw new AppError('SESSION_EXPIRED');
+  return { session, plan: tenant.plan };
+}

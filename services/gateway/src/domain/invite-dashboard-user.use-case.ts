@@ -1,0 +1,46 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { DashboardInviteDto } from '@bm/contracts';
+import { AppError } from '@bm/platform';
+import { ulid } from 'ulidx';
+import type { DashboardUserRepository } from '../data-access/dashboard-user.repository';
+import type { TenantRepository } from '../data-access/tenant.repository';
+
+export const INVITE_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** The SHA-256 under which an invite token is stored and looked up. */
+export function hashInviteToken(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+/**
+ * Invites a person to the tenant's dashboard: a single-use link valid 24 h, in this answer only. Inviting the
+ * same email again replaces the link (also after the password was set: it is how a forgotten one is reset); an
+ * email already used by another tenant's user is 409 CONFLICT.
+ */
+export async function inviteDashboardUser(
+  deps: { tenants: TenantRepository; users: DashboardUserRepository },
+  input: { tenantId: number; email: string; dashboardUrl: string },
+  now = new Date(),
+): Promise<DashboardInviteDto> {
+  if (!(await deps.tenants.findById(input.tenantId))) throw new AppError('TENANT_NOT_FOUND');
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + INVITE_TTL_MS);
+  const user = await deps.users.upsertWithInvite(
+    ulid(),
+    input.tenantId,
+    input.email,
+    hashInviteToken(token),
+    expiresAt,
+  );
+  if (user.tenantId !== input.tenantId) {
+    throw new AppError('CONFLICT', 'A dashboard user with this email belongs to another tenant');
+  }
+  return {
+    user_id: user.id,
+    tenant_id: user.tenantId,
+    email: user.email,
+    // In the fragment: browsers send it to no server, so the token stays out of access logs and Referer.
+    invite_url: `${input.dashboardUrl}/set-password#token=${token}`,
+    invite_expires_at: expiresAt.toISOString(),
+  };
+}

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { AppError } from '@bm/platform';
+import type { DashboardUserRepository } from '../data-access/dashboard-user.repository';
+import type { LiveSession, SessionStore } from '../data-access/session.store';
+import { verifyPassword } from './passwords';
+import type { SignInThrottle } from './sign-in-throttle';
+
+export type SignInOutcome =
+  | { kind: 'signed-in'; sessionId: string; session: LiveSession }
+  | { kind: 'throttled'; retryAfterSeconds: number };
+
+/**
+ * Signs a dashboard user in: a new random 32-byte session id each time (never one the browser brought), the
+ * session's own CSRF token. A wrong password, an unknown email and a user who never set a password all cost one
+ * scrypt hash and answer the same 401 INVALID_CREDENTIALS.
+ */
+export async function signIn(
+  deps: { users: DashboardUserRepository; sessions: SessionStore; throttle: SignInThrottle },
+  input: { email: string; password: string; ip: string },
+): Promise<SignInOutcome> {
+  const wait = await deps.throttle.attempt(input.email, input.ip);
+  if (wait !== undefined) return { kind: 'throttled', retryAfterSeconds: wait };
+  const user = await deps.users.findByEmail(input.email);
+  const valid = await verifyPassword(input.password, user?.passwordHash ?? null);
+  if (!user || !valid) throw new AppError('INVALID_CREDENTIALS');
+  await deps.throttle.succeeded(input.email);
+  const sessionId = randomBytes(32).toString('base64url');
+  const session = await deps.sessions.create(sessionId, {
+    userId: user.id,
+    tenantId: user.tenantId,
+    email: user.email,
+    csrfToken: randomBytes(32).toString('base64url'),
+    createdAt: Date.now(),
+  });
+  return { kind: 'signed-in', sessionId, session };
+}

@@ -1,0 +1,129 @@
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import {
+  ok,
+  setPasswordSchema,
+  signInSchema,
+  type DashboardSessionDto,
+  type SignInRequest,
+} from '@bm/contracts';
+import { AppError, defineRoutes, jsonBody, validate } from '@bm/platform';
+import type { DashboardUserRepository } from '../../data-access/dashboard-user.repository';
+import type { LiveSession, SessionStore } from '../../data-access/session.store';
+import type { TenantRepository } from '../../data-access/tenant.repository';
+import { authenticateSession, type SessionRequest } from '../../domain/authenticate-session.use-case';
+import { setDashboardPassword } from '../../domain/set-dashboard-password.use-case';
+import { signIn } from '../../domain/sign-in.use-case';
+import type { SignInThrottle } from '../../domain/sign-in-throttle';
+import { signOut } from '../../domain/sign-out.use-case';
+import {
+  clearSessionCookie,
+  csrfHeaderOf,
+  isSameOrigin,
+  sessionIdOf,
+  setSessionCookie,
+} from './session-cookie';
+
+export interface DashboardAuthDeps {
+  users: DashboardUserRepository;
+  sessions: SessionStore;
+  tenants: TenantRepository;
+  throttle: SignInThrottle;
+  bodyLimit: string;
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The session facts of a request with the cookie; 401 SESSION_EXPIRED without one. */
+export function sessionRequestOf(req: Request, sessionId = sessionIdOf(req)): SessionRequest {
+  if (sessionId === undefined) throw new AppError('SESSION_EXPIRED');
+  return {
+    sessionId,
+    changesState: STATE_CHANGING.has(req.method),
+    csrfHeader: csrfHeaderOf(req),
+    sameOrigin: isSameOrigin(req),
+  };
+}
+
+const sessionDto = (s: LiveSession): DashboardSessionDto => ({
+  user: { user_id: s.userId, tenant_id: s.tenantId, email: s.email },
+  csrf_token: s.csrfToken,
+  idle_expires_at: new Date(s.idleExpiresAt).toISOString(),
+  absolute_expires_at: new Date(s.absoluteExpiresAt).toISOString(),
+});
+
+// Signing in and setting a password are only ever done from the dashboard's own pages: another site cannot
+// sign a browser into an account of its choosing (login CSRF) or spend an invite link it saw.
+function requireSameOrigin(req: Request, _res: Response, next: NextFunction): void {
+  if (!isSameOrigin(req)) throw new AppError('CSRF_FAILED');
+  next();
+}
+
+function noStore(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+}
+
+/** /api/auth/**: the dashboard's set-password, sign-in, session and sign-out (CONTRACT.md). */
+export function dashboardAuthRouter(deps: DashboardAuthDeps): Router {
+  const router = Router();
+  router.use('/api/auth', noStore);
+  const json = jsonBody(deps.bodyLimit);
+  defineRoutes(router, [
+    {
+      method: 'POST',
+      path: '/api/auth/set-password',
+      handlers: [
+        requireSameOrigin,
+        ...json,
+        async (req, res) => {
+          const input = validate(setPasswordSchema, req.body ?? {});
+          res.json(ok(await setDashboardPassword(deps.users, input)));
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: '/api/auth/sign-in',
+      handlers: [
+        requireSameOrigin,
+        ...json,
+        async (req, res) => {
+          const input: SignInRequest = validate(signInSchema, req.body ?? {});
+          const outcome = await signIn(deps, { ...input, ip: req.ip ?? 'unknown' });
+          if (outcome.kind === 'throttled') {
+            res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
+            throw new AppError('RATE_LIMIT_EXCEEDED', 'Too many sign-in attempts; try again later', {
+              reset_seconds: outcome.retryAfterSeconds,
+            });
+          }
+          const { session, sessionId } = outcome;
+          setSessionCookie(req, res, sessionId, session.absoluteExpiresAt - Date.now());
+          res.json(ok(sessionDto(session)));
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: '/api/auth/session',
+      handlers: [
+        async (req, res) => {
+          const { session } = await authenticateSession(deps, sessionRequestOf(req));
+          res.json(ok(sessionDto(session)));
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: '/api/auth/sign-out',
+      handlers: [
+        async (req, res) => {
+          const sessionId = sessionIdOf(req);
+          if (sessionId !== undefined) await signOut(deps.sessions, sessionRequestOf(req, sessionId));
+          clearSessionCookie(req, res);
+          res.json(ok({ signed_out: true }));
+        },
+      ],
+    },
+  ]);
+  return router;
+}
