@@ -170,7 +170,7 @@ function operationOf(
     );
   }
   for (const [status, codes] of [...errorCodesOf(spec, route)].sort(([a], [b]) => a - b)) {
-    responses[String(status)] = errorResponse(status, codes, status === 401 ? {} : rateHeaders);
+    responses[String(status)] = errorResponse(status, codes, rateHeaders);
   }
   const operation: Record<string, unknown> = {
     operationId: route.operationId,
@@ -326,8 +326,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       headers: {
         'X-Request-Id': { description: "The client's own value, or a new one", schema: { type: 'string' } },
         'X-RateLimit-Limit': integerHeader(
-          "Requests per window of the tenant's plan, on every authenticated answer (a 401 has no tenant and " +
-            'none of the three). The `unlimited` plan states 2147483647, a budget no client spends',
+          "Requests per window of the tenant's plan, on every answer under /api/v1 (a 401 has no tenant: it states " +
+            'the default plan, uncounted). The `unlimited` plan states 2147483647, a budget no client spends',
         ),
         'X-RateLimit-Remaining': integerHeader(
           'Requests left in this window; on the `unlimited` plan always 2147483647, never counted down',

@@ -63,6 +63,14 @@ export class RateLimiter {
     return (await this.redis.evalsha(this.scriptSha, 1, key, windowMs)) as [number, number];
   }
 
+  /**
+   * The plan's budget, stated without counting: for an answer whose caller is not identified (a 401), so that
+   * every answer under /api/v1 carries the rate headers and a client's logic needs no special case.
+   */
+  uncounted(plan: Plan): RateDecision {
+    return this.failOpen(plan);
+  }
+
   // A Redis outage must not take the whole API down: requests pass unmetered and health reports cache:false.
   private failOpen(plan: Plan): RateDecision {
     if (plan.limit === null) return this.unmetered(plan);

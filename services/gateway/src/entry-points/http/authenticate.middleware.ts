@@ -10,7 +10,8 @@ export interface AuthDeps extends CredentialDeps {
   defaultPlan: string;
 }
 
-// On every plan, the unlimited one included (with a budget no client spends): CONTRACT.md's every authenticated answer.
+// On every plan, the unlimited one included (with a budget no client spends): CONTRACT.md's every authenticated
+// answer, and a 401 too (the default plan's budget, uncounted).
 function setRateHeaders(res: Response, decision: RateDecision): void {
   res.setHeader('X-RateLimit-Limit', String(decision.limit));
   res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
@@ -23,8 +24,16 @@ function setRateHeaders(res: Response, decision: RateDecision): void {
  */
 export function authenticate(deps: AuthDeps) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const credential = await resolveCredential(req, deps);
-    const plan = deps.plans.get(credential.plan) ?? deps.plans.get(deps.defaultPlan)!;
+    const defaultPlan = deps.plans.get(deps.defaultPlan)!;
+    let credential: Awaited<ReturnType<typeof resolveCredential>>;
+    try {
+      credential = await resolveCredential(req, deps);
+    } catch (err) {
+      // No tenant, so nothing is counted; the default plan's budget is stated, as on every other answer.
+      setRateHeaders(res, deps.rateLimiter.uncounted(defaultPlan));
+      throw err;
+    }
+    const plan = deps.plans.get(credential.plan) ?? defaultPlan;
     const decision = await deps.rateLimiter.hit(credential.tenantId, plan);
     res.locals.tenantId = credential.tenantId;
     currentContext().tenantId = credential.tenantId;
