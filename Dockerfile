@@ -45,6 +45,8 @@ RUN set -eu; \
     done
 
 FROM ${NODE_IMAGE} AS runtime
+ARG NODE_IMAGE
+LABEL org.opencontainers.image.base.name="${NODE_IMAGE}"
 ENV NODE_ENV=production
 # The services need node alone: the package managers the base image carries are removed.
 RUN rm -rf /usr/local/lib/node_modules /opt/yarn-* \

@@ -160,7 +160,8 @@ function checkNodeImage(where, text) {
   const wanted = readFileSync(join(ROOT, '.node-version'), 'utf8').trim();
   const arg = /^ARG NODE_IMAGE=(\S+)$/m.exec(text)?.[1];
   const expected = `node:${wanted}-bookworm-slim`;
-  if (arg !== expected) problem(where, `ARG NODE_IMAGE must be ${expected} (.node-version), is ${arg ?? 'missing'}`);
+  if (arg !== expected)
+    problem(where, `ARG NODE_IMAGE must be ${expected} (.node-version), is ${arg ?? 'missing'}`);
 }
 
 function checkImageTarget(where, name, target) {
@@ -531,6 +532,19 @@ function checkK8s(env, appFile, migrateFile) {
       problem(label, 'no Secret in production manifests (created out of band)');
     if ([...app, ...migrate].some((d) => d.metadata?.name?.includes(SANDBOX)))
       problem(label, 'no upstream sandbox in production');
+  }
+
+  // The manifests name the Node.js release the images run (.node-version), on every workload and its pods.
+  const node = readFileSync(join(ROOT, '.node-version'), 'utf8').trim();
+  for (const w of [...app, ...migrate].filter((d) => ['Deployment', 'Job'].includes(d.kind))) {
+    for (const meta of [w.metadata, w.spec.template.metadata]) {
+      const named = meta?.annotations?.['business-messaging/node-version'];
+      if (named !== node)
+        problem(
+          `${label} ${w.kind}/${w.metadata.name}`,
+          `annotation business-messaging/node-version must be ${node}, is ${named}`,
+        );
+    }
   }
 
   const deployments = of(app, 'Deployment');
