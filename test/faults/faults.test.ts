@@ -740,6 +740,17 @@ it(
         `**${lost.length}** | **${duplicated.length}** | **${falselyFailed.length}** |\n`,
     );
     if (doubled.length > 0) process.stdout.write(`phones sent twice: ${doubled.join(', ')}\n`);
+    // Why the campaign's failed messages failed, and in which fault's window (by when they failed).
+    const reasons = new Map<string, number>();
+    for (const r of await query<{ error_message: string | null; failed_at: Date | null }>(
+      `SELECT error_message, failed_at FROM messaging.message_logs WHERE campaign_id = $1 AND status = 'failed'`,
+      [campaignId],
+    )) {
+      const w = windowOf(ms(r.failed_at));
+      const key = `${w === undefined ? 'no time' : (faults[w]?.name ?? `window ${w}`)}: ${r.error_message ?? '-'}`;
+      reasons.set(key, (reasons.get(key) ?? 0) + 1);
+    }
+    for (const [key, n] of reasons) process.stdout.write(`failed recipients, ${n} x ${key}\n`);
     process.stdout.write(
       `status reports and STOPs: ${outage.deliveredAcknowledged} \`delivered\` reports acknowledged by the ` +
         `ingress (${outage.unapplied.length} not applied, ${outage.failedAsUnknown} of messages failed as ` +
