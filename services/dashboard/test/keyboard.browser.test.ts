@@ -1,0 +1,165 @@
+import request from 'supertest';
+import type { Browser, Page } from 'playwright-core';
+import { startFullStack, type FullStack } from '../../../test/support/full-stack';
+import { ADMIN_TOKEN, createTenant, randomPhone, type TenantFixture } from '../../../test/support/stack';
+import { launchBrowser } from './support/browser';
+
+const PASSWORD = 'a long enough dashboard password';
+jest.setTimeout(90_000);
+
+/** What has keyboard focus now: its tag, its accessible name (or value) and whether it is inside <main>. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return { tag: 'body', name: '', inMain: false, visible: true };
+    const rect = el.getBoundingClientRect();
+    return {
+      tag: el.tagName.toLowerCase(),
+      name: (
+        el.getAttribute('aria-label') ||
+        (el as HTMLInputElement).labels?.[0]?.textContent ||
+        el.textContent ||
+        ''
+      ).trim(),
+      inMain: el.closest('main') !== null,
+      visible: rect.width > 0 && rect.height > 0,
+    };
+  });
+
+/** Every enabled control a mouse user could use inside <main>, named as `focused` names them. */
+const controlsInMain = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('main a[href], main button, main input, main select, main textarea')]
+      .filter((el) => !(el as HTMLButtonElement).disabled)
+      // A radio group is one Tab stop (its checked radio); the arrow keys move within it.
+      .filter((el) => !((el as HTMLInputElement).type === 'radio' && !(el as HTMLInputElement).checked))
+      .filter((el) => {
+        const rect = el.getBoundingClientRect();
+        return rect.width > 0 && rect.height > 0;
+      })
+      .map((el) =>
+        (
+          el.getAttribute('aria-label') ||
+          (el as HTMLInputElement).labels?.[0]?.textContent ||
+          el.textContent ||
+          ''
+        ).trim(),
+      ),
+  );
+
+/** Presses Tab until the focused element matches, at most `max` times; fails if it never does. */
+async function tabTo(page: Page, matches: (f: Awaited<ReturnType<typeof focused>>) => boolean, max = 80) {
+  for (let i = 0; i < max; i += 1) {
+    await page.keyboard.press('Tab');
+    const f = await focused(page);
+    if (matches(f)) return f;
+  }
+  throw new Error('the element was never reached with Tab');
+}
+
+/** Tabs through a whole screen, answering every control inside <main> that focus reached. */
+async function tabThroughMain(page: Page, max = 120): Promise<Set<string>> {
+  const reached = new Set<string>();
+  let leftMain = false;
+  for (let i = 0; i < max; i += 1) {
+    await page.keyboard.press('Tab');
+    const f = await focused(page);
+    expect(f.visible).toBe(true);
+    if (f.inMain) reached.add(f.name);
+    else if (reached.size > 0) {
+      leftMain = true;
+      break;
+    }
+  }
+  expect(leftMain).toBe(true);
+  return reached;
+}
+
+describe('the dashboard with the keyboard alone', () => {
+  let env: FullStack;
+  let t: TenantFixture;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+
+  beforeAll(async () => {
+    env = await startFullStack({ SIGNIN_MAX_PER_IP: '1000' });
+    base = `${env.gatewayUrl}/dashboard`;
+    t = await createTenant(env.stack);
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    const email = `keys-${t.tenantId}-${Date.now()}@example.com`;
+    const invite = await request(env.gatewayUrl)
+      .post(`/admin/v1/tenants/${t.tenantId}/users`)
+      .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+      .send({ email })
+      .expect(201);
+    await page.goto(invite.body.data.invite_url as string);
+    await page.getByLabel('New password').focus();
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Your password is set' }).waitFor();
+    await page.goto(`${base}/sign-in`);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Numbers' }).waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await env?.stop();
+  });
+
+  // Numbers last: it is the screen signing in lands on, and opening the screen already shown is no navigation.
+  it.each([
+    ['Webhooks', 'Webhooks'],
+    ['Health monitor', 'Webhook health monitor'],
+    ['Sent messages', 'Sent messages'],
+    ['Send a message', 'Send a message'],
+    ['API keys', 'API keys'],
+    ['Numbers', 'Numbers'],
+  ])(
+    'when the %s screen is opened from the navigation with Tab and Enter, then focus lands on it and Tab reaches every control on it',
+    async (link, heading) => {
+      await page.keyboard.press('Home');
+      await page.locator('body').focus();
+      await tabTo(page, (f) => f.tag === 'a' && f.name === link);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: heading, exact: true }).first().waitFor();
+      await page.waitForLoadState('networkidle');
+      // The screen's <main> takes focus after a navigation, so the next Tab goes into the new screen.
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+      const expected = await controlsInMain(page);
+      const reached = await tabThroughMain(page);
+      for (const name of expected) expect(reached).toContain(name);
+    },
+  );
+
+  it('when a key is issued and a template message sent with the keyboard alone, then both are acknowledged', async () => {
+    await page.locator('body').focus();
+    await tabTo(page, (f) => f.tag === 'a' && f.name === 'API keys');
+    await page.keyboard.press('Enter');
+    await tabTo(page, (f) => f.tag === 'button' && /Issue/.test(f.name));
+    await page.keyboard.press('Enter');
+    await page.getByTestId('new-key').waitFor();
+    expect(await page.getByTestId('new-key').textContent()).toMatch(/^bm_live_/);
+
+    await page.locator('body').focus();
+    await tabTo(page, (f) => f.tag === 'a' && f.name === 'Send a message');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Send a message', exact: true }).waitFor();
+    await tabTo(page, (f) => f.tag === 'input' && /^To \(phone/.test(f.name));
+    await page.keyboard.type(`+${randomPhone()}`);
+    // The template radio is the default; the template list takes the first letters typed, as a select does.
+    await tabTo(page, (f) => f.tag === 'select' && /^Template/.test(f.name));
+    await page.keyboard.type('hello_world');
+    await tabTo(page, (f) => f.tag === 'button' && f.name === 'Send');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: /Accepted: message #\d+/ }).waitFor();
+  });
+});
