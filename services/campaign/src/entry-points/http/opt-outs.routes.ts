@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { addOptOutSchema, listOptOutsQuerySchema, ok, optOutPhoneParamSchema } from '@bm/contracts';
 import { defineRoutes, tenantOf, validate } from '@bm/platform';
 import type { CampaignDeps } from '../../domain/campaign-deps';
-import { addOptOut, listOptOuts, removeOptOut } from '../../domain/opt-outs.use-case';
+import { addOptOut, listOptOuts, removeOptOut } from '../../domain/opt-outs/opt-outs.use-case';
 
 /** The tenant's opted-out contacts (CONTRACT.md). */
 export function optOutRoutes(router: Router, deps: CampaignDeps): void {

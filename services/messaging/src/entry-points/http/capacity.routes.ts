@@ -7,7 +7,7 @@ import {
   lookupCampaignTemplate,
   releaseCapacity,
   reserveCapacity,
-} from '../../domain/capacity.use-case';
+} from '../../domain/capacity/capacity.use-case';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 
 const reservationSchema = Joi.object<{ reference: string; count: number; partial: boolean }>({

@@ -14,7 +14,7 @@ import {
   listFlows,
   setFlowStatus,
   updateFlow,
-} from '../../domain/flows.use-case';
+} from '../../domain/flows/flows.use-case';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 
 /** A flow id from the path; anything but a ULID names no flow. */
