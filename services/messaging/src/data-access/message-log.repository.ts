@@ -138,6 +138,19 @@ export interface InsertOptions {
   traceparent?: string;
 }
 
+/** A campaign recipient's send as `insertCampaignSend` writes it. */
+export interface CampaignSend {
+  tenantId: number;
+  channelAccountId: string;
+  toPhone: string;
+  content: { name: string; language: string; components: unknown };
+  templateCategory: string | null;
+  conversationCategory: string;
+  campaignId: string;
+  campaignRecipientId: string;
+  traceparent: string | null;
+}
+
 /** Rows one pass of a sweep takes. */
 const SWEEP_BATCH = 500;
 
@@ -358,6 +371,89 @@ export class MessageLogRepository {
       [claimed.map((m) => m.id), claimed.map((m) => m.sendAttempts), awaiting],
     );
     return new Set(rows.map((r) => Number(r.id)));
+  }
+
+  /** Locks a batch of scheduled messages whose time has come, the earliest first (rows other replicas hold skipped). */
+  async lockDueScheduled(tx: EntityManager): Promise<MessageLog[]> {
+    const rows: Row[] = await tx.query(
+      `SELECT * FROM messaging.message_logs WHERE status = 'scheduled' AND scheduled_at <= now()
+        ORDER BY scheduled_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED`,
+    );
+    return rows.map(toMessageLog);
+  }
+
+  /** Takes a batch of retries whose backoff is over off their timer; their ids, each to get a delivery command. */
+  async takeDueRetries(tx: EntityManager): Promise<number[]> {
+    const rows = await queryRows<{ id: string }>(
+      tx,
+      `UPDATE messaging.message_logs SET next_attempt_at = NULL, updated_at = now()
+        WHERE id IN (SELECT id FROM messaging.message_logs
+                      WHERE status = 'queued' AND attempt_started_at IS NULL AND next_attempt_at <= now()
+                      LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  /**
+   * Touches a batch of queued messages with no attempt and no retry due that have not moved for `olderThanMs`;
+   * their ids, each to get a new delivery command.
+   */
+  async touchStranded(tx: EntityManager, olderThanMs: number): Promise<number[]> {
+    const rows = await queryRows<{ id: string }>(
+      tx,
+      `UPDATE messaging.message_logs SET updated_at = now()
+        WHERE id IN (SELECT id FROM messaging.message_logs
+                      WHERE status = 'queued' AND attempt_started_at IS NULL AND next_attempt_at IS NULL
+                        AND updated_at < now() - $1 * interval '1 millisecond'
+                      LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [olderThanMs],
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** Ends a failed attempt of a still queued message, to be tried again in `delayMs`, with the error it met. */
+  async scheduleRetry(id: number, delayMs: number, errorCode: number | null): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE messaging.message_logs SET attempt_started_at = NULL, next_attempt_at = now() + $2 * interval '1 millisecond',
+              error_code = $3, updated_at = now() WHERE id = $1 AND status = 'queued'`,
+      [id, delayMs, errorCode],
+    );
+  }
+
+  /** Records which message retries a failed one (so that it is retried once). */
+  async linkRetry(tx: EntityManager, failedId: number, retryId: number): Promise<void> {
+    await tx.query('UPDATE messaging.message_logs SET retried_by_message_log_id = $2 WHERE id = $1', [
+      failedId,
+      retryId,
+    ]);
+  }
+
+  /**
+   * A campaign recipient's queued template message, once per recipient: its id, or undefined when the
+   * recipient already has one.
+   */
+  async insertCampaignSend(tx: EntityManager, send: CampaignSend): Promise<number | undefined> {
+    const inserted: Array<{ id: string }> = await tx.query(
+      `INSERT INTO messaging.message_logs
+         (tenant_id, channel_account_id, to_phone, message_type, content, template_category, conversation_category,
+          status, campaign_id, campaign_recipient_id, traceparent)
+       VALUES ($1, $2, $3, 'template', $4, $5, $6, 'queued', $7, $8, $9)
+       ON CONFLICT (campaign_recipient_id) WHERE campaign_recipient_id IS NOT NULL DO NOTHING RETURNING id`,
+      [
+        send.tenantId,
+        send.channelAccountId,
+        send.toPhone,
+        JSON.stringify(send.content),
+        send.templateCategory,
+        send.conversationCategory,
+        send.campaignId,
+        send.campaignRecipientId,
+        send.traceparent,
+      ],
+    );
+    return inserted.length === 0 ? undefined : Number(inserted[0].id);
   }
 
   /**

@@ -46,7 +46,7 @@ export async function routeInboundToFlow(
   newConversation: boolean,
 ): Promise<boolean> {
   const { account, from } = message;
-  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`flow:${account.id}:${from}`]);
+  await deps.flowSessions.lockCustomer(tx, account.id, from);
   const reply = replyOf(item);
   let session = await deps.flowSessions.lockActive(tx, account.id, from);
   if (session?.expiresAt && session.expiresAt.getTime() <= Date.now()) {

@@ -1,4 +1,5 @@
 import type { InboundMessageItem } from '@bm/contracts';
+import { insertInboundMessage } from '../../data-access/inbound-message.repository';
 import { emitEvent } from '../emit-event';
 import { requestLiveChat, type CustomerMessage } from '../flows/flow-session-events';
 import type { MessagingDeps } from '../messaging-deps';
@@ -23,13 +24,16 @@ export async function recordInboundMessage(deps: MessagingDeps, item: InboundMes
   const from = item.from.replace(/\D/g, '');
   const at = new Date(item.occurred_at);
   return deps.dataSource.transaction(async (tx) => {
-    const inserted: unknown[] = await tx.query(
-      `INSERT INTO messaging.inbound_messages
-         (provider_message_id, tenant_id, channel_account_id, from_phone, type, body, received_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING 1`,
-      [item.message_id, account.tenantId, account.id, from, item.type, JSON.stringify(item.raw), at],
-    );
-    if (inserted.length === 0) return false;
+    const inserted = await insertInboundMessage(tx, {
+      providerMessageId: item.message_id,
+      tenantId: account.tenantId,
+      channelAccountId: account.id,
+      fromPhone: from,
+      type: item.type,
+      body: item.raw,
+      receivedAt: at,
+    });
+    if (!inserted) return false;
     const newConversation = !(await deps.customers.isWindowOpen(tx, account.id, from));
     await deps.customers.touchWindow(tx, account.id, from, at);
     await emitEvent(tx, 'message.received', account.tenantId, {

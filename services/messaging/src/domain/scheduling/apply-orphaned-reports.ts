@@ -1,17 +1,15 @@
-import { applyPendingReports } from '../statuses/apply-status-report.use-case';
+import { messagesWithOrphanedReports } from '../../data-access/status-report.repository';
 import type { MessagingDeps } from '../messaging-deps';
+import { applyPendingReports } from '../statuses/apply-status-report.use-case';
 
 /** Sweeps reports whose message got its provider id in a transaction that raced theirs. */
 export async function applyOrphanedReports(deps: MessagingDeps): Promise<number> {
-  const rows: Array<{ id: string }> = await deps.dataSource.query(
-    `SELECT DISTINCT m.id FROM messaging.pending_status_reports p
-       JOIN messaging.message_logs m ON m.provider_message_id = p.provider_message_id LIMIT 100`,
-  );
-  for (const row of rows) {
+  const ids = await messagesWithOrphanedReports(deps.dataSource);
+  for (const id of ids) {
     await deps.dataSource.transaction(async (tx) => {
-      const message = await deps.messages.findById(tx, Number(row.id), { lock: true });
+      const message = await deps.messages.findById(tx, id, { lock: true });
       if (message) await applyPendingReports(deps, tx, message);
     });
   }
-  return rows.length;
+  return ids.length;
 }

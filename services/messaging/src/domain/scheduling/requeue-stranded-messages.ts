@@ -1,7 +1,5 @@
-import { queryRows } from '@bm/platform';
 import { enqueueDelivery } from '../emit-event';
 import type { MessagingDeps } from '../messaging-deps';
-import { RELEASE_BATCH } from './release-batch';
 
 /**
  * A queued message whose delivery command was lost (dead-lettered while the database was away, say) would wait
@@ -10,19 +8,10 @@ import { RELEASE_BATCH } from './release-batch';
  */
 export async function requeueStrandedMessages(deps: MessagingDeps): Promise<number> {
   return deps.dataSource.transaction(async (tx) => {
-    const rows = await queryRows<{ id: string }>(
-      tx,
-      `UPDATE messaging.message_logs SET updated_at = now()
-        WHERE id IN (SELECT id FROM messaging.message_logs
-                      WHERE status = 'queued' AND attempt_started_at IS NULL AND next_attempt_at IS NULL
-                        AND updated_at < now() - $1 * interval '1 millisecond'
-                      LIMIT ${RELEASE_BATCH} FOR UPDATE SKIP LOCKED)
-        RETURNING id`,
-      [deps.config.STRANDED_AFTER_MS],
-    );
-    for (const row of rows) await enqueueDelivery(tx, Number(row.id));
-    if (rows.length > 0)
-      deps.logger.warn('queued messages without a delivery command requeued', { count: rows.length });
-    return rows.length;
+    const ids = await deps.messages.touchStranded(tx, deps.config.STRANDED_AFTER_MS);
+    for (const id of ids) await enqueueDelivery(tx, id);
+    if (ids.length > 0)
+      deps.logger.warn('queued messages without a delivery command requeued', { count: ids.length });
+    return ids.length;
   });
 }

@@ -171,11 +171,7 @@ async function recordFailure(
 ): Promise<void> {
   if (result.retryable && message.sendAttempts < deps.config.SEND_MAX_ATTEMPTS) {
     const delayMs = deps.config.SEND_RETRY_BASE_MS * 2 ** (message.sendAttempts - 1);
-    await deps.dataSource.query(
-      `UPDATE messaging.message_logs SET attempt_started_at = NULL, next_attempt_at = now() + $2 * interval '1 millisecond',
-              error_code = $3, updated_at = now() WHERE id = $1 AND status = 'queued'`,
-      [message.id, delayMs, result.code],
-    );
+    await deps.messages.scheduleRetry(message.id, delayMs, result.code);
     deps.logger.warn('upstream send will be retried', {
       message_log_id: message.id,
       code: result.code,

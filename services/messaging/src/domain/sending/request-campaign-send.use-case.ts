@@ -27,30 +27,22 @@ export async function requestCampaignSend(deps: MessagingDeps, command: SendRequ
     refusal = err;
   }
   await deps.dataSource.transaction(async (tx) => {
-    const inserted: Array<{ id: string }> = await tx.query(
-      `INSERT INTO messaging.message_logs
-         (tenant_id, channel_account_id, to_phone, message_type, content, template_category, conversation_category,
-          status, campaign_id, campaign_recipient_id, traceparent)
-       VALUES ($1, $2, $3, 'template', $4, $5, $6, 'queued', $7, $8, $9)
-       ON CONFLICT (campaign_recipient_id) WHERE campaign_recipient_id IS NOT NULL DO NOTHING RETURNING id`,
-      [
-        command.tenant_id,
-        command.channel_account_id,
-        command.phone,
-        JSON.stringify({
-          name: command.template_name,
-          language: command.template_language,
-          components: command.components,
-        }),
-        template?.category ?? null,
-        template?.category ?? 'MARKETING',
-        command.campaign_id,
-        command.campaign_recipient_id,
-        currentTraceparent() ?? null,
-      ],
-    );
-    if (inserted.length === 0) return;
-    const id = Number(inserted[0].id);
+    const id = await deps.messages.insertCampaignSend(tx, {
+      tenantId: command.tenant_id,
+      channelAccountId: command.channel_account_id,
+      toPhone: command.phone,
+      content: {
+        name: command.template_name,
+        language: command.template_language,
+        components: command.components,
+      },
+      templateCategory: template?.category ?? null,
+      conversationCategory: template?.category ?? 'MARKETING',
+      campaignId: command.campaign_id,
+      campaignRecipientId: command.campaign_recipient_id,
+      traceparent: currentTraceparent() ?? null,
+    });
+    if (id === undefined) return;
     if (refusal) {
       const message = (await deps.messages.findById(tx, id))!;
       await changeStatus(deps, tx, message, {

@@ -1,4 +1,4 @@
-import { parseTraceparent, queryRows, runInTrace } from '@bm/platform';
+import { parseTraceparent, runInTrace } from '@bm/platform';
 import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
 import type { EntityManager } from 'typeorm';
 import type { MessageLog } from '../../data-access/message-log.repository';
@@ -6,6 +6,7 @@ import {
   keepPendingReports,
   lockForReports,
   moveForward,
+  takePendingReports,
   type ForwardMove,
 } from '../../data-access/status-report.repository';
 import { describeFailure } from '../../data-access/upstream/upstream-errors';
@@ -139,11 +140,7 @@ export async function applyPendingReports(
   message: MessageLog,
 ): Promise<void> {
   if (!message.providerMessageId) return;
-  const rows = await queryRows<{ status: string; report: Report }>(
-    tx,
-    'DELETE FROM messaging.pending_status_reports WHERE provider_message_id = $1 RETURNING status, report',
-    [message.providerMessageId],
-  );
+  const rows = await takePendingReports<Report>(tx, message.providerMessageId);
   let current = message;
   for (const row of rows.sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status))) {
     const change = toChange(row.report);

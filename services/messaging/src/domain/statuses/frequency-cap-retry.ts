@@ -33,8 +33,5 @@ export async function scheduleFrequencyCapRetry(
     retryOfMessageLogId: failed.id,
     campaignId: failed.campaignId,
   });
-  await tx.query('UPDATE messaging.message_logs SET retried_by_message_log_id = $2 WHERE id = $1', [
-    failed.id,
-    retry.id,
-  ]);
+  await deps.messages.linkRetry(tx, failed.id, retry.id);
 }
