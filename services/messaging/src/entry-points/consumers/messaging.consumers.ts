@@ -13,12 +13,10 @@ import {
   type AmqpClient,
   type ConsumedMessage,
 } from '@bm/platform';
-import {
-  applyAccountUpdate,
-  applyOptOutChange,
-  applyPhoneQuality,
-  applyTemplateStatus,
-} from '../../domain/accounts/account-updates.use-case';
+import { applyAccountUpdate } from '../../domain/accounts/apply-account-update.use-case';
+import { applyOptOutChange } from '../../domain/opt-outs/apply-opt-out-change.use-case';
+import { applyPhoneQuality } from '../../domain/accounts/apply-phone-quality.use-case';
+import { applyTemplateStatus } from '../../domain/accounts/apply-template-status.use-case';
 import { applyStatusReports, type StatusReport } from '../../domain/statuses/apply-status-report.use-case';
 import { DeliveryBatcher } from '../../domain/sending/delivery-batcher';
 import { DELIVER_COMMAND } from '../../domain/emit-event';

@@ -1,16 +1,8 @@
-import {
-  MESSAGING_TIERS,
-  TEMPLATE_STATUSES,
-  type InboundAccountUpdateItem,
-  type InboundPhoneQualityItem,
-  type InboundTemplateStatusItem,
-  type OptOutChangedEvent,
-  type TemplateStatus,
-} from '@bm/contracts';
+import { type InboundTemplateStatusItem, TEMPLATE_STATUSES, type TemplateStatus } from '@bm/contracts';
 import type { Template, TemplateFlag, TemplateState } from '../../data-access/template.repository';
 import { emitEvent } from '../emit-event';
 import type { MessagingDeps } from '../messaging-deps';
-import { templateFlagDto } from '../templates/templates.use-case';
+import { templateFlagDto } from '../templates/template.dto';
 
 /**
  * What an upstream template event does to the template: a status to take and whether the quality flag is set
@@ -73,51 +65,4 @@ export async function applyTemplateStatus(
       });
     });
   }
-}
-
-/** `phone_number_quality_update`: the number's tier follows the upstream's current limit; the event is kept. */
-export async function applyPhoneQuality(deps: MessagingDeps, item: InboundPhoneQualityItem): Promise<void> {
-  const display = item.display_phone_number.replace(/\D/g, '');
-  const accounts = (await deps.accounts.listByWaba(item.waba_id)).filter(
-    (a) => a.displayPhoneNumber === display || a.phoneNumberId === item.phone_number_id,
-  );
-  const tier = MESSAGING_TIERS.find((t) => t === item.current_limit) ?? null;
-  for (const account of accounts) {
-    await deps.dataSource.transaction(async (tx) => {
-      if (tier && tier !== account.tier) await deps.accounts.updateTier(tx, account.id, tier);
-      await deps.accounts.setQualityEvent(tx, account.id, item.event);
-      await emitEvent(tx, 'account.quality_event', account.tenantId, {
-        channel_account_id: account.id,
-        kind: 'phone_number_quality_update',
-        details: { event: item.event, current_limit: item.current_limit, previous_tier: account.tier },
-      });
-    });
-  }
-}
-
-/** `account_update`, `account_alerts` and the like: passed on to the client as `account.quality_event`. */
-export async function applyAccountUpdate(deps: MessagingDeps, item: InboundAccountUpdateItem): Promise<void> {
-  for (const account of await deps.accounts.listByWaba(item.waba_id)) {
-    await deps.dataSource.transaction((tx) =>
-      emitEvent(tx, 'account.quality_event', account.tenantId, {
-        channel_account_id: account.id,
-        kind: item.field,
-        details: { event: item.event, ...item.details },
-      }),
-    );
-  }
-}
-
-/**
- * Keeps the copy of the tenant's opt-outs that single MARKETING sends are checked against. The campaign service
- * sets it directly when a change commits (so a send right after sees it) and by its event (which cannot be lost);
- * the change's version decides when both arrive, in either order.
- */
-export async function applyOptOutChange(
-  deps: MessagingDeps,
-  change: Pick<OptOutChangedEvent, 'tenant_id' | 'phone' | 'opted_out' | 'version'>,
-): Promise<void> {
-  await deps.dataSource.transaction((tx) =>
-    deps.customers.setOptOut(tx, change.tenant_id, change.phone, change.opted_out, change.version),
-  );
 }

@@ -1,41 +1,9 @@
-import type { ListTemplatesQuery, SubmitTemplateRequest, TemplateDto, TemplateFlagDto } from '@bm/contracts';
+import type { SubmitTemplateRequest, TemplateDto } from '@bm/contracts';
 import { AppError } from '@bm/platform';
-import type { Template, TemplateFlag } from '../../data-access/template.repository';
 import { describeFailure } from '../../data-access/upstream/upstream-errors';
 import { emitEvent } from '../emit-event';
 import type { MessagingDeps } from '../messaging-deps';
-
-export function templateFlagDto(flag: TemplateFlag | null): TemplateFlagDto | null {
-  return flag && { reason: flag.reason, flagged_at: flag.flaggedAt.toISOString() };
-}
-
-export function toTemplateDto(t: Template): TemplateDto {
-  return {
-    id: t.id,
-    channel_account_id: t.channelAccountId,
-    name: t.name,
-    language: t.language,
-    status: t.status as TemplateDto['status'],
-    category: t.category as TemplateDto['category'],
-    header_format: t.headerFormat as TemplateDto['header_format'],
-    header_sample_media_url: t.headerSampleMediaUrl,
-    components: t.components as unknown as TemplateDto['components'],
-    flag: templateFlagDto(t.flag),
-  };
-}
-
-/** GET /api/v1/templates: the tenant's templates, optionally of one account and one status. */
-export async function listTemplates(
-  deps: MessagingDeps,
-  tenantId: number,
-  query: ListTemplatesQuery,
-): Promise<TemplateDto[]> {
-  const accounts = await deps.accounts.listForTenant(tenantId);
-  const ids = accounts
-    .map((a) => a.id)
-    .filter((id) => !query.channel_account_id || id === query.channel_account_id);
-  return (await deps.templates.listForAccounts(ids, query.status)).map(toTemplateDto);
-}
+import { templateFlagDto, toTemplateDto } from './template.dto';
 
 /** POST /api/v1/templates: submits a template upstream, stores it PENDING and emits `template.submitted`. */
 export async function submitTemplate(
