@@ -5,29 +5,8 @@ import { describeFailure, type UpstreamFailure } from '../../data-access/upstrea
 import { applyPendingReports } from '../statuses/apply-status-report.use-case';
 import { changeStatus, sentRecord } from '../statuses/change-status';
 import type { MessagingDeps } from '../messaging-deps';
-import { callbackDataOf } from './send-attempt';
+import { callbackDataOf } from '../statuses/send-attempt';
 import type { ThroughputLimiter } from './throughput-limiter';
-
-/** The upstream request body of a message log. */
-export function upstreamBody(message: MessageLog): Record<string, unknown> {
-  const base = {
-    messaging_product: 'whatsapp',
-    recipient_type: 'individual',
-    to: message.toPhone,
-    // Names this attempt in every status report of the message, should the answer never arrive.
-    biz_opaque_callback_data: callbackDataOf(message),
-  };
-  if ('text' in message.content)
-    return { ...base, type: 'text', text: { preview_url: false, body: message.content.text } };
-  if ('interactive' in message.content)
-    return { ...base, type: 'interactive', interactive: message.content.interactive };
-  const { name, language, components } = message.content;
-  return {
-    ...base,
-    type: 'template',
-    template: { name, language: { code: language }, ...(components.length > 0 ? { components } : {}) },
-  };
-}
 
 /** Retries a write that must not be lost after the upstream accepted (a database blip must not cost the result). */
 async function persistently<T>(deps: MessagingDeps, what: string, write: () => Promise<T>): Promise<T> {
@@ -124,7 +103,7 @@ async function sendAll(
               if (ids === 'unrecorded') return UNRECORDED;
               if (!ids.has(message.id)) return NOT_OURS;
               return runWithTrace(traceOf(message.id), () =>
-                deps.upstream.sendMessage(account.phoneNumberId, token, upstreamBody(message)),
+                deps.upstream.sendMessageLog(account.phoneNumberId, token, message, callbackDataOf(message)),
               );
             })(),
           );

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { MessageLog } from '../../data-access/message-log.repository';
 import { sentRecord } from './change-status';
 import type { MessagingDeps } from '../messaging-deps';
-import { attemptOf } from '../sending/send-attempt';
+import { attemptOf } from './send-attempt';
 
 /** A status report as reconciliation reads it: its wamid, status and echoed callback data. */
 interface NamedReport {
