@@ -1,4 +1,4 @@
-import { type MessageReceivedEvent, optOutIntent } from '@bm/contracts';
+import { optOutIntent, type MessageReceivedEvent } from '@bm/contracts';
 import type { CampaignDeps } from '../campaign-deps';
 import { recordChange, syncMessagingCopy } from './record-opt-out-change';
 

@@ -1,4 +1,4 @@
-import { type ListOptOutsQuery, type OptOutListDto, paginationOf } from '@bm/contracts';
+import { paginationOf, type ListOptOutsQuery, type OptOutListDto } from '@bm/contracts';
 import type { CampaignDeps } from '../campaign-deps';
 import { toOptOutDto } from './opt-out.dto';
 

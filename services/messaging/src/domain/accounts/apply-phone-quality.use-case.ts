@@ -1,4 +1,4 @@
-import { type InboundPhoneQualityItem, MESSAGING_TIERS } from '@bm/contracts';
+import { MESSAGING_TIERS, type InboundPhoneQualityItem } from '@bm/contracts';
 import { emitEvent } from '../emit-event';
 import type { MessagingDeps } from '../messaging-deps';
 

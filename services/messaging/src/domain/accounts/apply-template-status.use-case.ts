@@ -1,4 +1,4 @@
-import { type InboundTemplateStatusItem, TEMPLATE_STATUSES, type TemplateStatus } from '@bm/contracts';
+import { TEMPLATE_STATUSES, type InboundTemplateStatusItem, type TemplateStatus } from '@bm/contracts';
 import type { Template, TemplateFlag, TemplateState } from '../../data-access/template.repository';
 import { emitEvent } from '../emit-event';
 import type { MessagingDeps } from '../messaging-deps';

@@ -1,4 +1,4 @@
-import { type FlowSessionListDto, type ListFlowSessionsQuery, paginationOf } from '@bm/contracts';
+import { paginationOf, type FlowSessionListDto, type ListFlowSessionsQuery } from '@bm/contracts';
 import { toFlowSessionDto } from './flow.dto';
 import type { MessagingDeps } from '../messaging-deps';
 import { getFlow } from './get-flow.use-case';

@@ -1,4 +1,4 @@
-import { type FlowListDto, type ListFlowsQuery, paginationOf } from '@bm/contracts';
+import { paginationOf, type FlowListDto, type ListFlowsQuery } from '@bm/contracts';
 import { toFlowDto } from './flow.dto';
 import type { MessagingDeps } from '../messaging-deps';
 
