@@ -22,6 +22,7 @@ import { FlowRepository } from './data-access/flow.repository';
 import { FlowSessionRepository } from './data-access/flow-session.repository';
 import { createMessagingDataSource, MESSAGING_SCHEMA } from './data-access/data-source';
 import { MessageLogRepository } from './data-access/message-log.repository';
+import { MessageSweepRepository } from './data-access/message-sweep.repository';
 import { MessageLogWriter } from './data-access/message-log-writer';
 import { TemplateRepository } from './data-access/template.repository';
 import { CloudApiClient } from './data-access/upstream/cloud-api.client';
@@ -72,6 +73,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     accounts: new ChannelAccountRepository(dataSource),
     templates: new TemplateRepository(dataSource),
     messages,
+    sweeps: new MessageSweepRepository(dataSource),
     messageWriter: new MessageLogWriter(messages, dataSource),
     customers: new CustomerStateRepository(dataSource),
     ledger: new ConversationLedger(dataSource, config.CAPACITY_WINDOW_MS),

@@ -8,7 +8,7 @@ import { failIfWindowClosed } from '../sending/service-window';
 /** Scheduled messages whose time has come become queued (a text whose window has closed fails instead). */
 export async function releaseScheduledMessages(deps: MessagingDeps): Promise<number> {
   return deps.dataSource.transaction(async (tx) => {
-    const messages = await deps.messages.lockDueScheduled(tx);
+    const messages = await deps.sweeps.lockDueScheduled(tx);
     let done = 0;
     for (const message of messages) {
       // Each message behind a savepoint: one that cannot be released stays scheduled, logged, and the others go.

@@ -8,7 +8,7 @@ import type { MessagingDeps } from '../messaging-deps';
  */
 export async function requeueStrandedMessages(deps: MessagingDeps): Promise<number> {
   return deps.dataSource.transaction(async (tx) => {
-    const ids = await deps.messages.touchStranded(tx, deps.config.STRANDED_AFTER_MS);
+    const ids = await deps.sweeps.touchStranded(tx, deps.config.STRANDED_AFTER_MS);
     for (const id of ids) await enqueueDelivery(tx, id);
     if (ids.length > 0)
       deps.logger.warn('queued messages without a delivery command requeued', { count: ids.length });

@@ -17,12 +17,12 @@ export async function settleAbandonedAttempts(deps: MessagingDeps): Promise<void
   const { UPSTREAM_TIMEOUT_MS, ATTEMPT_GRACE_MS, UNKNOWN_OUTCOME_WINDOW_MS, UNKNOWN_OUTCOME_POLICY } =
     deps.config;
   const graceMs = UPSTREAM_TIMEOUT_MS + ATTEMPT_GRACE_MS;
-  const resent = await deps.messages.releaseUnfinishedAttempts('awaiting slot', graceMs);
+  const resent = await deps.sweeps.releaseUnfinishedAttempts('awaiting slot', graceMs);
   if (resent > 0)
     deps.logger.warn('messages a stopped worker held before their slot sent again', { count: resent });
   const windowMs = Math.max(UNKNOWN_OUTCOME_WINDOW_MS, graceMs);
   if (UNKNOWN_OUTCOME_POLICY === 'resend') {
-    const again = await deps.messages.releaseUnfinishedAttempts('unknown outcome, not resent', windowMs);
+    const again = await deps.sweeps.releaseUnfinishedAttempts('unknown outcome, not resent', windowMs);
     if (again > 0)
       deps.logger.warn('sends of unknown outcome without a status report sent again (policy resend)', {
         count: again,
@@ -34,7 +34,7 @@ export async function settleAbandonedAttempts(deps: MessagingDeps): Promise<void
 /** Fails the sends of unknown outcome whose window ran out (after their one resend, under `resend`). */
 async function failUnknownOutcomes(deps: MessagingDeps, windowMs: number): Promise<void> {
   await deps.dataSource.transaction(async (tx) => {
-    const rows = await deps.messages.lockUnknownOutcomes(tx, windowMs);
+    const rows = await deps.sweeps.lockUnknownOutcomes(tx, windowMs);
     const resend = deps.config.UNKNOWN_OUTCOME_POLICY === 'resend';
     for (const message of rows) {
       await changeStatus(deps, tx, message, {
