@@ -20,8 +20,8 @@ import { OptOutRepository } from './data-access/opt-out.repository';
 import { RecipientRepository } from './data-access/recipient.repository';
 import type { CampaignDeps } from './domain/campaign-deps';
 import { campaignMetrics } from './domain/campaign-metrics';
-import { dispatchCampaigns } from './domain/dispatch-campaigns.use-case';
-import { prepareUpload, prepareWaitingUploads } from './domain/prepare-campaign.use-case';
+import { dispatchCampaigns } from './domain/sending/dispatch-campaigns.use-case';
+import { prepareUpload, prepareWaitingUploads } from './domain/creating/prepare-campaign.use-case';
 import { registerConsumers } from './entry-points/consumers/campaign.consumers';
 import { campaignRoutes } from './entry-points/http/campaigns.routes';
 import { optOutRoutes } from './entry-points/http/opt-outs.routes';
@@ -46,16 +46,17 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
   const withWorkers = config.CAMPAIGN_ROLE !== 'api';
   const preparing = new Set<Promise<unknown>>();
 
+  const campaigns = new CampaignRepository(dataSource);
   const deps: CampaignDeps = {
     config,
     logger,
     dataSource,
-    campaigns: new CampaignRepository(dataSource),
+    campaigns,
     recipients: new RecipientRepository(dataSource),
     optOuts: new OptOutRepository(dataSource),
     messaging: new MessagingClient(config.MESSAGING_URL, config.INTERNAL_TOKEN, config.MESSAGING_TIMEOUT_MS),
     idempotency: new IdempotencyStore(dataSource, CAMPAIGN_SCHEMA),
-    metrics: campaignMetrics(metrics, dataSource),
+    metrics: campaignMetrics(metrics, campaigns),
     // The replica that took the list starts on it at once; if it dies first, the sweep of any worker does it.
     wakePreparer: (uploadId) => {
       const work = prepareUpload(deps, uploadId)

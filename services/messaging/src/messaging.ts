@@ -22,14 +22,15 @@ import { FlowRepository } from './data-access/flow.repository';
 import { FlowSessionRepository } from './data-access/flow-session.repository';
 import { createMessagingDataSource, MESSAGING_SCHEMA } from './data-access/data-source';
 import { MessageLogRepository } from './data-access/message-log.repository';
+import { MessageSweepRepository } from './data-access/message-sweep.repository';
 import { MessageLogWriter } from './data-access/message-log-writer';
 import { TemplateRepository } from './data-access/template.repository';
 import { CloudApiClient } from './data-access/upstream/cloud-api.client';
 import { upstreamMetrics } from './data-access/upstream/upstream-metrics';
-import { expireFlowSessions } from './domain/expire-flow-sessions.use-case';
+import { expireFlowSessions } from './domain/flows/expire-flow-sessions.use-case';
 import type { MessagingDeps } from './domain/messaging-deps';
-import { releaseDueMessages } from './domain/release-due-messages.use-case';
-import { ThroughputLimiter } from './domain/throughput-limiter';
+import { releaseDueMessages } from './domain/scheduling/release-due-messages.use-case';
+import { ThroughputLimiter } from './domain/sending/throughput-limiter';
 import { registerConsumers } from './entry-points/consumers/messaging.consumers';
 import { capacityRoutes } from './entry-points/http/capacity.routes';
 import { optOutCopyRoutes } from './entry-points/http/opt-outs.routes';
@@ -72,6 +73,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     accounts: new ChannelAccountRepository(dataSource),
     templates: new TemplateRepository(dataSource),
     messages,
+    sweeps: new MessageSweepRepository(dataSource),
     messageWriter: new MessageLogWriter(messages, dataSource),
     customers: new CustomerStateRepository(dataSource),
     ledger: new ConversationLedger(dataSource, config.CAPACITY_WINDOW_MS),

@@ -1,4 +1,4 @@
-import { toTemplateInput } from '../src/domain/connect-channel-account.use-case';
+import { toTemplateInput } from '../src/domain/accounts/connect-channel-account.use-case';
 
 describe('templates as the upstream lists them', () => {
   it('when a template carries every field, then header format and sample media come from its HEADER', () => {

@@ -1,6 +1,6 @@
 import { createRedis, type RedisClient } from '@bm/platform';
 import { testEnv, uniqueSuffix } from '@bm/platform/testing';
-import { ThroughputLimiter } from '../src/domain/throughput-limiter';
+import { ThroughputLimiter } from '../src/domain/sending/throughput-limiter';
 
 /** Blocks the event loop, as a large batch of campaign sends being written does. */
 function busy(ms: number): void {

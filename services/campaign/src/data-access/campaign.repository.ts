@@ -103,6 +103,16 @@ const ACTIVE = `('pending', 'scheduled', 'processing', 'throttled')`;
 export class CampaignRepository {
   constructor(private readonly dataSource: DataSource) {}
 
+  /** Campaigns not yet finished, counted by status. */
+  async countActiveByStatus(): Promise<Array<{ status: string; count: number }>> {
+    const rows: Array<{ status: string; count: string }> = await this.dataSource.query(
+      `SELECT status, count(*) AS count FROM campaign.campaigns
+        WHERE status IN ('preparing', 'pending', 'scheduled', 'processing', 'throttled', 'paused')
+        GROUP BY status`,
+    );
+    return rows.map((r) => ({ status: r.status, count: Number(r.count) }));
+  }
+
   async insertUpload(tx: EntityManager, id: string, tenantId: number, body: string): Promise<void> {
     await tx.query('INSERT INTO campaign.uploads (id, tenant_id, body) VALUES ($1, $2, $3)', [
       id,

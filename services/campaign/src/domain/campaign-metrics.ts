@@ -1,5 +1,5 @@
 import type { ServiceMetrics } from '@bm/platform';
-import type { DataSource } from 'typeorm';
+import type { CampaignRepository } from '../data-access/campaign.repository';
 
 /** What a campaign recipient became: handed to messaging, sent, or failed (at preparation, dispatch or send). */
 export type RecipientOutcome = 'requested' | 'sent' | 'failed';
@@ -12,17 +12,11 @@ export interface CampaignMetrics {
  * Campaign progress: recipients by outcome, and campaigns by status read from the database at scrape time (so
  * every replica reports the same, whole picture).
  */
-export function campaignMetrics(metrics: ServiceMetrics, dataSource: DataSource): CampaignMetrics {
+export function campaignMetrics(metrics: ServiceMetrics, campaigns: CampaignRepository): CampaignMetrics {
   metrics.sampledGauge(
     { name: 'bm_campaigns_active', help: 'Campaigns not yet finished, by status', labelNames: ['status'] },
-    async () => {
-      const rows: Array<{ status: string; count: string }> = await dataSource.query(
-        `SELECT status, count(*) AS count FROM campaign.campaigns
-          WHERE status IN ('preparing', 'pending', 'scheduled', 'processing', 'throttled', 'paused')
-          GROUP BY status`,
-      );
-      return rows.map((r) => ({ labels: { status: r.status }, value: Number(r.count) }));
-    },
+    async () =>
+      (await campaigns.countActiveByStatus()).map((r) => ({ labels: { status: r.status }, value: r.count })),
   );
   return {
     recipients: metrics.counter({

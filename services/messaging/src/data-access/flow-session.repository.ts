@@ -68,6 +68,11 @@ export class FlowSessionRepository {
     return rows[0] ? toSession(rows[0]) : undefined;
   }
 
+  /** Serialises the messages of one customer of one number until the transaction ends (one session at a time). */
+  async lockCustomer(tx: EntityManager, channelAccountId: string, phone: string): Promise<void> {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`flow:${channelAccountId}:${phone}`]);
+  }
+
   async insert(tx: EntityManager, s: FlowSession): Promise<void> {
     await tx.query(
       `INSERT INTO messaging.flow_sessions (id, tenant_id, flow_id, flow_version, channel_account_id, customer_phone,

@@ -138,8 +138,18 @@ export interface InsertOptions {
   traceparent?: string;
 }
 
-/** Rows one pass of a sweep takes. */
-const SWEEP_BATCH = 500;
+/** A campaign recipient's send as `insertCampaignSend` writes it. */
+export interface CampaignSend {
+  tenantId: number;
+  channelAccountId: string;
+  toPhone: string;
+  content: { name: string; language: string; components: unknown };
+  templateCategory: string | null;
+  conversationCategory: string;
+  campaignId: string;
+  campaignRecipientId: string;
+  traceparent: string | null;
+}
 
 /** The internal command that hands one queued message to a send worker. */
 export const DELIVER_COMMAND = 'messaging.deliver';
@@ -360,44 +370,47 @@ export class MessageLogRepository {
     return new Set(rows.map((r) => Number(r.id)));
   }
 
-  /**
-   * Gives the unfinished attempts of one kind that started more than `olderThanMs` ago back to the scheduler,
-   * to be sent again now (a batch at a time, rows other replicas hold skipped): `awaiting slot`, never handed to
-   * the upstream; `unknown outcome, not resent`, handed over with no answer and no status report, which are
-   * marked as resent so that it happens once.
-   */
-  async releaseUnfinishedAttempts(
-    kind: 'awaiting slot' | 'unknown outcome, not resent',
-    olderThanMs: number,
-  ): Promise<number> {
-    const which =
-      kind === 'awaiting slot' ? 'awaiting_slot' : 'NOT awaiting_slot AND NOT resent_after_unknown_outcome';
-    const rows = await queryRows<{ id: string }>(
-      this.dataSource,
-      `UPDATE messaging.message_logs
-          SET attempt_started_at = NULL, next_attempt_at = now(), updated_at = now(),
-              resent_after_unknown_outcome = resent_after_unknown_outcome OR NOT awaiting_slot, awaiting_slot = false
-        WHERE id IN (SELECT id FROM messaging.message_logs
-                      WHERE status = 'queued' AND attempt_started_at IS NOT NULL AND ${which}
-                        AND attempt_started_at < now() - $1 * interval '1 millisecond'
-                      LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
-        RETURNING id`,
-      [olderThanMs],
+  /** Ends a failed attempt of a still queued message, to be tried again in `delayMs`, with the error it met. */
+  async scheduleRetry(id: number, delayMs: number, errorCode: number | null): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE messaging.message_logs SET attempt_started_at = NULL, next_attempt_at = now() + $2 * interval '1 millisecond',
+              error_code = $3, updated_at = now() WHERE id = $1 AND status = 'queued'`,
+      [id, delayMs, errorCode],
     );
-    return rows.length;
   }
 
-  /** Locks a batch of handed-over attempts that started more than `olderThanMs` ago and are still unfinished. */
-  async lockUnknownOutcomes(tx: EntityManager, olderThanMs: number): Promise<MessageLog[]> {
-    const rows = await queryRows<Row>(
-      tx,
-      `SELECT * FROM messaging.message_logs
-        WHERE status = 'queued' AND attempt_started_at IS NOT NULL AND NOT awaiting_slot
-          AND attempt_started_at < now() - $1 * interval '1 millisecond'
-        LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED`,
-      [olderThanMs],
+  /** Records which message retries a failed one (so that it is retried once). */
+  async linkRetry(tx: EntityManager, failedId: number, retryId: number): Promise<void> {
+    await tx.query('UPDATE messaging.message_logs SET retried_by_message_log_id = $2 WHERE id = $1', [
+      failedId,
+      retryId,
+    ]);
+  }
+
+  /**
+   * A campaign recipient's queued template message, once per recipient: its id, or undefined when the
+   * recipient already has one.
+   */
+  async insertCampaignSend(tx: EntityManager, send: CampaignSend): Promise<number | undefined> {
+    const inserted: Array<{ id: string }> = await tx.query(
+      `INSERT INTO messaging.message_logs
+         (tenant_id, channel_account_id, to_phone, message_type, content, template_category, conversation_category,
+          status, campaign_id, campaign_recipient_id, traceparent)
+       VALUES ($1, $2, $3, 'template', $4, $5, $6, 'queued', $7, $8, $9)
+       ON CONFLICT (campaign_recipient_id) WHERE campaign_recipient_id IS NOT NULL DO NOTHING RETURNING id`,
+      [
+        send.tenantId,
+        send.channelAccountId,
+        send.toPhone,
+        JSON.stringify(send.content),
+        send.templateCategory,
+        send.conversationCategory,
+        send.campaignId,
+        send.campaignRecipientId,
+        send.traceparent,
+      ],
     );
-    return rows.map(toMessageLog);
+    return inserted.length === 0 ? undefined : Number(inserted[0].id);
   }
 
   /**

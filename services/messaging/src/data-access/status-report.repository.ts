@@ -1,6 +1,6 @@
 import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { toMessageLog, type MessageLog } from './message-log.repository';
 
 type Row = Parameters<typeof toMessageLog>[0];
@@ -87,4 +87,25 @@ export async function moveForward(tx: EntityManager, moves: ForwardMove[]): Prom
       moves.map((m) => m.traceparent ?? null),
     ],
   );
+}
+
+/** Takes the reports kept for a provider message id, now that a message has it. */
+export async function takePendingReports<R>(
+  tx: EntityManager,
+  providerMessageId: string,
+): Promise<Array<{ status: string; report: R }>> {
+  return queryRows<{ status: string; report: R }>(
+    tx,
+    'DELETE FROM messaging.pending_status_reports WHERE provider_message_id = $1 RETURNING status, report',
+    [providerMessageId],
+  );
+}
+
+/** Messages that have their provider id and yet kept reports (their transaction raced the reports'). */
+export async function messagesWithOrphanedReports(db: DataSource): Promise<number[]> {
+  const rows: Array<{ id: string }> = await db.query(
+    `SELECT DISTINCT m.id FROM messaging.pending_status_reports p
+       JOIN messaging.message_logs m ON m.provider_message_id = p.provider_message_id LIMIT 100`,
+  );
+  return rows.map((r) => Number(r.id));
 }

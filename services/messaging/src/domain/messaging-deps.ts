@@ -7,6 +7,7 @@ import type { CustomerStateRepository } from '../data-access/customer-state.repo
 import type { FlowRepository } from '../data-access/flow.repository';
 import type { FlowSessionRepository } from '../data-access/flow-session.repository';
 import type { MessageLogRepository } from '../data-access/message-log.repository';
+import type { MessageSweepRepository } from '../data-access/message-sweep.repository';
 import type { MessageLogWriter } from '../data-access/message-log-writer';
 import type { TemplateRepository } from '../data-access/template.repository';
 import type { CloudApiClient } from '../data-access/upstream/cloud-api.client';
@@ -22,6 +23,8 @@ export interface MessagingDeps {
   accounts: ChannelAccountRepository;
   templates: TemplateRepository;
   messages: MessageLogRepository;
+  /** The scheduler pass's batches (due, stranded, unfinished). */
+  sweeps: MessageSweepRepository;
   /** Batches the send path's inserts (group commit). */
   messageWriter: MessageLogWriter;
   customers: CustomerStateRepository;

@@ -6,9 +6,9 @@ import {
 } from '@bm/contracts';
 import { GroupCommit, validate, type AmqpClient } from '@bm/platform';
 import type { MessageOutcome } from '../../data-access/recipient.repository';
-import { applyMessageOutcomes, outcomeOf } from '../../domain/apply-message-status.use-case';
+import { applyMessageOutcomes, outcomeOf } from '../../domain/sending/apply-message-status.use-case';
 import type { CampaignDeps } from '../../domain/campaign-deps';
-import { applyInboundKeyword } from '../../domain/opt-outs.use-case';
+import { applyInboundKeyword } from '../../domain/opt-outs/apply-inbound-keyword.use-case';
 
 /**
  * The campaign service's queues: messaging's status events (recipients follow their messages) and the

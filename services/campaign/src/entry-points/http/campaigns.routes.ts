@@ -7,15 +7,14 @@ import {
 } from '@bm/contracts';
 import { defineRoutes, idempotencyKeyOf, tenantOf, validate } from '@bm/platform';
 import type { CampaignDeps } from '../../domain/campaign-deps';
-import {
-  cancelCampaign,
-  getCampaign,
-  listRecipients,
-  pauseCampaign,
-  resumeCampaign,
-  retryCampaign,
-} from '../../domain/campaigns.use-case';
-import { createCampaign, planCampaign } from '../../domain/create-campaign.use-case';
+import { createCampaign } from '../../domain/creating/create-campaign.use-case';
+import { planCampaign } from '../../domain/creating/plan-campaign.use-case';
+import { cancelCampaign } from '../../domain/managing/cancel-campaign.use-case';
+import { getCampaign } from '../../domain/managing/get-campaign.use-case';
+import { listRecipients } from '../../domain/managing/list-recipients.use-case';
+import { pauseCampaign } from '../../domain/managing/pause-campaign.use-case';
+import { resumeCampaign } from '../../domain/managing/resume-campaign.use-case';
+import { retryCampaign } from '../../domain/managing/retry-campaign.use-case';
 
 /** The campaign endpoints of the public API (the gateway forwards them with the tenant). */
 export function campaignRoutes(router: Router, deps: CampaignDeps): void {

@@ -2,7 +2,9 @@ import type { Router } from 'express';
 import { addOptOutSchema, listOptOutsQuerySchema, ok, optOutPhoneParamSchema } from '@bm/contracts';
 import { defineRoutes, tenantOf, validate } from '@bm/platform';
 import type { CampaignDeps } from '../../domain/campaign-deps';
-import { addOptOut, listOptOuts, removeOptOut } from '../../domain/opt-outs.use-case';
+import { addOptOut } from '../../domain/opt-outs/add-opt-out.use-case';
+import { listOptOuts } from '../../domain/opt-outs/list-opt-outs.use-case';
+import { removeOptOut } from '../../domain/opt-outs/remove-opt-out.use-case';
 
 /** The tenant's opted-out contacts (CONTRACT.md). */
 export function optOutRoutes(router: Router, deps: CampaignDeps): void {

@@ -2,6 +2,8 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { traceHeaders } from '@bm/platform';
 import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
+import type { MessageLog } from '../message-log.repository';
+import { messageBody } from './message-body';
 import { classifyFailure, type UnknownOutcome, type UpstreamFailure } from './upstream-errors';
 import type { UpstreamMetrics, UpstreamOperation } from './upstream-metrics';
 
@@ -63,6 +65,16 @@ export class CloudApiClient {
       validateStatus: () => true,
       maxRedirects: 0,
     });
+  }
+
+  /** Sends a message log, its wire body built by `messageBody`. */
+  async sendMessageLog(
+    phoneNumberId: string,
+    accessToken: string,
+    message: MessageLog,
+    callbackData: string,
+  ): Promise<SendResult> {
+    return this.sendMessage(phoneNumberId, accessToken, messageBody(message, callbackData));
   }
 
   async sendMessage(

@@ -13,19 +13,20 @@ import {
   type AmqpClient,
   type ConsumedMessage,
 } from '@bm/platform';
-import {
-  applyAccountUpdate,
-  applyOptOutChange,
-  applyPhoneQuality,
-  applyTemplateStatus,
-} from '../../domain/account-updates.use-case';
-import { applyStatusReports, type StatusReport } from '../../domain/apply-status-report.use-case';
-import { DeliveryBatcher } from '../../domain/delivery-batcher';
+import { applyAccountUpdate } from '../../domain/accounts/apply-account-update.use-case';
+import { applyOptOutChange } from '../../domain/opt-outs/apply-opt-out-change.use-case';
+import { applyPhoneQuality } from '../../domain/accounts/apply-phone-quality.use-case';
+import { applyTemplateStatus } from '../../domain/accounts/apply-template-status.use-case';
+import { applyStatusReports, type StatusReport } from '../../domain/statuses/apply-status-report.use-case';
+import { DeliveryBatcher } from '../../domain/sending/delivery-batcher';
 import { DELIVER_COMMAND } from '../../domain/emit-event';
 import type { MessagingDeps } from '../../domain/messaging-deps';
-import { recordInboundMessage } from '../../domain/record-inbound-message.use-case';
-import { requestCampaignSends, type CampaignSendItem } from '../../domain/request-campaign-send.use-case';
-import type { ThroughputLimiter } from '../../domain/throughput-limiter';
+import { recordInboundMessage } from '../../domain/inbound/record-inbound-message.use-case';
+import {
+  requestCampaignSends,
+  type CampaignSendItem,
+} from '../../domain/sending/request-campaign-send.use-case';
+import type { ThroughputLimiter } from '../../domain/sending/throughput-limiter';
 
 /**
  * A delivery command: one message (`message_log_id`: the scheduler, a retry, a stranded message) or the

@@ -2,12 +2,10 @@ import type { Router } from 'express';
 import Joi from 'joi';
 import { languageCodeSchema, ok } from '@bm/contracts';
 import { defineRoutes, tenantOf, validate } from '@bm/platform';
-import {
-  getCapacity,
-  lookupCampaignTemplate,
-  releaseCapacity,
-  reserveCapacity,
-} from '../../domain/capacity.use-case';
+import { getCapacity } from '../../domain/capacity/get-capacity.use-case';
+import { lookupCampaignTemplate } from '../../domain/capacity/lookup-campaign-template.use-case';
+import { releaseCapacity } from '../../domain/capacity/release-capacity.use-case';
+import { reserveCapacity } from '../../domain/capacity/reserve-capacity.use-case';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 
 const reservationSchema = Joi.object<{ reference: string; count: number; partial: boolean }>({

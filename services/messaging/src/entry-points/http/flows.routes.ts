@@ -7,14 +7,12 @@ import {
   ulidSchema,
 } from '@bm/contracts';
 import { AppError, defineRoutes, tenantOf, validate } from '@bm/platform';
-import {
-  createFlow,
-  getFlow,
-  listFlowSessions,
-  listFlows,
-  setFlowStatus,
-  updateFlow,
-} from '../../domain/flows.use-case';
+import { createFlow } from '../../domain/flows/create-flow.use-case';
+import { getFlow } from '../../domain/flows/get-flow.use-case';
+import { listFlowSessions } from '../../domain/flows/list-flow-sessions.use-case';
+import { listFlows } from '../../domain/flows/list-flows.use-case';
+import { setFlowStatus } from '../../domain/flows/set-flow-status.use-case';
+import { updateFlow } from '../../domain/flows/update-flow.use-case';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 
 /** A flow id from the path; anything but a ULID names no flow. */

@@ -2,8 +2,10 @@ import type { Router } from 'express';
 import { listMessagesQuerySchema, ok, sendMessageSchema } from '@bm/contracts';
 import { defineRoutes, idempotencyKeyOf, tenantOf, validate } from '@bm/platform';
 import type { MessagingDeps } from '../../domain/messaging-deps';
-import { cancelMessage, getMessage, listMessages } from '../../domain/messages.use-case';
-import { sendMessage } from '../../domain/send-message.use-case';
+import { cancelMessage } from '../../domain/messages/cancel-message.use-case';
+import { getMessage } from '../../domain/messages/get-message.use-case';
+import { listMessages } from '../../domain/messages/list-messages.use-case';
+import { sendMessage } from '../../domain/sending/send-message.use-case';
 
 /** Single messages: send, read one, list, cancel. */
 export function messageRoutes(router: Router, deps: MessagingDeps): void {

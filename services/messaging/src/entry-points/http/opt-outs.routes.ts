@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import Joi from 'joi';
 import { ok } from '@bm/contracts';
 import { defineRoutes, tenantOf, validate } from '@bm/platform';
-import { applyOptOutChange } from '../../domain/account-updates.use-case';
+import { applyOptOutChange } from '../../domain/opt-outs/apply-opt-out-change.use-case';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 
 const optOutCopySchema = Joi.object<{ phone: string; opted_out: boolean; version: number }>({

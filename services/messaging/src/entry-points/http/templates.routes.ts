@@ -7,10 +7,12 @@ import {
   ulidSchema,
 } from '@bm/contracts';
 import { AppError, defineRoutes, tenantOf, validate } from '@bm/platform';
-import { connectChannelAccount, syncTemplates } from '../../domain/connect-channel-account.use-case';
+import { connectChannelAccount, syncTemplates } from '../../domain/accounts/connect-channel-account.use-case';
 import type { MessagingDeps } from '../../domain/messaging-deps';
-import { listChannelAccounts } from '../../domain/list-channel-accounts.use-case';
-import { listTemplates, submitTemplate, toTemplateDto } from '../../domain/templates.use-case';
+import { listChannelAccounts } from '../../domain/accounts/list-channel-accounts.use-case';
+import { listTemplates } from '../../domain/templates/list-templates.use-case';
+import { submitTemplate } from '../../domain/templates/submit-template.use-case';
+import { toTemplateDto } from '../../domain/templates/template.dto';
 
 /** Templates and sending numbers for tenants, and the operator's channel-account endpoints the gateway forwards. */
 export function templateRoutes(router: Router, deps: MessagingDeps): void {

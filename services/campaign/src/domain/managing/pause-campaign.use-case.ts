@@ -1,0 +1,18 @@
+import { PAUSABLE_CAMPAIGN_STATUSES, type CampaignDto } from '@bm/contracts';
+import type { CampaignDeps } from '../campaign-deps';
+import { dtoOf, transitionCampaign } from './campaign-of';
+
+/** Stops handing recipients to messaging; those already handed over still finish. */
+export async function pauseCampaign(deps: CampaignDeps, tenantId: number, id: string): Promise<CampaignDto> {
+  return dtoOf(
+    deps,
+    await transitionCampaign(
+      deps,
+      tenantId,
+      id,
+      PAUSABLE_CAMPAIGN_STATUSES,
+      'paused',
+      'CAMPAIGN_NOT_PAUSABLE',
+    ),
+  );
+}

@@ -1,0 +1,9 @@
+import type { OptOutDto } from '@bm/contracts';
+import type { OptOut } from '../../data-access/opt-out.repository';
+
+/** An opt-out as the API shows it. */
+export const toOptOutDto = (o: OptOut): OptOutDto => ({
+  phone: o.phone,
+  source: o.source,
+  created_at: o.createdAt.toISOString(),
+});

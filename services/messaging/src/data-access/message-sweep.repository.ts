@@ -1,0 +1,96 @@
+import { queryRows } from '@bm/platform';
+import type { DataSource, EntityManager } from 'typeorm';
+import { toMessageLog, type MessageLog } from './message-log.repository';
+
+type Row = Parameters<typeof toMessageLog>[0];
+
+/** Rows one pass of a sweep takes. */
+const SWEEP_BATCH = 500;
+
+/**
+ * The scheduler's queries over message logs: batches of due, stranded or unfinished messages, each taken with
+ * SKIP LOCKED so that several replicas sweep side by side.
+ */
+export class MessageSweepRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Locks a batch of scheduled messages whose time has come, the earliest first (rows other replicas hold skipped). */
+  async lockDueScheduled(tx: EntityManager): Promise<MessageLog[]> {
+    const rows: Row[] = await tx.query(
+      `SELECT * FROM messaging.message_logs WHERE status = 'scheduled' AND scheduled_at <= now()
+        ORDER BY scheduled_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED`,
+    );
+    return rows.map(toMessageLog);
+  }
+
+  /** Takes a batch of retries whose backoff is over off their timer; their ids, each to get a delivery command. */
+  async takeDueRetries(tx: EntityManager): Promise<number[]> {
+    const rows = await queryRows<{ id: string }>(
+      tx,
+      `UPDATE messaging.message_logs SET next_attempt_at = NULL, updated_at = now()
+        WHERE id IN (SELECT id FROM messaging.message_logs
+                      WHERE status = 'queued' AND attempt_started_at IS NULL AND next_attempt_at <= now()
+                      LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  /**
+   * Touches a batch of queued messages with no attempt and no retry due that have not moved for `olderThanMs`;
+   * their ids, each to get a new delivery command.
+   */
+  async touchStranded(tx: EntityManager, olderThanMs: number): Promise<number[]> {
+    const rows = await queryRows<{ id: string }>(
+      tx,
+      `UPDATE messaging.message_logs SET updated_at = now()
+        WHERE id IN (SELECT id FROM messaging.message_logs
+                      WHERE status = 'queued' AND attempt_started_at IS NULL AND next_attempt_at IS NULL
+                        AND updated_at < now() - $1 * interval '1 millisecond'
+                      LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [olderThanMs],
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  /**
+   * Gives the unfinished attempts of one kind that started more than `olderThanMs` ago back to the scheduler,
+   * to be sent again now (a batch at a time, rows other replicas hold skipped): `awaiting slot`, never handed to
+   * the upstream; `unknown outcome, not resent`, handed over with no answer and no status report, which are
+   * marked as resent so that it happens once.
+   */
+  async releaseUnfinishedAttempts(
+    kind: 'awaiting slot' | 'unknown outcome, not resent',
+    olderThanMs: number,
+  ): Promise<number> {
+    const which =
+      kind === 'awaiting slot' ? 'awaiting_slot' : 'NOT awaiting_slot AND NOT resent_after_unknown_outcome';
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
+      `UPDATE messaging.message_logs
+          SET attempt_started_at = NULL, next_attempt_at = now(), updated_at = now(),
+              resent_after_unknown_outcome = resent_after_unknown_outcome OR NOT awaiting_slot, awaiting_slot = false
+        WHERE id IN (SELECT id FROM messaging.message_logs
+                      WHERE status = 'queued' AND attempt_started_at IS NOT NULL AND ${which}
+                        AND attempt_started_at < now() - $1 * interval '1 millisecond'
+                      LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [olderThanMs],
+    );
+    return rows.length;
+  }
+
+  /** Locks a batch of handed-over attempts that started more than `olderThanMs` ago and are still unfinished. */
+  async lockUnknownOutcomes(tx: EntityManager, olderThanMs: number): Promise<MessageLog[]> {
+    const rows = await queryRows<Row>(
+      tx,
+      `SELECT * FROM messaging.message_logs
+        WHERE status = 'queued' AND attempt_started_at IS NOT NULL AND NOT awaiting_slot
+          AND attempt_started_at < now() - $1 * interval '1 millisecond'
+        LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED`,
+      [olderThanMs],
+    );
+    return rows.map(toMessageLog);
+  }
+}

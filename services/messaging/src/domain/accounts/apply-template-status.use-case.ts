@@ -1,0 +1,68 @@
+import { TEMPLATE_STATUSES, type InboundTemplateStatusItem, type TemplateStatus } from '@bm/contracts';
+import type { Template, TemplateFlag, TemplateState } from '../../data-access/template.repository';
+import { emitEvent } from '../emit-event';
+import type { MessagingDeps } from '../messaging-deps';
+import { templateFlagDto } from '../templates/template.dto';
+
+/**
+ * What an upstream template event does to the template: a status to take and whether the quality flag is set
+ * (FLAGGED), cleared (approved again) or kept. FLAGGED means low quality and possibly a pause later, not a pause:
+ * the template keeps its status and stays sendable until a later PAUSED or DISABLED.
+ */
+function templateChangeOf(
+  event: string,
+  reason: string | null,
+  at: Date,
+): { status?: TemplateStatus; flag?: TemplateFlag | null } | undefined {
+  if (event === 'FLAGGED') return { flag: { reason, flaggedAt: at } };
+  if (event === 'REINSTATED' || event === 'APPROVED') return { status: 'APPROVED', flag: null };
+  const status = TEMPLATE_STATUSES.find((s) => s === event);
+  return status && { status };
+}
+
+/** The template after a change; a repeated flag keeps the time it was first raised. */
+function nextState(
+  before: Template,
+  change: { status?: TemplateStatus; flag?: TemplateFlag | null },
+  category: string | null,
+): TemplateState {
+  const repeated = change.flag && before.flag?.reason === change.flag.reason;
+  return {
+    status: change.status ?? before.status,
+    category: category ?? before.category,
+    flag: change.flag === undefined || repeated ? before.flag : change.flag,
+  };
+}
+
+/**
+ * `message_template_status_update`: updates the template on every account of the WABA (its language in either
+ * spelling, `en-US` or `en_US`) and emits the change of its status or quality flag.
+ */
+export async function applyTemplateStatus(
+  deps: MessagingDeps,
+  item: InboundTemplateStatusItem,
+): Promise<void> {
+  // The upstream writes NONE when a decision has no reason: the event says null.
+  const reason = item.reason === null || item.reason.toUpperCase() === 'NONE' ? null : item.reason;
+  const change = templateChangeOf(item.event.toUpperCase(), reason, new Date(item.occurred_at));
+  if (!change) return;
+  for (const account of await deps.accounts.listByWaba(item.waba_id)) {
+    await deps.dataSource.transaction(async (tx) => {
+      const before = await deps.templates.findForUpdate(tx, account.id, item.name, item.language);
+      if (!before) return;
+      const after = nextState(before, change, item.category);
+      await deps.templates.setState(tx, before.id, after);
+      if (after.status === before.status && after.flag === before.flag) return;
+      await emitEvent(tx, 'template.status_changed', account.tenantId, {
+        channel_account_id: account.id,
+        template_id: before.id,
+        name: before.name,
+        language: before.language,
+        status: after.status as TemplateStatus,
+        category: after.category as never,
+        reason,
+        flag: templateFlagDto(after.flag),
+      });
+    });
+  }
+}

@@ -1,0 +1,13 @@
+import type { Capacity } from '../../data-access/conversation-ledger.repository';
+import type { MessagingDeps } from '../messaging-deps';
+import { sendingAccountOf } from './sending-account';
+
+/** `{daily_limit, used_today, remaining}` of a sending number (remaining null when unlimited). */
+export async function getCapacity(
+  deps: MessagingDeps,
+  tenantId: number,
+  channelAccountId: string,
+): Promise<Capacity> {
+  const { account, dailyLimit } = await sendingAccountOf(deps, channelAccountId, tenantId);
+  return deps.ledger.capacityOf(dailyLimit, await deps.ledger.used(deps.dataSource, account.id));
+}

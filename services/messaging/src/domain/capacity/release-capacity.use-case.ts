@@ -1,0 +1,12 @@
+import type { MessagingDeps } from '../messaging-deps';
+import { sendingAccountOf } from './sending-account';
+
+export async function releaseCapacity(
+  deps: MessagingDeps,
+  tenantId: number,
+  channelAccountId: string,
+  reference: string,
+): Promise<void> {
+  const { account } = await sendingAccountOf(deps, channelAccountId, tenantId);
+  await deps.ledger.release(account.id, reference);
+}

@@ -1,0 +1,71 @@
+import type { EntityManager } from 'typeorm';
+import type { ChannelAccount } from '../../data-access/channel-account.repository';
+import type { FlowSession } from '../../data-access/flow-session.repository';
+import { emitEvent } from '../emit-event';
+
+type SessionEvent = 'flow.session_started' | 'flow.session_completed' | 'flow.session_cancelled';
+
+/** A `flow.session_*` event with the session's variables, in the caller's transaction. */
+export async function emitSessionEvent(tx: EntityManager, key: SessionEvent, s: FlowSession): Promise<void> {
+  await emitEvent(tx, key, s.tenantId, {
+    flow_id: s.flowId,
+    session_id: s.id,
+    phone: s.phone,
+    variables: s.variables,
+  });
+}
+
+/** Ends a session (ended_at now, no step, no expiry) and emits its event. */
+export async function endSession(
+  tx: EntityManager,
+  repository: { update(tx: EntityManager, s: FlowSession): Promise<void> },
+  session: FlowSession,
+  status: 'completed' | 'handed_off' | 'cancelled' | 'timed_out',
+): Promise<void> {
+  Object.assign(session, { status, currentStep: null, expiresAt: null, endedAt: new Date() });
+  await repository.update(tx, session);
+  await emitSessionEvent(
+    tx,
+    status === 'completed' || status === 'handed_off' ? 'flow.session_completed' : 'flow.session_cancelled',
+    session,
+  );
+}
+
+/** The customer message a live-chat request points at. */
+export interface CustomerMessage {
+  account: ChannelAccount;
+  from: string;
+  name: string | null;
+  messageId: string;
+  text: string | null;
+  at: Date;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Asks webhook-ingress, which keeps the tenant's notifications, for a person: for a message no automation
+ * answered (at most one per customer and number per clock hour of the message) or for a flow's hand-off (one
+ * per session).
+ */
+export async function requestLiveChat(
+  tx: EntityManager,
+  message: CustomerMessage,
+  handoffSessionId: string | null,
+): Promise<void> {
+  const { account } = message;
+  const dedupeKey = handoffSessionId
+    ? `flow_handoff:${handoffSessionId}`
+    : `live_chat_request:${account.phoneNumberId}:${message.from}:${Math.floor(message.at.getTime() / HOUR_MS)}`;
+  await emitEvent(tx, 'live_chat.requested', account.tenantId, {
+    channel_account_id: account.id,
+    phone_number_id: account.phoneNumberId,
+    customer_phone: message.from,
+    customer_name: message.name,
+    message_id: message.messageId,
+    text: message.text,
+    reason: handoffSessionId ? 'flow_handoff' : 'no_automation',
+    flow_session_id: handoffSessionId,
+    dedupe_key: dedupeKey,
+  });
+}

@@ -1,0 +1,50 @@
+import { changeStatus } from '../statuses/change-status';
+import type { MessagingDeps } from '../messaging-deps';
+
+/**
+ * Attempts recorded but never finished. One its worker had recorded as still awaiting its throughput slot never
+ * reached the upstream: once the worker is taken as dead it is sent again (its attempt count is kept, so the
+ * stopped worker's claim, named by that count, can no longer be mistaken for the next one).
+ *
+ * Any other may have reached the upstream: its worker died in the call, or the call timed out or lost its
+ * connection after the request was written. It stays queued while the upstream's status reports may still name
+ * its attempt (reconcileSendAttempts gives it the report's wamid and status). When none did within the
+ * reconciliation window, counted from the attempt's start and never shorter than a live call may take, the
+ * policy settles it: `fail` (sending again could reach the customer twice), or `resend`, once: a second unknown
+ * outcome fails.
+ */
+export async function settleAbandonedAttempts(deps: MessagingDeps): Promise<void> {
+  const { UPSTREAM_TIMEOUT_MS, ATTEMPT_GRACE_MS, UNKNOWN_OUTCOME_WINDOW_MS, UNKNOWN_OUTCOME_POLICY } =
+    deps.config;
+  const graceMs = UPSTREAM_TIMEOUT_MS + ATTEMPT_GRACE_MS;
+  const resent = await deps.sweeps.releaseUnfinishedAttempts('awaiting slot', graceMs);
+  if (resent > 0)
+    deps.logger.warn('messages a stopped worker held before their slot sent again', { count: resent });
+  const windowMs = Math.max(UNKNOWN_OUTCOME_WINDOW_MS, graceMs);
+  if (UNKNOWN_OUTCOME_POLICY === 'resend') {
+    const again = await deps.sweeps.releaseUnfinishedAttempts('unknown outcome, not resent', windowMs);
+    if (again > 0)
+      deps.logger.warn('sends of unknown outcome without a status report sent again (policy resend)', {
+        count: again,
+      });
+  }
+  await failUnknownOutcomes(deps, windowMs);
+}
+
+/** Fails the sends of unknown outcome whose window ran out (after their one resend, under `resend`). */
+async function failUnknownOutcomes(deps: MessagingDeps, windowMs: number): Promise<void> {
+  await deps.dataSource.transaction(async (tx) => {
+    const rows = await deps.sweeps.lockUnknownOutcomes(tx, windowMs);
+    const resend = deps.config.UNKNOWN_OUTCOME_POLICY === 'resend';
+    for (const message of rows) {
+      await changeStatus(deps, tx, message, {
+        status: 'failed',
+        errorMessage: resend
+          ? 'send outcome unknown: no status report from the upstream for the send nor for its one resend'
+          : 'send outcome unknown: no status report from the upstream within the reconciliation window; not resent to avoid a duplicate',
+      });
+    }
+    if (rows.length > 0)
+      deps.logger.warn('sends of unknown outcome without a status report failed', { count: rows.length });
+  });
+}

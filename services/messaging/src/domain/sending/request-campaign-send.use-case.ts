@@ -1,0 +1,141 @@
+import type { SendRequestedCommand } from '@bm/contracts';
+import { AppError, currentTraceparent } from '@bm/platform';
+import type { ChannelAccount } from '../../data-access/channel-account.repository';
+import type { InsertOptions, NewMessageLog } from '../../data-access/message-log.repository';
+import type { Template } from '../../data-access/template.repository';
+import { changeStatus } from '../statuses/change-status';
+import { enqueueDelivery } from '../emit-event';
+import type { MessagingDeps } from '../messaging-deps';
+import { assertTemplateSendable } from '../templates/template-rules';
+
+/**
+ * A campaign recipient's send: one message log per recipient (a redelivered command finds it and changes
+ * nothing). A template that can no longer be sent fails the message, so the campaign still hears back.
+ */
+export async function requestCampaignSend(deps: MessagingDeps, command: SendRequestedCommand): Promise<void> {
+  if (await deps.messages.findByCampaignRecipient(command.campaign_recipient_id)) return;
+  const account = await deps.accounts.findActiveForTenant(command.channel_account_id, command.tenant_id);
+  const template = account
+    ? await deps.templates.find(account.id, command.template_name, command.template_language)
+    : undefined;
+  let refusal: AppError | undefined;
+  try {
+    if (!account) throw new AppError('NO_ACTIVE_ACCOUNT');
+    assertTemplateSendable(template, command.components);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    refusal = err;
+  }
+  await deps.dataSource.transaction(async (tx) => {
+    const id = await deps.messages.insertCampaignSend(tx, {
+      tenantId: command.tenant_id,
+      channelAccountId: command.channel_account_id,
+      toPhone: command.phone,
+      content: {
+        name: command.template_name,
+        language: command.template_language,
+        components: command.components,
+      },
+      templateCategory: template?.category ?? null,
+      conversationCategory: template?.category ?? 'MARKETING',
+      campaignId: command.campaign_id,
+      campaignRecipientId: command.campaign_recipient_id,
+      traceparent: currentTraceparent() ?? null,
+    });
+    if (id === undefined) return;
+    if (refusal) {
+      const message = (await deps.messages.findById(tx, id))!;
+      await changeStatus(deps, tx, message, {
+        status: 'failed',
+        errorMessage: `${refusal.code}: ${refusal.message}`,
+      });
+      return;
+    }
+    await enqueueDelivery(tx, id);
+  });
+}
+
+/** A campaign send command and the trace it arrived with. */
+export interface CampaignSendItem {
+  command: SendRequestedCommand;
+  traceparent?: string;
+}
+
+async function cached<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  let hit = cache.get(key);
+  if (!hit) cache.set(key, (hit = load()));
+  return hit;
+}
+
+/**
+ * Many campaign recipients' sends at once (the consumer's group commit): the ones already recorded are skipped,
+ * the account and template are read once per batch, the sendable ones become queued message logs with their
+ * delivery commands in one statement. A refused one (account gone, template no longer sendable) takes the
+ * one-by-one path, which records it failed. A batch that meets a concurrent insert of the same recipient fails
+ * as a whole and is applied again one by one, where the existing message log is found.
+ */
+export async function requestCampaignSends(
+  deps: MessagingDeps,
+  items: readonly CampaignSendItem[],
+): Promise<void> {
+  if (items.length === 1) return requestCampaignSend(deps, items[0].command);
+  const seen = await deps.messages.existingCampaignRecipients(
+    items.map((i) => i.command.campaign_recipient_id),
+  );
+  const accounts = new Map<string, Promise<ChannelAccount | undefined>>();
+  const templates = new Map<string, Promise<Template | undefined>>();
+  const accepted: Array<{ message: NewMessageLog } & InsertOptions> = [];
+  const refused: SendRequestedCommand[] = [];
+  for (const { command, traceparent } of items) {
+    if (seen.has(command.campaign_recipient_id)) continue;
+    seen.add(command.campaign_recipient_id);
+    const account = await cached(accounts, `${command.tenant_id}:${command.channel_account_id}`, () =>
+      deps.accounts.findActiveForTenant(command.channel_account_id, command.tenant_id),
+    );
+    const template = account
+      ? await cached(templates, `${account.id}:${command.template_name}:${command.template_language}`, () =>
+          deps.templates.find(account.id, command.template_name, command.template_language),
+        )
+      : undefined;
+    if (!account || !template || !isSendable(template, command)) {
+      refused.push(command);
+      continue;
+    }
+    accepted.push({
+      message: {
+        tenantId: command.tenant_id,
+        channelAccountId: command.channel_account_id,
+        toPhone: command.phone,
+        messageType: 'template',
+        content: {
+          name: command.template_name,
+          language: command.template_language,
+          components: command.components as unknown as Array<Record<string, unknown>>,
+        },
+        templateCategory: template.category,
+        conversationCategory: template.category,
+        status: 'queued',
+        scheduledAt: null,
+        autoRetryOnFrequencyCap: false,
+        campaignId: command.campaign_id,
+        campaignRecipientId: command.campaign_recipient_id,
+      },
+      deliver: true,
+      traceparent,
+    });
+  }
+  if (accepted.length > 0) {
+    await deps.dataSource.transaction((tx) => deps.messages.insertMany(tx, accepted));
+  }
+  for (const command of refused) await requestCampaignSend(deps, command);
+}
+
+function isSendable(template: Template, command: SendRequestedCommand): boolean {
+  try {
+    assertTemplateSendable(template, command.components);
+    return true;
+  } catch (err) {
+    if (err instanceof AppError) return false;
+    throw err;
+  }
+}

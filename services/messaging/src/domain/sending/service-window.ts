@@ -1,0 +1,33 @@
+import type { EntityManager } from 'typeorm';
+import type { MessageLog } from '../../data-access/message-log.repository';
+import type { MessagingDeps } from '../messaging-deps';
+import { changeStatus } from '../statuses/change-status';
+
+/**
+ * The 24-hour customer service window: a free-form text may reach a customer only within 24 hours of their last
+ * message (the window itself is kept by `CustomerStateRepository`, opened by each inbound message). An
+ * immediate text is checked in the statement that writes it (`requireServiceWindow`); a scheduled one again
+ * when its time comes.
+ */
+export function needsServiceWindow(messageType: string): boolean {
+  return messageType === 'text';
+}
+
+/** A scheduled text whose window closed before its time came is failed; returns whether it was. */
+export async function failIfWindowClosed(
+  deps: MessagingDeps,
+  tx: EntityManager,
+  message: MessageLog,
+): Promise<boolean> {
+  if (
+    !needsServiceWindow(message.messageType) ||
+    (await deps.customers.isWindowOpen(tx, message.channelAccountId, message.toPhone))
+  )
+    return false;
+  await changeStatus(deps, tx, message, {
+    status: 'failed',
+    errorMessage:
+      "OUTSIDE_SERVICE_WINDOW: the customer's last message is older than 24 hours at the scheduled time",
+  });
+  return true;
+}

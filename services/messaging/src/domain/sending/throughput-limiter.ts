@@ -1,0 +1,112 @@
+import type { RedisClient } from '@bm/platform';
+
+/*
+ * Paced slots (GCRA) per sending number, in Redis so every worker replica shares one schedule. KEYS[1] holds
+ * the theoretical arrival time (TAT, ms on Redis' clock) of the next free slot. A call asks for ARGV[1] slots
+ * spaced ARGV[2] ms apart, none later than ARGV[3] ms ahead; it answers how many it granted and how far
+ * ahead (ms) the first of them is. Redis' own clock, so replicas with skewed clocks still share one schedule.
+ */
+const SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local interval = tonumber(ARGV[2])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+local room = 0
+if tat <= now + tonumber(ARGV[3]) then room = math.floor((now + tonumber(ARGV[3]) - tat) / interval) + 1 end
+local grant = math.max(0, math.min(tonumber(ARGV[1]), room))
+if grant > 0 then
+  redis.call('SET', KEYS[1], tostring(tat + grant * interval), 'PX', 60000)
+end
+return {grant, tostring(tat - now)}
+`;
+
+/** How far ahead slots are handed out in one round trip. */
+const HORIZON_MS = 1000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Messages per second per sending number, paced evenly rather than in bursts: any one-second window, however
+ * it is placed, holds at most the number's rate, so an upstream that counts with a sliding window (as the
+ * upstream network and the sandbox do) never answers 130429. Sends are spaced for `safety` of the rate (0.96:
+ * 4% of slack absorbs the jitter between leaving here and arriving there).
+ *
+ * A slot can only come late here (a busy event loop: a large batch of campaign sends being written), and slots
+ * that all come due at once would leave together: a window then holds the sends of its second plus those of
+ * the late stretch before it. So a slot later than half the slack (20 ms at 0.96) is given up, unused, and its
+ * message waits for a new one: a window then never holds more than its second's slots and 20 ms more, and the
+ * other half of the slack is left for the way to the upstream. Throughput is lost only while the loop stalls.
+ */
+export class ThroughputLimiter {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly safety = 0.96,
+  ) {}
+
+  /**
+   * Calls `onGranted(n)` as slots come due, until `count` have been granted or the next slot is more than
+   * `maxWaitMs` away from the start (a slow number must not hold claimed messages for long); answers how many
+   * were granted. `soon.onSchedule` hears, after each ask for slots and before they are used, how many of the
+   * messages not yet granted have a slot due within `soon.withinMs` (the rest wait longer, or got none; slots
+   * given up as late are asked for again, so a message due soon at first may wait longer later).
+   */
+  async acquire(
+    channelAccountId: string,
+    perSecond: number,
+    count: number,
+    onGranted: (n: number) => void,
+    maxWaitMs = 10_000,
+    soon?: { withinMs: number; onSchedule: (dueSoon: number) => void },
+  ): Promise<number> {
+    const interval = 1000 / (perSecond * this.safety);
+    const latestMs = (1000 * (1 - this.safety)) / 2;
+    const started = Date.now();
+    let granted = 0;
+    while (granted < count) {
+      // Never a slot further off than the wait allows.
+      const horizon = Math.min(HORIZON_MS, Math.max(0, started + maxWaitMs - Date.now()));
+      const [grant, ahead] = (await this.redis.eval(
+        SCRIPT,
+        1,
+        `tp:${channelAccountId}`,
+        count - granted,
+        interval,
+        horizon,
+      )) as [number, string];
+      const asked = Date.now();
+      const firstAt = asked + Number(ahead);
+      if (soon) {
+        // Before this grant's slots are used: how many of them come due within `withinMs` from now.
+        const dueSoon = grant === 0 ? 0 : Math.floor((soon.withinMs - Number(ahead)) / interval) + 1;
+        soon.onSchedule(Math.max(0, Math.min(grant, dueSoon)));
+      }
+      if (grant === 0) {
+        const wait = firstAt - horizon - asked;
+        if (asked + wait - started > maxWaitMs) return granted;
+        await sleep(Math.max(1, wait));
+        continue;
+      }
+      // Every slot that is due goes at once, then a sleep until the next: timers fire a millisecond or more
+      // late, so one sleep per slot would fall behind at high rates. Slots due longer ago than `latestMs` are
+      // given up (see above); the loop asks for new ones.
+      let used = 0;
+      for (let i = 0; i < grant;) {
+        const now = Date.now();
+        let due = 0;
+        while (i + due < grant && firstAt + (i + due) * interval <= now + 1) due += 1;
+        if (due === 0) {
+          await sleep(firstAt + i * interval - now);
+          continue;
+        }
+        let stale = 0;
+        while (stale < due && firstAt + (i + stale) * interval < now - latestMs) stale += 1;
+        if (due > stale) onGranted(due - stale);
+        used += due - stale;
+        i += due;
+      }
+      granted += used;
+    }
+    return granted;
+  }
+}

@@ -1,0 +1,150 @@
+import { parseTraceparent, runInTrace } from '@bm/platform';
+import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
+import type { EntityManager } from 'typeorm';
+import type { MessageLog } from '../../data-access/message-log.repository';
+import {
+  keepPendingReports,
+  lockForReports,
+  moveForward,
+  takePendingReports,
+  type ForwardMove,
+} from '../../data-access/status-report.repository';
+import { describeFailure } from '../../data-access/upstream/upstream-errors';
+import { changeStatus, statusEventFields, type StatusChange } from './change-status';
+import { buildEvent } from '../emit-event';
+import type { MessagingDeps } from '../messaging-deps';
+import { attemptMessageIds, reconcileSendAttempts } from './reconcile-send-attempts';
+import { canMoveTo, statusesBefore } from './status-rules';
+
+type Report = Pick<InboundStatusItem, 'status' | 'errors' | 'occurred_at'>;
+
+function toChange(report: Report): StatusChange | undefined {
+  if (report.status === 'played') return undefined;
+  const at = new Date(report.occurred_at);
+  if (report.status !== 'failed') return { status: report.status as MessageStatus, at };
+  const error = report.errors[0];
+  return {
+    status: 'failed',
+    at,
+    errorCode: error?.code ?? null,
+    errorMessage: describeFailure(
+      error?.code ?? null,
+      error?.details || error?.message || error?.title || 'delivery failed',
+    ),
+  };
+}
+
+/** A receipt of a known message, applied by the status rules inside the caller's transaction. */
+async function applyOne(deps: MessagingDeps, tx: EntityManager, item: InboundStatusItem): Promise<void> {
+  const message = await deps.messages.findByProviderId(tx, item.provider_message_id, { lock: true });
+  const change = toChange(item);
+  if (message && change) await changeStatus(deps, tx, message, change);
+}
+
+const FORWARD = new Set<MessageStatus>(['sent', 'delivered', 'read']);
+
+/** A receipt and the trace of the message that brought it. */
+export interface StatusReport {
+  item: InboundStatusItem;
+  traceparent?: string;
+}
+
+/**
+ * Delivery receipts from the upstream, a batch in one transaction: each applied by the status rules. A receipt
+ * whose wamid no message has yet gives it to the send attempt its callback data names (reconcileSendAttempts);
+ * one that names none is kept until the send records the provider message id. The common case (one
+ * sent, delivered or read report for a message) is one statement for the whole batch; a failure, or several
+ * reports of one message, go through changeStatus one by one in arrival order, as they would alone. Each
+ * status event continues the trace of the send that created the message (the upstream's webhooks carry none, so
+ * the receipt's own trace began at webhook-ingress); a debug line links the two. Messages stored before traces
+ * were kept continue the receipt's trace.
+ */
+export async function applyStatusReports(deps: MessagingDeps, reports: StatusReport[]): Promise<void> {
+  await deps.dataSource.transaction(async (tx) => {
+    const locked = await lockForReports(
+      tx,
+      [...new Set(reports.map((r) => r.item.provider_message_id))],
+      attemptMessageIds(reports),
+    );
+    const messages = new Map(locked.flatMap((m) => (m.providerMessageId ? [[m.providerMessageId, m]] : [])));
+    const unnamed = await reconcileSendAttempts(
+      deps,
+      tx,
+      reports.filter((r) => !messages.has(r.item.provider_message_id)),
+      new Map(locked.map((m) => [m.id, m])),
+      messages,
+    );
+    await keepPendingReports(
+      tx,
+      unnamed.map((r) => r.item),
+    );
+    const byMessage = new Map<string, StatusReport[]>();
+    for (const r of reports.filter((r) => messages.has(r.item.provider_message_id))) {
+      const key = r.item.provider_message_id;
+      byMessage.set(key, [...(byMessage.get(key) ?? []), r]);
+    }
+    const moves: ForwardMove[] = [];
+    const oneByOne: StatusReport[] = [];
+    for (const [providerMessageId, ofMessage] of byMessage) {
+      const message = messages.get(providerMessageId)!;
+      const change = ofMessage.length === 1 ? toChange(ofMessage[0].item) : undefined;
+      if (!change || !FORWARD.has(change.status)) {
+        oneByOne.push(...ofMessage);
+        continue;
+      }
+      // A duplicate or late receipt changes nothing and emits nothing.
+      if (!canMoveTo(message.status, change.status)) continue;
+      const status = change.status as ForwardMove['status'];
+      const event = buildEvent<'message.status_updated'>(
+        message.tenantId,
+        statusEventFields({ ...message, status }, message.status),
+      );
+      moves.push({
+        id: message.id,
+        status,
+        expected: statusesBefore(status),
+        at: change.at ?? new Date(),
+        eventId: event.messageId,
+        event: event.payload,
+        traceparent: traceOf(deps, message, ofMessage[0]),
+      });
+    }
+    await moveForward(tx, moves);
+    for (const r of oneByOne) {
+      const message = messages.get(r.item.provider_message_id)!;
+      await runInTrace(traceOf(deps, message, r), () => applyOne(deps, tx, r.item));
+    }
+  });
+}
+
+/** The trace a receipt's status event continues: its message's send, else the receipt's own. */
+function traceOf(deps: MessagingDeps, message: MessageLog, report: StatusReport): string | undefined {
+  if (message.traceparent === null) return report.traceparent;
+  if (deps.logger.isDebugEnabled()) {
+    deps.logger.debug('status receipt joins its send', {
+      trace_id: parseTraceparent(message.traceparent)?.traceId,
+      receipt_trace_id: parseTraceparent(report.traceparent)?.traceId,
+      message_log_id: message.id,
+      status: report.item.status,
+    });
+  }
+  return message.traceparent;
+}
+
+const ORDER = ['sent', 'delivered', 'read', 'failed', 'played'];
+
+/** Applies the reports that arrived before this message's provider id was known, in status order. */
+export async function applyPendingReports(
+  deps: MessagingDeps,
+  tx: EntityManager,
+  message: MessageLog,
+): Promise<void> {
+  if (!message.providerMessageId) return;
+  const rows = await takePendingReports<Report>(tx, message.providerMessageId);
+  let current = message;
+  for (const row of rows.sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status))) {
+    const change = toChange(row.report);
+    if (!change) continue;
+    current = (await changeStatus(deps, tx, current, change)) ?? current;
+  }
+}

@@ -1,0 +1,21 @@
+import type { TemplateDto, TemplateFlagDto } from '@bm/contracts';
+import type { Template, TemplateFlag } from '../../data-access/template.repository';
+
+export function templateFlagDto(flag: TemplateFlag | null): TemplateFlagDto | null {
+  return flag && { reason: flag.reason, flagged_at: flag.flaggedAt.toISOString() };
+}
+
+export function toTemplateDto(t: Template): TemplateDto {
+  return {
+    id: t.id,
+    channel_account_id: t.channelAccountId,
+    name: t.name,
+    language: t.language,
+    status: t.status as TemplateDto['status'],
+    category: t.category as TemplateDto['category'],
+    header_format: t.headerFormat as TemplateDto['header_format'],
+    header_sample_media_url: t.headerSampleMediaUrl,
+    components: t.components as unknown as TemplateDto['components'],
+    flag: templateFlagDto(t.flag),
+  };
+}
