@@ -136,6 +136,19 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     ['campaign_group_id', 'parts_total', 'parts'],
   ),
   Campaign: object(campaignFields()),
+  StatusCounts: object(Object.fromEntries(MESSAGE_STATUSES.map((status) => [status, int]))),
+  StatsBucket: object({ start: instant, counts: ref('StatusCounts') }),
+  MessageStats: object({
+    generated_at: instant,
+    hourly: { type: 'array', items: ref('StatsBucket') },
+    daily: { type: 'array', items: ref('StatsBucket') },
+    totals_24h: ref('StatusCounts'),
+    totals_30d: ref('StatusCounts'),
+    delivery_rate: nullable({ type: 'number' }),
+    read_rate: nullable({ type: 'number' }),
+    failures_by_error: { type: 'array', items: object({ error: str, count: int }) },
+  }),
+  CampaignList: object({ campaigns: { type: 'array', items: ref('Campaign') }, pagination: ref('Pagination') }),
   CampaignRetry: object({ ...campaignFields(), retried_count: int }),
   CampaignPlan: object({
     dry_run: { const: true },
@@ -148,6 +161,7 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     },
     throughput_per_second: int,
     estimated_finish_at: instant,
+    opted_out_count: int,
   }),
   CampaignCancelled: object({ success: { const: true }, campaign_id: ulid, status: { const: 'cancelled' } }),
   CampaignRecipientList: object({

@@ -14,6 +14,7 @@ import type { Campaign } from '../data-access/campaign.repository';
 import type { Capacity } from '../data-access/messaging-client';
 import type { CampaignDeps } from './campaign-deps';
 import { toCreatedDto } from './campaign.dto';
+import { optedOutAmong } from './list-campaigns.use-case';
 
 type Created = SuccessEnvelope<CampaignCreatedDto>;
 
@@ -242,5 +243,6 @@ export async function planCampaign(
     parts,
     throughput_per_second: checked.throughputPerSecond,
     estimated_finish_at: new Date(lastStart + lastDurationMs).toISOString(),
+    opted_out_count: await optedOutAmong(deps, tenantId, request),
   };
 }

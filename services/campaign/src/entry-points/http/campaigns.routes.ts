@@ -3,6 +3,7 @@ import {
   campaignRecipientsQuerySchema,
   createCampaignQuerySchema,
   createCampaignSchema,
+  listCampaignsQuerySchema,
   ok,
 } from '@bm/contracts';
 import { defineRoutes, idempotencyKeyOf, tenantOf, validate } from '@bm/platform';
@@ -16,6 +17,7 @@ import {
   retryCampaign,
 } from '../../domain/campaigns.use-case';
 import { createCampaign, planCampaign } from '../../domain/create-campaign.use-case';
+import { listCampaigns } from '../../domain/list-campaigns.use-case';
 
 /** The campaign endpoints of the public API (the gateway forwards them with the tenant). */
 export function campaignRoutes(router: Router, deps: CampaignDeps): void {
@@ -39,6 +41,16 @@ export function campaignRoutes(router: Router, deps: CampaignDeps): void {
           const answer = await createCampaign(deps, tenantId, request, rawBody, key);
           if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
           res.status(answer.status).json(answer.body);
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/campaigns',
+      handlers: [
+        async (req, res) => {
+          const query = validate(listCampaignsQuerySchema, req.query);
+          res.json(ok(await listCampaigns(deps, tenantOf(res), query)));
         },
       ],
     },
