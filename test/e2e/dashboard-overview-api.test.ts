@@ -1,4 +1,5 @@
 import request from 'supertest';
+import type { CampaignDto, MessageStatsDto, OptOutListDto } from '@bm/contracts';
 import { waitFor } from '@bm/platform/testing';
 import { phones, postCampaign, waitForCampaign } from '../support/campaigns';
 import { publishInbound, statusReport } from '../support/events';
@@ -32,37 +33,49 @@ describe('GET /api/v1/campaigns', () => {
     await waitForCampaign(stack, t, second.body.data.campaign_id as string, ['completed']);
     await waitForCampaign(stack, t, first.body.data.campaign_id as string, ['completed']);
 
-    const list = (await get(t, '/api/v1/campaigns').expect(200)).body.data;
-    expect(list.campaigns.map((c: { name: string }) => c.name)).toEqual(['Second', 'First']);
+    const list = (await get(t, '/api/v1/campaigns').expect(200)).body.data as {
+      campaigns: CampaignDto[];
+      pagination: unknown;
+    };
+    expect(list.campaigns.map((c) => c.name)).toEqual(['Second', 'First']);
     expect(list.campaigns[0]).toMatchObject({ total_count: 3, sent_count: 3, failed_count: 0 });
     expect(list.pagination).toMatchObject({ total: 2, current_page: 1 });
-    const completed = (await get(t, '/api/v1/campaigns', { status: 'completed', per_page: 1 }).expect(200)).body
-      .data;
+    const completed = (await get(t, '/api/v1/campaigns', { status: 'completed', per_page: 1 }).expect(200))
+      .body.data;
     expect(completed.campaigns).toHaveLength(1);
     expect(completed.pagination).toMatchObject({ total: 2, last_page: 2 });
-    expect((await get(t, '/api/v1/campaigns', { status: 'paused' }).expect(200)).body.data.campaigns).toEqual([]);
+    expect((await get(t, '/api/v1/campaigns', { status: 'paused' }).expect(200)).body.data.campaigns).toEqual(
+      [],
+    );
     expect((await get(small, '/api/v1/campaigns').expect(200)).body.data.campaigns).toEqual([]);
     await get(t, '/api/v1/campaigns', { status: 'nope' }).expect(422);
   });
 
   it('when a split campaign is listed by its group, then its parts come in part order, and the dry run counted the opted-out phone', async () => {
     const list = phones(60);
-    await request(stack.gatewayUrl).post('/api/v1/opt-outs').set(small.auth).send({ phone: list[0] }).expect(201);
+    await request(stack.gatewayUrl)
+      .post('/api/v1/opt-outs')
+      .set(small.auth)
+      .send({ phone: list[0] })
+      .expect(201);
     const body = { recipients: list.map((phone) => ({ phone })), split_across_days: true };
-    const plan = (await postCampaign(stack, small, body).query({ dry_run: true }).expect(200)).body.data;
+    const plan = (await postCampaign(stack, small, body).query({ dry_run: true }).expect(200)).body.data as {
+      parts: Array<{ requested_count: number }>;
+    };
     expect(plan).toMatchObject({ split: true, requested_count: 60, opted_out_count: 1 });
-    expect(plan.parts.map((p: { requested_count: number }) => p.requested_count)).toEqual([50, 10]);
+    expect(plan.parts.map((p) => p.requested_count)).toEqual([50, 10]);
 
     const created = (await postCampaign(stack, small, body).expect(202)).body.data;
     const group = { campaign_group_id: created.campaign_group_id };
     const parts = await waitFor(
       async () => {
-        const page = (await get(small, '/api/v1/campaigns', group).expect(200)).body.data.campaigns;
+        const page = (await get(small, '/api/v1/campaigns', group).expect(200)).body.data
+          .campaigns as CampaignDto[];
         return page[1]?.status === 'scheduled' ? page : undefined;
       },
       { what: 'the second part prepared', timeoutMs: 20_000 },
     );
-    expect(parts.map((p: { part_number: number }) => p.part_number)).toEqual([1, 2]);
+    expect(parts.map((p) => p.part_number)).toEqual([1, 2]);
     expect(parts[0].total_count + parts[1].total_count).toBe(59);
   });
 });
@@ -73,8 +86,9 @@ describe('GET /api/v1/opt-outs?phone=', () => {
     for (const phone of [a, b]) {
       await request(stack.gatewayUrl).post('/api/v1/opt-outs').set(t.auth).send({ phone }).expect(201);
     }
-    const found = (await get(t, '/api/v1/opt-outs', { phone: `+${a.slice(0, 11)}` }).expect(200)).body.data;
-    expect(found.opt_outs.map((o: { phone: string }) => o.phone)).toEqual([a]);
+    const found = (await get(t, '/api/v1/opt-outs', { phone: `+${a.slice(0, 11)}` }).expect(200)).body
+      .data as OptOutListDto;
+    expect(found.opt_outs.map((o) => o.phone)).toEqual([a]);
   });
 });
 
@@ -97,7 +111,7 @@ describe('GET /api/v1/stats', () => {
     }
     const stats = await waitFor(
       async () => {
-        const s = (await get(tenant, '/api/v1/stats').expect(200)).body.data;
+        const s = (await get(tenant, '/api/v1/stats').expect(200)).body.data as MessageStatsDto;
         return s.totals_24h.read === 2 ? s : undefined;
       },
       { what: 'two reads counted', timeoutMs: 10_000 },

@@ -148,7 +148,10 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     read_rate: nullable({ type: 'number' }),
     failures_by_error: { type: 'array', items: object({ error: str, count: int }) },
   }),
-  CampaignList: object({ campaigns: { type: 'array', items: ref('Campaign') }, pagination: ref('Pagination') }),
+  CampaignList: object({
+    campaigns: { type: 'array', items: ref('Campaign') },
+    pagination: ref('Pagination'),
+  }),
   CampaignRetry: object({ ...campaignFields(), retried_count: int }),
   CampaignPlan: object({
     dry_run: { const: true },

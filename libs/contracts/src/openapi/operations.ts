@@ -166,7 +166,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     idempotent: true,
   }),
   listCampaigns: api({
-    summary: 'List campaigns, newest first (or the parts of one split campaign, in order), with their progress',
+    summary:
+      'List campaigns, newest first (or the parts of one split campaign, in order), with their progress',
     tag: 'Campaigns',
     query: listCampaignsQuerySchema,
     status: 200,

@@ -17,7 +17,8 @@ export function createCampaignDataSource(config: CampaignConfig): DataSource {
     migrations: [
       CreateCampaign1764100000000,
       RecipientsWithoutPhoneIndex1764100000001,
-      OptOutVersions1764100000002, CampaignsTenantIndex1764100000010,
+      OptOutVersions1764100000002,
+      CampaignsTenantIndex1764100000010,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'campaign',

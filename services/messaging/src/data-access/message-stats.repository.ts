@@ -22,7 +22,11 @@ export class MessageStatsRepository {
     return this.buckets('message_stats_daily', 'day', tenantId, from);
   }
 
-  async failuresByError(tenantId: number, from: Date, limit: number): Promise<Array<{ error: string; count: number }>> {
+  async failuresByError(
+    tenantId: number,
+    from: Date,
+    limit: number,
+  ): Promise<Array<{ error: string; count: number }>> {
     const rows: Array<{ error: string; count: string }> = await this.dataSource.query(
       `SELECT error, sum(count) AS count FROM messaging.message_failure_stats
         WHERE tenant_id = $1 AND day >= $2 GROUP BY error ORDER BY 2 DESC, 1 LIMIT ${limit}`,

@@ -10,8 +10,7 @@ import type { MessagingDeps } from './messaging-deps';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-const zero = (): StatusCounts =>
-  Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, 0])) as StatusCounts;
+const zero = (): StatusCounts => Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, 0])) as StatusCounts;
 
 /** Every bucket of the range, oldest first, zero where nothing happened, so the charts have no gaps. */
 function series(rows: StatsRow[], first: number, step: number, length: number): StatsBucketDto[] {
@@ -35,7 +34,11 @@ function total(buckets: StatsBucketDto[]): StatusCounts {
 const ratio = (part: number, whole: number) => (whole === 0 ? null : Math.min(1, part / whole));
 
 /** The overview's figures for a tenant: three primary-key range reads of small counter tables. */
-export async function messageStats(deps: MessagingDeps, tenantId: number, now = new Date()): Promise<MessageStatsDto> {
+export async function messageStats(
+  deps: MessagingDeps,
+  tenantId: number,
+  now = new Date(),
+): Promise<MessageStatsDto> {
   const stats = new MessageStatsRepository(deps.dataSource);
   const firstHour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - 23 * HOUR_MS;
   const firstDay = Math.floor(now.getTime() / DAY_MS) * DAY_MS - 29 * DAY_MS;
