@@ -1975,7 +1975,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "LiveChatRequestNotification";
+            type: "live_chat_request";
         };
         MessageList: {
             messages: components["schemas"]["MessageLog"][];
@@ -2357,7 +2357,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "TemplateReviewNotification";
+            type: "template_review";
         };
         Tenant: {
             /**

@@ -266,7 +266,14 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
         type: 'array',
         items: {
           oneOf: [ref('LiveChatRequestNotification'), ref('TemplateReviewNotification')],
-          discriminator: { propertyName: 'type' },
+          // The mapping names the values `type` takes; without it, generators assume the schema names.
+          discriminator: {
+            propertyName: 'type',
+            mapping: {
+              live_chat_request: '#/components/schemas/LiveChatRequestNotification',
+              template_review: '#/components/schemas/TemplateReviewNotification',
+            },
+          },
         },
       },
       pagination: ref('Pagination'),

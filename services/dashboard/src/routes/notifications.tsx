@@ -9,7 +9,7 @@ import { StatusBadge } from '../components/status-badge';
 function Item({ n, unread }: { n: Notification; unread: boolean }) {
   return (
     <li className={`card stack${unread ? ' unread' : ''}`}>
-      {n.type === 'LiveChatRequestNotification' ? (
+      {n.type === 'live_chat_request' ? (
         <>
           <strong>
             Live chat requested by {n.customer_name ?? phone(n.customer_phone)}
