@@ -306,4 +306,29 @@ describe('the dashboard part 2 (campaigns, opt-outs, flows, notifications, overv
     await shot(page, 'overview');
     expect(consoleErrors).toEqual([]);
   });
+
+  it('when the new screens are shown at 390x844, then nothing overflows sideways', async () => {
+    const phoneSized = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      storageState: await page.context().storageState(),
+    });
+    const p = await phoneSized.newPage();
+    for (const [path, name] of [
+      ['/', 'overview'],
+      ['/campaigns', 'campaigns'],
+      ['/campaigns/new', 'campaign-new'],
+      ['/templates', 'templates'],
+      ['/opt-outs', 'opt-outs'],
+      ['/flows', 'flows'],
+      ['/notifications', 'notifications'],
+    ]) {
+      await p.goto(`${base}${path}`);
+      await p.locator('main h1').waitFor();
+      await p.waitForLoadState('networkidle');
+      const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect({ path, overflow }).toEqual({ path, overflow: 0 });
+      await shot(p, `${name}-390`);
+    }
+    await phoneSized.close();
+  });
 });
