@@ -122,3 +122,20 @@ describe('GET /api/v1/stats', () => {
     expect((await get(small, '/api/v1/stats').expect(200)).body.data.totals_24h.read).toBe(0);
   });
 });
+
+describe('POST /api/v1/channel-accounts/{id}/templates/sync', () => {
+  it("when a tenant syncs its own number, then the templates come back; another tenant's number is not found", async () => {
+    const sync = (tenant: TenantFixture, id: string) =>
+      request(stack.gatewayUrl).post(`/api/v1/channel-accounts/${id}/templates/sync`).set(tenant.auth);
+    const synced = (await sync(t, t.channelAccountId).expect(200)).body.data as {
+      channel_account_id: string;
+      templates: Array<{ name: string }>;
+    };
+    expect(synced.channel_account_id).toBe(t.channelAccountId);
+    expect(synced.templates.map((x) => x.name)).toContain('order_update');
+    expect((await sync(small, t.channelAccountId).expect(404)).body.error.code).toBe(
+      'CHANNEL_ACCOUNT_NOT_FOUND',
+    );
+    await sync(t, 'not-an-id').expect(404);
+  });
+});

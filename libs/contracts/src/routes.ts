@@ -26,6 +26,12 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     operationId: 'listChannelAccounts',
   },
   { method: 'GET', path: '/api/v1/templates', service: 'messaging', operationId: 'listTemplates' },
+  {
+    method: 'POST',
+    path: '/api/v1/channel-accounts/:channelAccountId/templates/sync',
+    service: 'messaging',
+    operationId: 'syncTemplates',
+  },
   { method: 'POST', path: '/api/v1/templates', service: 'messaging', operationId: 'submitTemplate' },
   { method: 'POST', path: '/api/v1/campaigns', service: 'campaign', operationId: 'createCampaign' },
   { method: 'GET', path: '/api/v1/campaigns', service: 'campaign', operationId: 'listCampaigns' },

@@ -275,6 +275,11 @@ describe('the dashboard part 2 (campaigns, opt-outs, flows, notifications, overv
     await page.getByTestId('unread-count').waitFor({ state: 'detached' });
 
     await page.getByRole('link', { name: 'Templates' }).click();
+    await page.getByRole('button', { name: 'Sync' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Synced \d+ templates/ })
+      .waitFor();
     await page.getByRole('row').filter({ hasText: 'order_update' }).filter({ hasText: 'IMAGE' }).waitFor();
     await shot(page, 'templates');
     await page.getByRole('link', { name: 'order_update' }).click();

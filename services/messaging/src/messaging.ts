@@ -37,7 +37,7 @@ import { channelLookupRoutes } from './entry-points/http/channel-lookup.routes';
 import { flowRoutes } from './entry-points/http/flows.routes';
 import { messageRoutes } from './entry-points/http/messages.routes';
 import { templateRoutes } from './entry-points/http/templates.routes';
-import { statsRoutes } from './entry-points/http/stats.routes';
+import { dashboardRoutes } from './entry-points/http/dashboard.routes';
 
 export interface MessagingService {
   app: Express;
@@ -122,7 +122,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
       optOutCopyRoutes(a.router, deps);
       channelLookupRoutes(a.router, deps);
       flowRoutes(a.router, deps);
-      statsRoutes(a.router, deps);
+      dashboardRoutes(a.router, deps);
     },
   });
 

@@ -117,6 +117,14 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     data: 'MessageLog',
     errors: [...MSG_NF, 'MESSAGE_NOT_CANCELLABLE'],
   }),
+  syncTemplates: api({
+    summary:
+      "Fetch one of the tenant's numbers' templates from the upstream network again (the dashboard's Sync)",
+    tag: 'Templates',
+    status: 200,
+    data: 'SyncedTemplates',
+    errors: ['CHANNEL_ACCOUNT_NOT_FOUND', 'UPSTREAM_ERROR'],
+  }),
   getStats: api({
     summary:
       'Overview statistics: messages by status per hour (24 h) and per day (30 d), delivery and read rates, ' +

@@ -32,3 +32,17 @@ export function useSubmitTemplate() {
     onSuccess: () => client.invalidateQueries({ queryKey: templatesKey }),
   });
 }
+
+/** Fetches the number's templates from the upstream network again. */
+export function useSyncTemplates() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (channelAccountId: string) =>
+      unwrap(
+        await api.POST('/api/v1/channel-accounts/{channelAccountId}/templates/sync', {
+          params: { path: { channelAccountId } },
+        }),
+      ),
+    onSuccess: () => client.invalidateQueries({ queryKey: templatesKey }),
+  });
+}

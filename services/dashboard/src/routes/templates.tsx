@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { useChannelAccounts } from '../api/numbers';
-import { useSubmitTemplate, useTemplates, type Template } from '../api/templates';
+import { useSubmitTemplate, useSyncTemplates, useTemplates, type Template } from '../api/templates';
 import { DataTable, type Column } from '../components/data-table';
 import { phone } from '../components/format';
 import { ErrorMessage, QueryState } from '../components/query-state';
@@ -76,18 +76,33 @@ function SubmitTemplate({ account }: { account: string }) {
 export function TemplatesScreen() {
   const [account, setAccount, accounts] = useAccount();
   const templates = useTemplates(account || undefined);
+  const sync = useSyncTemplates();
   return (
     <>
       <div className="with-action">
         <h1>Templates</h1>
-        <button type="button" onClick={() => void templates.refetch()} disabled={templates.isFetching}>
-          Refresh
+        <button
+          type="button"
+          onClick={() => sync.mutate(account)}
+          disabled={sync.isPending || account === ''}
+        >
+          {sync.isPending ? 'Syncing…' : 'Sync'}
         </button>
       </div>
       <p className="muted">
-        Templates are kept in step with the upstream network by its review webhooks; your operator can run a
-        full sync of a number.
+        Review webhooks keep templates up to date; Sync fetches the number&apos;s templates from the upstream
+        network again.
       </p>
+      {sync.isError && <ErrorMessage error={sync.error} />}
+      {sync.isSuccess && (
+        <p role="status">
+          Synced {sync.data.templates.length} templates
+          {sync.data.webhooks_subscribed
+            ? ''
+            : '; the webhook subscription failed and is tried again next time'}
+          .
+        </p>
+      )}
       <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label="Pick a number">
         <label>
           Number

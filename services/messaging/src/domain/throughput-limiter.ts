@@ -91,7 +91,7 @@ export class ThroughputLimiter {
       // late, so one sleep per slot would fall behind at high rates. Slots due longer ago than `latestMs` are
       // given up (see above); the loop asks for new ones.
       let used = 0;
-      for (let i = 0; i < grant; ) {
+      for (let i = 0; i < grant;) {
         const now = Date.now();
         let due = 0;
         while (i + due < grant && firstAt + (i + due) * interval <= now + 1) due += 1;
