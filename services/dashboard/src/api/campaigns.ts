@@ -34,13 +34,16 @@ export function useCampaign(id: string) {
   });
 }
 
-export function useRecipients(id: string, query: RecipientQuery, poll: boolean) {
+/**
+ * A page of a campaign's recipients. `progress` (the campaign's status and counts, which its page polls) is part
+ * of the key, so the page is fetched again whenever the campaign moves, and never left stale after it finishes.
+ */
+export function useRecipients(id: string, query: RecipientQuery, progress: string) {
   return useQuery({
-    queryKey: [...campaignsKey, 'recipients', id, query],
+    queryKey: [...campaignsKey, 'recipients', id, query, progress],
     queryFn: async () =>
       unwrap(await api.GET('/api/v1/campaigns/{id}/recipients', { params: { path: { id }, query } })),
     placeholderData: keepPreviousData,
-    refetchInterval: poll ? 2_000 : false,
   });
 }
 

@@ -12,25 +12,16 @@ export interface ChartSeries {
  * A time-series chart drawn with uPlot on a canvas, sized to its container. The canvas is hidden from assistive
  * technology: every chart on a screen has its figures beside it as text or a table.
  */
-export function TimeChart(props: { label: string; times: number[]; series: ChartSeries[]; bars?: boolean }) {
+export function TimeChart(props: { label: string; times: number[]; series: ChartSeries[] }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const paths = props.bars ? uPlot.paths.bars?.({ size: [0.8, 40] }) : undefined;
     const chart = new uPlot(
       {
         width: Math.max(el.clientWidth, 280),
         height: 220,
-        series: [
-          {},
-          ...props.series.map((s) => ({
-            label: s.label,
-            stroke: s.color,
-            fill: props.bars ? s.color : undefined,
-            paths,
-          })),
-        ],
+        series: [{}, ...props.series.map((s) => ({ label: s.label, stroke: s.color, width: 2 }))],
         axes: [{}, { size: 50 }],
         scales: { x: { time: true } },
       },
@@ -45,6 +36,6 @@ export function TimeChart(props: { label: string; times: number[]; series: Chart
       resize.disconnect();
       chart.destroy();
     };
-  }, [props.times, props.series, props.bars]);
+  }, [props.times, props.series]);
   return <div ref={box} className="chart" role="img" aria-label={props.label} />;
 }

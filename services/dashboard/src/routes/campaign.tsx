@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import {
-  LIVE_STATUSES,
   useCampaign,
   useCampaignAction,
   useCampaigns,
@@ -119,7 +118,8 @@ const RECIPIENT_COLUMNS: Column<Recipient>[] = [
 
 function Recipients({ campaign }: { campaign: Campaign }) {
   const [query, setQuery] = useState<RecipientQuery>({ page: 1, per_page: 50 });
-  const recipients = useRecipients(campaign.campaign_id, query, LIVE_STATUSES.includes(campaign.status));
+  const progress = `${campaign.status}:${campaign.sent_count}:${campaign.failed_count}:${campaign.total_count}`;
+  const recipients = useRecipients(campaign.campaign_id, query, progress);
   return (
     <section className="stack" aria-labelledby="recipients-heading">
       <h2 id="recipients-heading">Recipients</h2>

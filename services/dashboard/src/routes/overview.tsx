@@ -50,7 +50,7 @@ function Charts({ stats }: { stats: MessageStats }) {
       <section className="card stack" aria-labelledby="hourly-heading">
         <h2 id="hourly-heading">Messages by status, last 24 hours</h2>
         <Totals counts={stats.totals_24h} label="Last 24 hours" id="totals-24h" />
-        <TimeChart label="Messages by status per hour over the last 24 hours" {...hourly} bars />
+        <TimeChart label="Messages by status per hour over the last 24 hours" {...hourly} />
       </section>
       <section className="card stack" aria-labelledby="daily-heading">
         <h2 id="daily-heading">Messages by status, last 30 days</h2>
