@@ -16,6 +16,7 @@ export interface PublicRoute {
 export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   { method: 'POST', path: '/api/v1/messages/send', service: 'messaging', operationId: 'sendMessage' },
   { method: 'GET', path: '/api/v1/messages', service: 'messaging', operationId: 'listMessages' },
+  { method: 'GET', path: '/api/v1/stats', service: 'messaging', operationId: 'getStats' },
   { method: 'GET', path: '/api/v1/messages/:id', service: 'messaging', operationId: 'getMessage' },
   { method: 'POST', path: '/api/v1/messages/:id/cancel', service: 'messaging', operationId: 'cancelMessage' },
   {
@@ -25,8 +26,15 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     operationId: 'listChannelAccounts',
   },
   { method: 'GET', path: '/api/v1/templates', service: 'messaging', operationId: 'listTemplates' },
+  {
+    method: 'POST',
+    path: '/api/v1/channel-accounts/:channelAccountId/templates/sync',
+    service: 'messaging',
+    operationId: 'syncTemplates',
+  },
   { method: 'POST', path: '/api/v1/templates', service: 'messaging', operationId: 'submitTemplate' },
   { method: 'POST', path: '/api/v1/campaigns', service: 'campaign', operationId: 'createCampaign' },
+  { method: 'GET', path: '/api/v1/campaigns', service: 'campaign', operationId: 'listCampaigns' },
   { method: 'GET', path: '/api/v1/campaigns/:id', service: 'campaign', operationId: 'getCampaign' },
   {
     method: 'GET',

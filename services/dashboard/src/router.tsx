@@ -1,13 +1,21 @@
 import { createBrowserRouter } from 'react-router';
 import { ApiKeysScreen } from './routes/api-keys';
+import { CampaignScreen } from './routes/campaign';
+import { CampaignsScreen } from './routes/campaigns';
+import { FlowScreen, FlowsScreen } from './routes/flows';
 import { HealthScreen } from './routes/health';
 import { Layout } from './routes/layout';
 import { MessageScreen } from './routes/message';
 import { MessagesScreen } from './routes/messages';
+import { NewCampaignScreen } from './routes/new-campaign';
+import { NotificationsScreen } from './routes/notifications';
 import { NumbersScreen } from './routes/numbers';
+import { OptOutsScreen } from './routes/opt-outs';
+import { OverviewScreen } from './routes/overview';
 import { SendScreen } from './routes/send';
 import { SetPasswordScreen } from './routes/set-password';
 import { SignInScreen } from './routes/sign-in';
+import { TemplateScreen, TemplatesScreen } from './routes/templates';
 import { WebhooksScreen } from './routes/webhooks';
 
 /** The screens, under /dashboard; the layout sends anyone not signed in to the sign-in screen. */
@@ -19,7 +27,17 @@ export const router = createBrowserRouter(
       path: '/',
       element: <Layout />,
       children: [
-        { index: true, element: <NumbersScreen /> },
+        { index: true, element: <OverviewScreen /> },
+        { path: 'numbers', element: <NumbersScreen /> },
+        { path: 'campaigns', element: <CampaignsScreen /> },
+        { path: 'campaigns/new', element: <NewCampaignScreen /> },
+        { path: 'campaigns/:id', element: <CampaignScreen /> },
+        { path: 'templates', element: <TemplatesScreen /> },
+        { path: 'templates/:accountId/:id', element: <TemplateScreen /> },
+        { path: 'opt-outs', element: <OptOutsScreen /> },
+        { path: 'flows', element: <FlowsScreen /> },
+        { path: 'flows/:id', element: <FlowScreen /> },
+        { path: 'notifications', element: <NotificationsScreen /> },
         { path: 'webhooks', element: <WebhooksScreen /> },
         { path: 'health', element: <HealthScreen /> },
         { path: 'messages', element: <MessagesScreen /> },

@@ -4,26 +4,15 @@ import request from 'supertest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { waitFor } from '@bm/platform/testing';
 import { startFullStack, type FullStack } from '../../../test/support/full-stack';
-import { ADMIN_TOKEN, createTenant, randomPhone, type TenantFixture } from '../../../test/support/stack';
+import { createTenant, randomPhone, type TenantFixture } from '../../../test/support/stack';
 import { launchBrowser } from './support/browser';
 import { listFixtures } from './support/fixtures';
 import { figures, firstScreenScriptGzipBytes, scriptTimer } from './support/measure';
+import { inviteUrl, PASSWORD } from './support/session';
 import { startSigningReceiver } from './support/signing-receiver';
 
 const SHOTS = join(__dirname, '..', '..', '..', 'docs', 'dashboard');
-const PASSWORD = 'a long enough dashboard password';
 jest.setTimeout(90_000);
-
-/** Invites a dashboard user of the tenant through the operator API; answers the invite link. */
-async function inviteUrl(gatewayUrl: string, tenantId: number): Promise<{ email: string; url: string }> {
-  const email = `owner-${tenantId}-${Date.now()}@example.com`;
-  const res = await request(gatewayUrl)
-    .post(`/admin/v1/tenants/${tenantId}/users`)
-    .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
-    .send({ email })
-    .expect(201);
-  return { email, url: res.body.data.invite_url as string };
-}
 
 /** Every form control on the page that no label names (there should be none). */
 const unlabelled = (page: Page) =>
@@ -88,6 +77,8 @@ describe('the dashboard in headless Chromium against the real stack', () => {
     await page.keyboard.type(PASSWORD);
     await page.keyboard.press('Enter');
 
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.getByRole('link', { name: 'Numbers', exact: true }).click();
     await page.getByRole('heading', { name: 'Numbers' }).waitFor();
     const row = page.getByRole('row').filter({ hasText: t.channelAccountId });
     await row.waitFor();
@@ -217,6 +208,9 @@ describe('the dashboard in headless Chromium against the real stack', () => {
     await p.getByRole('button', { name: 'Sign in' }).click();
     await p.getByRole('row').filter({ hasText: other.channelAccountId }).waitFor();
     expect(await p.getByText(t.channelAccountId).count()).toBe(0);
+    await p.goto(`${base}/numbers`);
+    await p.getByRole('row').filter({ hasText: other.channelAccountId }).waitFor();
+    expect(await p.getByText(t.channelAccountId).count()).toBe(0);
     await p.goto(`${base}/messages?to_phone=${encodeURIComponent(sentPhone)}`);
     await p.getByText('No messages match.').waitFor();
     await p.goto(`${base}/messages/${sentId}`);
@@ -233,7 +227,7 @@ describe('the dashboard in headless Chromium against the real stack', () => {
     });
     const p = await phoneSized.newPage();
     for (const [path, name] of [
-      ['/', 'numbers'],
+      ['/numbers', 'numbers'],
       ['/webhooks', 'webhooks'],
       ['/health', 'health-monitor'],
       ['/messages', 'sent-messages'],

@@ -38,6 +38,7 @@ import { channelLookupRoutes } from './entry-points/http/channel-lookup.routes';
 import { flowRoutes } from './entry-points/http/flows.routes';
 import { messageRoutes } from './entry-points/http/messages.routes';
 import { templateRoutes } from './entry-points/http/templates.routes';
+import { dashboardRoutes } from './entry-points/http/dashboard.routes';
 
 export interface MessagingService {
   app: Express;
@@ -123,6 +124,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
       optOutCopyRoutes(a.router, deps);
       channelLookupRoutes(a.router, deps);
       flowRoutes(a.router, deps);
+      dashboardRoutes(a.router, deps);
     },
   });
 

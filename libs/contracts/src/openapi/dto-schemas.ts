@@ -136,6 +136,22 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     ['campaign_group_id', 'parts_total', 'parts'],
   ),
   Campaign: object(campaignFields()),
+  StatusCounts: object(Object.fromEntries(MESSAGE_STATUSES.map((status) => [status, int]))),
+  StatsBucket: object({ start: instant, counts: ref('StatusCounts') }),
+  MessageStats: object({
+    generated_at: instant,
+    hourly: { type: 'array', items: ref('StatsBucket') },
+    daily: { type: 'array', items: ref('StatsBucket') },
+    totals_24h: ref('StatusCounts'),
+    totals_30d: ref('StatusCounts'),
+    delivery_rate: nullable({ type: 'number' }),
+    read_rate: nullable({ type: 'number' }),
+    failures_by_error: { type: 'array', items: object({ error: str, count: int }) },
+  }),
+  CampaignList: object({
+    campaigns: { type: 'array', items: ref('Campaign') },
+    pagination: ref('Pagination'),
+  }),
   CampaignRetry: object({ ...campaignFields(), retried_count: int }),
   CampaignPlan: object({
     dry_run: { const: true },
@@ -148,6 +164,7 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     },
     throughput_per_second: int,
     estimated_finish_at: instant,
+    opted_out_count: int,
   }),
   CampaignCancelled: object({ success: { const: true }, campaign_id: ulid, status: { const: 'cancelled' } }),
   CampaignRecipientList: object({
@@ -249,7 +266,14 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
         type: 'array',
         items: {
           oneOf: [ref('LiveChatRequestNotification'), ref('TemplateReviewNotification')],
-          discriminator: { propertyName: 'type' },
+          // The mapping names the values `type` takes; without it, generators assume the schema names.
+          discriminator: {
+            propertyName: 'type',
+            mapping: {
+              live_chat_request: '#/components/schemas/LiveChatRequestNotification',
+              template_review: '#/components/schemas/TemplateReviewNotification',
+            },
+          },
         },
       },
       pagination: ref('Pagination'),

@@ -13,6 +13,7 @@ import { paginationQuerySchema } from '../schemas/common';
 import { createCampaignDocumentSchema, createCampaignQuerySchema } from '../schemas/campaigns';
 import { listMessagesQuerySchema } from '../schemas/message-logs';
 import { sendMessageSchema } from '../schemas/messages';
+import { listCampaignsQuerySchema } from '../schemas/campaign-list';
 import { addOptOutSchema, listOptOutsQuerySchema } from '../schemas/opt-outs';
 import { listFlowSessionsQuerySchema, listFlowsQuerySchema, saveFlowSchema } from '../schemas/flows';
 import { listInboundEventsQuerySchema } from '../schemas/inbound-audit';
@@ -116,6 +117,23 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     data: 'MessageLog',
     errors: [...MSG_NF, 'MESSAGE_NOT_CANCELLABLE'],
   }),
+  syncTemplates: api({
+    summary:
+      "Fetch one of the tenant's numbers' templates from the upstream network again (the dashboard's Sync)",
+    tag: 'Templates',
+    status: 200,
+    data: 'SyncedTemplates',
+    errors: ['CHANNEL_ACCOUNT_NOT_FOUND', 'UPSTREAM_ERROR'],
+  }),
+  getStats: api({
+    summary:
+      'Overview statistics: messages by status per hour (24 h) and per day (30 d), delivery and read rates, ' +
+      'failures by error; read from counters kept as messages change status, never a scan of the message logs',
+    tag: 'Messages',
+    status: 200,
+    data: 'MessageStats',
+    errors: [],
+  }),
   listChannelAccounts: api({
     summary:
       "The tenant's sending numbers: API ID, number, status, tier, quality, webhooks, today's tier capacity",
@@ -154,6 +172,15 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     ],
     errors: [...TEMPLATE_SEND, 'IDEMPOTENCY_KEY_CONFLICT', 'MESSAGING_TIER_LIMIT_EXCEEDED'],
     idempotent: true,
+  }),
+  listCampaigns: api({
+    summary:
+      'List campaigns, newest first (or the parts of one split campaign, in order), with their progress',
+    tag: 'Campaigns',
+    query: listCampaignsQuerySchema,
+    status: 200,
+    data: 'CampaignList',
+    errors: [],
   }),
   getCampaign: api({
     summary: 'Get a campaign',

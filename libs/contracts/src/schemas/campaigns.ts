@@ -182,6 +182,8 @@ export interface CampaignPlanDto {
   throughput_per_second: number;
   /** When the last part would finish at that throughput, if capacity holds as planned. */
   estimated_finish_at: string;
+  /** Recipients on the tenant's opt-out list: the campaign skips them (they are not in total_count). */
+  opted_out_count: number;
 }
 
 export interface DryRunQuery {

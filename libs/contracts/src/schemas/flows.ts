@@ -69,9 +69,7 @@ export interface SendListStep extends StepBase {
 }
 /** One way out of a wait: a reply button's id, a list row's id, or a keyword (the whole reply, any case). */
 export type FlowBranch =
-  | { button_id: string; next: string }
-  | { row_id: string; next: string }
-  | { keyword: string; next: string };
+  { button_id: string; next: string } | { row_id: string; next: string } | { keyword: string; next: string };
 export interface WaitForReplyStep extends StepBase {
   type: 'wait_for_reply';
   /** Keeps the reply in this variable: the button or row id when there is one, else the text. */

@@ -26,10 +26,18 @@ export interface OptOutDto {
 export interface ListOptOutsQuery {
   page: number;
   per_page: number;
+  /** Digits the phone starts with (a search); the dashboard's search box. */
+  phone?: string;
 }
 
 /** GET /api/v1/opt-outs query: paginated like every other list, so a long list stays one cheap page. */
-export const listOptOutsQuerySchema = Joi.object<ListOptOutsQuery>({ ...paginationQuerySchema });
+export const listOptOutsQuerySchema = Joi.object<ListOptOutsQuery>({
+  ...paginationQuerySchema,
+  phone: Joi.string()
+    .pattern(/^\+?\d{1,15}$/, 'digits')
+    .custom((v: string) => v.replace(/^\+/, ''))
+    .description('Only phones that start with these digits (a search)'),
+});
 
 /** GET /api/v1/opt-outs answer, newest first. */
 export interface OptOutListDto {

@@ -316,4 +316,44 @@ export class CampaignRepository {
       inFlight: Number(r.in_flight),
     };
   }
+
+  /** A page of the tenant's campaigns, newest first (campaigns_tenant_idx), or a split group's parts in order. */
+  async pageForTenant(
+    tenantId: number,
+    query: { page: number; per_page: number; status?: CampaignStatus; campaign_group_id?: string },
+  ): Promise<{ campaigns: Campaign[]; total: number }> {
+    const where = `tenant_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR campaign_group_id = $3)`;
+    const order = query.campaign_group_id ? 'part_number' : 'created_at DESC, id DESC';
+    const params = [tenantId, query.status ?? null, query.campaign_group_id ?? null];
+    const [rows, count] = await Promise.all([
+      queryRows<Row>(
+        this.dataSource,
+        `SELECT * FROM campaign.campaigns WHERE ${where} ORDER BY ${order}
+          LIMIT ${query.per_page} OFFSET ${(query.page - 1) * query.per_page}`,
+        params,
+      ),
+      queryRows<{ total: string }>(
+        this.dataSource,
+        `SELECT count(*) AS total FROM campaign.campaigns WHERE ${where}`,
+        params,
+      ),
+    ]);
+    return { campaigns: rows.map(toCampaign), total: Number(count[0].total) };
+  }
+
+  /** Sent and failed recipients of each campaign of a page, in one statement (recipients_status_idx). */
+  async countsOf(campaignIds: readonly string[]): Promise<Map<string, { sent: number; failed: number }>> {
+    const out = new Map<string, { sent: number; failed: number }>();
+    if (campaignIds.length === 0) return out;
+    const rows = await queryRows<{ campaign_id: string; sent: string; failed: string }>(
+      this.dataSource,
+      `SELECT campaign_id, count(*) FILTER (WHERE status = 'sent') AS sent,
+              count(*) FILTER (WHERE status = 'failed') AS failed
+         FROM campaign.recipients WHERE campaign_id = ANY($1::text[]) AND status IN ('sent', 'failed')
+        GROUP BY campaign_id`,
+      [campaignIds],
+    );
+    for (const r of rows) out.set(r.campaign_id, { sent: Number(r.sent), failed: Number(r.failed) });
+    return out;
+  }
 }

@@ -4,6 +4,7 @@ import type { CampaignConfig } from '../config';
 import { CreateCampaign1764100000000 } from './migrations/1764100000000-create-campaign';
 import { RecipientsWithoutPhoneIndex1764100000001 } from './migrations/1764100000001-recipients-without-phone-index';
 import { OptOutVersions1764100000002 } from './migrations/1764100000002-opt-out-versions';
+import { CampaignsTenantIndex1764100000010 } from './migrations/1764100000010-campaigns-tenant-index';
 
 export const CAMPAIGN_SCHEMA = 'campaign';
 
@@ -17,6 +18,7 @@ export function createCampaignDataSource(config: CampaignConfig): DataSource {
       CreateCampaign1764100000000,
       RecipientsWithoutPhoneIndex1764100000001,
       OptOutVersions1764100000002,
+      CampaignsTenantIndex1764100000010,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'campaign',

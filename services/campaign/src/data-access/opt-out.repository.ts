@@ -73,18 +73,35 @@ export class OptOutRepository {
     return Number(rows[0].version);
   }
 
-  async page(tenantId: number, page: number, perPage: number): Promise<{ optOuts: OptOut[]; total: number }> {
+  /** A page, newest first; `phonePrefix` (digits) narrows it to the phones that start with it. */
+  async page(
+    tenantId: number,
+    page: number,
+    perPage: number,
+    phonePrefix = '',
+  ): Promise<{ optOuts: OptOut[]; total: number }> {
+    const where = `tenant_id = $1 AND phone LIKE $2 || '%'`;
     const [rows, count] = await Promise.all([
       this.dataSource.query<Row[]>(
-        `SELECT phone, source, created_at FROM campaign.opt_outs WHERE tenant_id = $1
+        `SELECT phone, source, created_at FROM campaign.opt_outs WHERE ${where}
           ORDER BY created_at DESC, phone LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
-        [tenantId],
+        [tenantId, phonePrefix],
       ),
       this.dataSource.query<Array<{ total: string }>>(
-        'SELECT count(*) AS total FROM campaign.opt_outs WHERE tenant_id = $1',
-        [tenantId],
+        `SELECT count(*) AS total FROM campaign.opt_outs WHERE ${where}`,
+        [tenantId, phonePrefix],
       ),
     ]);
     return { optOuts: rows.map(toOptOut), total: Number(count[0].total) };
+  }
+
+  /** How many of these phones (normalized digits) are opted out: one primary-key probe each. */
+  async countAmong(tenantId: number, phones: readonly string[]): Promise<number> {
+    if (phones.length === 0) return 0;
+    const rows: Array<{ n: string }> = await this.dataSource.query(
+      'SELECT count(*) AS n FROM campaign.opt_outs WHERE tenant_id = $1 AND phone = ANY($2::text[])',
+      [tenantId, [...new Set(phones)]],
+    );
+    return Number(rows[0].n);
   }
 }

@@ -36,7 +36,7 @@ export function useSendMessage() {
 
 // One key per submission: a retried request (a flaky network) never sends twice. getRandomValues works on plain
 // HTTP too, where randomUUID does not.
-function newIdempotencyKey(): string {
+export function newIdempotencyKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return `dashboard-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }

@@ -1,19 +1,48 @@
 import { unwrap, type components } from '@bm/client';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 
 export type Template = components['schemas']['Template'];
+export type SubmitTemplateRequest = components['schemas']['SubmitTemplateRequest'];
 
-/** The account's approved templates, the ones a send may use. */
-export function useApprovedTemplates(channelAccountId: string | undefined) {
+const templatesKey = ['templates'] as const;
+
+/** The account's templates, all statuses, or only the approved ones a send may use. */
+export function useTemplates(channelAccountId: string | undefined, status?: 'APPROVED') {
   return useQuery({
-    queryKey: ['templates', channelAccountId],
+    queryKey: [...templatesKey, channelAccountId, status],
     enabled: channelAccountId !== undefined && channelAccountId !== '',
     queryFn: async () =>
       unwrap(
         await api.GET('/api/v1/templates', {
-          params: { query: { channel_account_id: channelAccountId, status: 'APPROVED' } },
+          params: { query: { channel_account_id: channelAccountId, status } },
         }),
       ).templates,
+  });
+}
+
+/** The account's approved templates, the ones a send may use. */
+export const useApprovedTemplates = (channelAccountId: string | undefined) =>
+  useTemplates(channelAccountId, 'APPROVED');
+
+export function useSubmitTemplate() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: SubmitTemplateRequest) => unwrap(await api.POST('/api/v1/templates', { body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: templatesKey }),
+  });
+}
+
+/** Fetches the number's templates from the upstream network again. */
+export function useSyncTemplates() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (channelAccountId: string) =>
+      unwrap(
+        await api.POST('/api/v1/channel-accounts/{channelAccountId}/templates/sync', {
+          params: { path: { channelAccountId } },
+        }),
+      ),
+    onSuccess: () => client.invalidateQueries({ queryKey: templatesKey }),
   });
 }

@@ -1,9 +1,35 @@
 import { useEffect, useRef } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
+import { unreadCount, useLastSeen, useNotifications } from '../api/notifications';
 import { useSession, useSignOut } from '../api/session';
 
+/** Notifications in the navigation, with how many arrived since the list was last shown. */
+function NotificationsLink({ tenantId }: { tenantId: number }) {
+  const notifications = useNotifications();
+  const [seen] = useLastSeen(tenantId);
+  const unread = unreadCount(notifications.data?.notifications ?? [], seen);
+  return (
+    <NavLink
+      to="/notifications"
+      aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
+    >
+      Notifications{' '}
+      {unread > 0 && (
+        <span className="count" data-testid="unread-count">
+          {unread}
+        </span>
+      )}
+    </NavLink>
+  );
+}
+
 const NAV = [
-  { to: '/', label: 'Numbers', end: true },
+  { to: '/', label: 'Overview', end: true },
+  { to: '/numbers', label: 'Numbers' },
+  { to: '/campaigns', label: 'Campaigns' },
+  { to: '/templates', label: 'Templates' },
+  { to: '/opt-outs', label: 'Opt-outs' },
+  { to: '/flows', label: 'Flows' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/health', label: 'Health monitor' },
   { to: '/messages', label: 'Sent messages' },
@@ -51,6 +77,9 @@ export function Layout() {
               </NavLink>
             </li>
           ))}
+          <li>
+            <NotificationsLink tenantId={session.data.user.tenant_id} />
+          </li>
         </ul>
       </nav>
       <main id="main" ref={main} tabIndex={-1}>

@@ -8,15 +8,7 @@ import { phone } from '../components/format';
 import { ErrorMessage } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
 import { componentsOf, shapeOf } from '../components/template-fields';
-
-const ZONES: string[] = (() => {
-  try {
-    return Intl.supportedValuesOf('timeZone');
-  } catch {
-    return ['UTC'];
-  }
-})();
-const LOCAL_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+import { LOCAL_ZONE, wallClock, ZONES } from '../components/zones';
 
 /** The acknowledgement, then the message's status as it changes, without a reload. */
 function Outcome({ id }: { id: number }) {
@@ -96,7 +88,7 @@ export function SendScreen() {
       phone: to,
       message_type: kind,
       data,
-      ...(schedule && at ? { scheduled_at: at.length === 16 ? `${at}:00` : at, timezone: zone } : {}),
+      ...(schedule && at ? { scheduled_at: wallClock(at), timezone: zone } : {}),
     });
   };
 

@@ -15,6 +15,7 @@ import { AwaitingSlot1763900000008 } from './migrations/1763900000008-awaiting-s
 import { UnknownOutcomeResend1763900000009 } from './migrations/1763900000009-unknown-outcome-resend';
 import { TemplateQualityFlag1763900000012 } from './migrations/1763900000012-template-quality-flag';
 import { ChannelAccountHealth1764900000001 } from './migrations/1764900000001-channel-account-health';
+import { MessageStats1764900000010 } from './migrations/1764900000010-message-stats';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -37,6 +38,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       UnknownOutcomeResend1763900000009,
       TemplateQualityFlag1763900000012,
       ChannelAccountHealth1764900000001,
+      MessageStats1764900000010,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

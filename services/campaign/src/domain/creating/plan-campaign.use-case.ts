@@ -1,6 +1,7 @@
 import type { CampaignPlanDto, CreateCampaignRequest } from '@bm/contracts';
 import { futureScheduledAt } from '@bm/platform';
 import type { CampaignDeps } from '../campaign-deps';
+import { optedOutAmong } from '../managing/list-campaigns.use-case';
 import { checkCampaignTemplate } from './check-campaign-template';
 import { partSizes, plannedStart, tierLimitExceeded } from './split-across-days';
 
@@ -35,5 +36,6 @@ export async function planCampaign(
     parts,
     throughput_per_second: checked.throughputPerSecond,
     estimated_finish_at: new Date(lastStart + lastDurationMs).toISOString(),
+    opted_out_count: await optedOutAmong(deps, tenantId, request),
   };
 }

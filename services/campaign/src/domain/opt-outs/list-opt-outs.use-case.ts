@@ -7,6 +7,6 @@ export async function listOptOuts(
   tenantId: number,
   query: ListOptOutsQuery,
 ): Promise<OptOutListDto> {
-  const { optOuts, total } = await deps.optOuts.page(tenantId, query.page, query.per_page);
+  const { optOuts, total } = await deps.optOuts.page(tenantId, query.page, query.per_page, query.phone);
   return { opt_outs: optOuts.map(toOptOutDto), pagination: paginationOf(total, query.page, query.per_page) };
 }

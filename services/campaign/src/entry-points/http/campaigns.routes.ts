@@ -3,6 +3,7 @@ import {
   campaignRecipientsQuerySchema,
   createCampaignQuerySchema,
   createCampaignSchema,
+  listCampaignsQuerySchema,
   ok,
 } from '@bm/contracts';
 import { defineRoutes, idempotencyKeyOf, tenantOf, validate } from '@bm/platform';
@@ -11,6 +12,7 @@ import { createCampaign } from '../../domain/creating/create-campaign.use-case';
 import { planCampaign } from '../../domain/creating/plan-campaign.use-case';
 import { cancelCampaign } from '../../domain/managing/cancel-campaign.use-case';
 import { getCampaign } from '../../domain/managing/get-campaign.use-case';
+import { listCampaigns } from '../../domain/managing/list-campaigns.use-case';
 import { listRecipients } from '../../domain/managing/list-recipients.use-case';
 import { pauseCampaign } from '../../domain/managing/pause-campaign.use-case';
 import { resumeCampaign } from '../../domain/managing/resume-campaign.use-case';
@@ -38,6 +40,16 @@ export function campaignRoutes(router: Router, deps: CampaignDeps): void {
           const answer = await createCampaign(deps, tenantId, request, rawBody, key);
           if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
           res.status(answer.status).json(answer.body);
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/campaigns',
+      handlers: [
+        async (req, res) => {
+          const query = validate(listCampaignsQuerySchema, req.query);
+          res.json(ok(await listCampaigns(deps, tenantOf(res), query)));
         },
       ],
     },

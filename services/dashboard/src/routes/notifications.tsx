@@ -1,0 +1,68 @@
+import { useEffect, useState } from 'react';
+import { useLastSeen, useNotifications, type Notification } from '../api/notifications';
+import { useSession } from '../api/session';
+import { phone, when } from '../components/format';
+import { Pager } from '../components/pager';
+import { QueryState } from '../components/query-state';
+import { StatusBadge } from '../components/status-badge';
+
+function Item({ n, unread }: { n: Notification; unread: boolean }) {
+  return (
+    <li className={`card stack${unread ? ' unread' : ''}`}>
+      {n.type === 'live_chat_request' ? (
+        <>
+          <strong>
+            Live chat requested by {n.customer_name ?? phone(n.customer_phone)}
+            {n.customer_name ? ` (${phone(n.customer_phone)})` : ''}
+          </strong>
+          {n.text && <span>“{n.text}”</span>}
+        </>
+      ) : (
+        <>
+          <strong>
+            Template {n.template_name} ({n.language}) <StatusBadge status={n.status} />
+          </strong>
+          {n.reason && <span>Reason: {n.reason}</span>}
+        </>
+      )}
+      <span className="muted">
+        {when(n.created_at)}
+        {unread ? ' · new' : ''}
+      </span>
+    </li>
+  );
+}
+
+/** Live-chat requests and template reviews, newest first; showing them marks them read. */
+export function NotificationsScreen() {
+  const [page, setPage] = useState(1);
+  const notifications = useNotifications(page);
+  const tenantId = useSession().data?.user.tenant_id ?? 0;
+  const [seen, markSeen] = useLastSeen(tenantId);
+  // What was new when the screen opened stays marked as new while it is shown.
+  const [seenAtOpen] = useState(seen);
+  useEffect(() => {
+    if (notifications.data) markSeen();
+  }, [notifications.data, markSeen]);
+  return (
+    <>
+      <h1>Notifications</h1>
+      <QueryState query={notifications} empty={null}>
+        {(data) => (
+          <>
+            {data.notifications.length === 0 ? (
+              <p className="empty">No notifications yet.</p>
+            ) : (
+              <ul className="plain stack" aria-label="Notifications">
+                {data.notifications.map((n) => (
+                  <Item key={n.notification_id} n={n} unread={n.created_at > seenAtOpen} />
+                ))}
+              </ul>
+            )}
+            <Pager pagination={data.pagination} onPage={setPage} />
+          </>
+        )}
+      </QueryState>
+    </>
+  );
+}

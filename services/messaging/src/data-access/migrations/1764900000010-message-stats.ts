@@ -1,0 +1,81 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Pre-aggregated message counts for GET /api/v1/stats: how many of a tenant's messages entered each status per
+ * hour and per day (UTC), and failures by error per day. Statement-level triggers on message_logs keep them, so
+ * the send and status paths need no change and the overview never scans message_logs.
+ *
+ * Each row is keyed by the writing backend (`shard` = pg_backend_pid()): a backend runs one transaction at a
+ * time, so two transactions never update the same counter row, and the counters add no lock waits and no
+ * deadlocks to the hot paths. A reader sums the shards (a few rows per bucket, one per pooled connection).
+ */
+export class MessageStats1764900000010 implements MigrationInterface {
+  name = 'MessageStats1764900000010';
+
+  async up(q: QueryRunner): Promise<void> {
+    for (const [table, bucket] of [
+      ['message_stats_hourly', 'hour'],
+      ['message_stats_daily', 'day'],
+    ]) {
+      await q.query(`CREATE TABLE messaging.${table} (
+        tenant_id integer NOT NULL,
+        ${bucket} timestamp NOT NULL,
+        status text NOT NULL,
+        shard integer NOT NULL,
+        count bigint NOT NULL,
+        PRIMARY KEY (tenant_id, ${bucket}, status, shard)
+      )`);
+    }
+    await q.query(`CREATE TABLE messaging.message_failure_stats (
+      tenant_id integer NOT NULL,
+      day timestamp NOT NULL,
+      error text NOT NULL,
+      shard integer NOT NULL,
+      count bigint NOT NULL,
+      PRIMARY KEY (tenant_id, day, error, shard)
+    )`);
+    // One statement per fired statement: the changed rows (every inserted row; updated rows whose status moved)
+    // feed the three counters through data-modifying CTEs. Rows are upserted in key order.
+    await q.query(`CREATE FUNCTION messaging.count_message_statuses() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        changed text := CASE WHEN TG_OP = 'INSERT'
+          THEN 'SELECT tenant_id, status, error_message FROM new_rows'
+          ELSE 'SELECT n.tenant_id, n.status, n.error_message FROM new_rows n JOIN old_rows o ON o.id = n.id
+                 WHERE n.status IS DISTINCT FROM o.status' END;
+      BEGIN
+        EXECUTE format($q$
+          WITH c AS (%s),
+          h AS (
+            INSERT INTO messaging.message_stats_hourly AS s (tenant_id, hour, status, shard, count)
+            SELECT tenant_id, date_trunc('hour', now() AT TIME ZONE 'UTC'), status, pg_backend_pid(), count(*)
+              FROM c GROUP BY tenant_id, status ORDER BY 1, 3
+            ON CONFLICT (tenant_id, hour, status, shard) DO UPDATE SET count = s.count + EXCLUDED.count),
+          d AS (
+            INSERT INTO messaging.message_stats_daily AS s (tenant_id, day, status, shard, count)
+            SELECT tenant_id, date_trunc('day', now() AT TIME ZONE 'UTC'), status, pg_backend_pid(), count(*)
+              FROM c GROUP BY tenant_id, status ORDER BY 1, 3
+            ON CONFLICT (tenant_id, day, status, shard) DO UPDATE SET count = s.count + EXCLUDED.count)
+          INSERT INTO messaging.message_failure_stats AS s (tenant_id, day, error, shard, count)
+          SELECT tenant_id, date_trunc('day', now() AT TIME ZONE 'UTC'), left(coalesce(error_message, 'unknown'), 200),
+                 pg_backend_pid(), count(*)
+            FROM c WHERE status = 'failed' GROUP BY 1, 3 ORDER BY 1, 3
+          ON CONFLICT (tenant_id, day, error, shard) DO UPDATE SET count = s.count + EXCLUDED.count
+        $q$, changed);
+        RETURN NULL;
+      END $$`);
+    await q.query(`CREATE TRIGGER message_logs_stats_insert AFTER INSERT ON messaging.message_logs
+      REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION messaging.count_message_statuses()`);
+    await q.query(`CREATE TRIGGER message_logs_stats_update AFTER UPDATE ON messaging.message_logs
+      REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION messaging.count_message_statuses()`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TRIGGER message_logs_stats_update ON messaging.message_logs');
+    await q.query('DROP TRIGGER message_logs_stats_insert ON messaging.message_logs');
+    await q.query('DROP FUNCTION messaging.count_message_statuses()');
+    await q.query('DROP TABLE messaging.message_failure_stats');
+    await q.query('DROP TABLE messaging.message_stats_daily');
+    await q.query('DROP TABLE messaging.message_stats_hourly');
+  }
+}
