@@ -29,13 +29,12 @@ const { CloudApiClient } = require(join(MESSAGING_DIST, 'data-access/upstream/cl
 const { loadMessagingConfig } = require(join(MESSAGING_DIST, 'config.js')) as {
   loadMessagingConfig: (env: NodeJS.ProcessEnv) => WorkerConfig;
 };
-const { upstreamBody } = require(join(MESSAGING_DIST, 'domain/deliver-message.use-case.js')) as {
-  upstreamBody: (message: {
-    id: number;
-    sendAttempts: number;
-    toPhone: string;
-    content: unknown;
-  }) => Record<string, unknown>;
+// The worker's own body builder and attempt naming (messaging's data-access and statuses), so the bodies match.
+const { messageBody } = require(join(MESSAGING_DIST, 'data-access/upstream/message-body.js')) as {
+  messageBody: (message: { toPhone: string; content: unknown }, callbackData: string) => Record<string, unknown>;
+};
+const { callbackDataOf } = require(join(MESSAGING_DIST, 'domain/statuses/send-attempt.js')) as {
+  callbackDataOf: (message: { id: number; sendAttempts: number }) => string;
 };
 
 async function main(): Promise<void> {
@@ -63,12 +62,10 @@ async function main(): Promise<void> {
   }
   if (rows.length === 0) throw new Error(`no message logs of account ${accountId} to replay`);
   const bodies = rows.map((r) =>
-    upstreamBody({
-      id: Number(r.id),
-      sendAttempts: r.send_attempts,
-      toPhone: r.to_phone,
-      content: r.content,
-    }),
+    messageBody(
+      { toPhone: r.to_phone, content: r.content },
+      callbackDataOf({ id: Number(r.id), sendAttempts: r.send_attempts }),
+    ),
   );
 
   const client = new CloudApiClient(
