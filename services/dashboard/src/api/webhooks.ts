@@ -9,7 +9,7 @@ export type Delivery = DeliveryList['deliveries'][number];
 export type DeliveryQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['query']>;
 
 /** Every event a webhook can carry, in the order the settings form lists them. */
-export const WEBHOOK_EVENTS: readonly WebhookEvent[] = [
+export const WEBHOOK_EVENTS = [
   'message.status_updated',
   'message.received',
   'campaign.created',
@@ -22,7 +22,11 @@ export const WEBHOOK_EVENTS: readonly WebhookEvent[] = [
   'flow.session_cancelled',
   'account.quality_event',
   'webhook.test',
-];
+] as const satisfies readonly WebhookEvent[];
+// The list is the OpenAPI document's enum (the client's types): an event it gains and this list lacks fails to compile.
+export const EVERY_EVENT_LISTED: [Exclude<WebhookEvent, (typeof WEBHOOK_EVENTS)[number]>] extends [never]
+  ? true
+  : never = true;
 
 const settingsKey = ['webhook-settings'] as const;
 const deliveriesKey = ['webhook-deliveries'] as const;

@@ -14,7 +14,7 @@ import { phone, when } from '../components/format';
 import { ErrorMessage } from '../components/query-state';
 import { parseSheet, phoneDigits, type SheetRow } from '../components/recipient-rows';
 import { shapeOf } from '../components/template-fields';
-import { LOCAL_ZONE, wallClock, ZONES } from '../components/zones';
+import { ScheduleFields, useSchedule } from '../components/schedule-fields';
 
 /** Where a placeholder's value comes from: a column of the list, or one text for everyone. */
 interface Mapping {
@@ -96,9 +96,7 @@ export function NewCampaignScreen() {
   const [mappings, setMappings] = useState<Record<number, Mapping>>({});
   const [mediaUrl, setMediaUrl] = useState('');
   const [split, setSplit] = useState(false);
-  const [schedule, setSchedule] = useState(false);
-  const [at, setAt] = useState('');
-  const [zone, setZone] = useState(LOCAL_ZONE);
+  const schedule = useSchedule();
   const forecast = useForecast();
   const create = useCreateCampaign();
   const [key] = useState(newIdempotencyKey);
@@ -149,7 +147,7 @@ export function NewCampaignScreen() {
     ...(shape?.headerMedia && mediaUrl
       ? { header_media: { type: shape.headerMedia.toLowerCase() as 'image', link: mediaUrl } }
       : {}),
-    ...(schedule && at ? { scheduled_at: wallClock(at), timezone: zone } : {}),
+    ...schedule.request,
   });
 
   const preview = (row: SheetRow) => {
@@ -293,26 +291,7 @@ export function NewCampaignScreen() {
             <input type="checkbox" checked={split} onChange={(e) => setSplit(e.target.checked)} /> Split
             across days when the list exceeds today&apos;s capacity
           </label>
-          <label className="inline">
-            <input type="checkbox" checked={schedule} onChange={(e) => setSchedule(e.target.checked)} />{' '}
-            Schedule for later
-          </label>
-          {schedule && (
-            <>
-              <label>
-                Send at
-                <input type="datetime-local" required value={at} onChange={(e) => setAt(e.target.value)} />
-              </label>
-              <label>
-                Time zone
-                <select value={zone} onChange={(e) => setZone(e.target.value)}>
-                  {ZONES.map((z) => (
-                    <option key={z}>{z}</option>
-                  ))}
-                </select>
-              </label>
-            </>
-          )}
+          <ScheduleFields schedule={schedule} />
           <div className="actions">
             <button
               type="button"

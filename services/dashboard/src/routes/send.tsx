@@ -8,7 +8,7 @@ import { phone } from '../components/format';
 import { ErrorMessage } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
 import { componentsOf, shapeOf } from '../components/template-fields';
-import { LOCAL_ZONE, wallClock, ZONES } from '../components/zones';
+import { ScheduleFields, useSchedule } from '../components/schedule-fields';
 
 /** The acknowledgement, then the message's status as it changes, without a reload. */
 function Outcome({ id }: { id: number }) {
@@ -67,9 +67,7 @@ export function SendScreen() {
   const [header, setHeader] = useState<string[]>([]);
   const [body, setBody] = useState<string[]>([]);
   const [mediaUrl, setMediaUrl] = useState('');
-  const [schedule, setSchedule] = useState(false);
-  const [at, setAt] = useState('');
-  const [zone, setZone] = useState(LOCAL_ZONE);
+  const schedule = useSchedule();
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -88,7 +86,7 @@ export function SendScreen() {
       phone: to,
       message_type: kind,
       data,
-      ...(schedule && at ? { scheduled_at: wallClock(at), timezone: zone } : {}),
+      ...schedule.request,
     });
   };
 
@@ -192,29 +190,10 @@ export function SendScreen() {
               )}
             </>
           )}
-          <label className="inline">
-            <input type="checkbox" checked={schedule} onChange={(e) => setSchedule(e.target.checked)} />{' '}
-            Schedule for later
-          </label>
-          {schedule && (
-            <>
-              <label>
-                Send at
-                <input type="datetime-local" required value={at} onChange={(e) => setAt(e.target.value)} />
-              </label>
-              <label>
-                Time zone
-                <select value={zone} onChange={(e) => setZone(e.target.value)}>
-                  {ZONES.map((z) => (
-                    <option key={z}>{z}</option>
-                  ))}
-                </select>
-              </label>
-            </>
-          )}
+          <ScheduleFields schedule={schedule} />
           {send.isError && <ErrorMessage error={send.error} />}
           <button type="submit" className="primary" disabled={send.isPending || account === ''}>
-            {schedule ? 'Schedule' : 'Send'}
+            {schedule.later ? 'Schedule' : 'Send'}
           </button>
         </form>
         {send.data && <Outcome id={send.data.message_log_id} />}
