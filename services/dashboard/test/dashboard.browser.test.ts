@@ -279,6 +279,29 @@ describe('the dashboard in headless Chromium against the real stack', () => {
     await mocked.close();
   });
 
+  it('when a template is scheduled from the form in a time zone, then the message waits for that wall-clock time there', async () => {
+    await page.getByRole('link', { name: 'Send a message' }).click();
+    await page.getByLabel('To (phone with country code)').fill(`+${randomPhone()}`);
+    await page
+      .getByRole('combobox', { name: 'Template', exact: true })
+      .selectOption({ label: 'hello_world (en_US)' });
+    await page.getByLabel('Schedule for later').check();
+    await page.getByLabel('Send at').fill('2031-03-04T10:30');
+    await page.getByLabel('Time zone').selectOption('Europe/Berlin');
+    expect(await unlabelled(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    const heading = page.getByRole('heading', { name: /Accepted: message #\d+/ });
+    await heading.waitFor();
+    const id = Number(/#(\d+)/.exec((await heading.textContent()) ?? '')?.[1]);
+    const res = await request(env.gatewayUrl)
+      .get(`/api/v1/messages/${id}`)
+      .set('Authorization', `Bearer ${t.apiKey}`)
+      .expect(200);
+    expect(res.body.data.status).toBe('scheduled');
+    // 10:30 in Berlin in March (UTC+1) is 09:30 UTC.
+    expect(new Date(res.body.data.scheduled_at as string).toISOString()).toBe('2031-03-04T09:30:00.000Z');
+  });
+
   it('when the user signs out, then the screens need a new sign-in', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
