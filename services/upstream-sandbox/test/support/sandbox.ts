@@ -8,12 +8,22 @@ import type { SendAnswer } from './wire-types';
 export const APP_SECRET = 'test-app-secret';
 export const TOKEN = 'test-access-token';
 
+export interface TemplateRef {
+  name: string;
+  language?: string;
+  components?: unknown[];
+}
+
 export interface RunningSandbox {
   url: string;
   sandbox: SandboxApp;
   receiver: WebhookReceiver;
   /** Calls the sandbox with a token; never throws on an HTTP error status. */
   http: AxiosInstance;
+  sendText(phoneNumberId: string, to: string, body?: string): Promise<AxiosResponse<SendAnswer>>;
+  sendTemplate(phoneNumberId: string, to: string, template: TemplateRef): Promise<AxiosResponse<SendAnswer>>;
+  /** Registers a fresh phone number id with the given settings (WABA, display number, cap) and returns it. */
+  registerNumber(settings: Record<string, unknown>): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -40,11 +50,54 @@ export async function startSandbox(env: Record<string, string> = {}): Promise<Ru
     sandbox,
     receiver,
     http,
+    sendText: (phoneNumberId, to, body) => sendText(http, phoneNumberId, to, body),
+    sendTemplate: (phoneNumberId, to, template) => sendTemplate(http, phoneNumberId, to, template),
+    registerNumber: async (settings) => {
+      const phoneNumberId = uniquePhoneNumberId();
+      await http.put(`/_sandbox/numbers/${phoneNumberId}`, settings);
+      return phoneNumberId;
+    },
     close: async () => {
       await sandbox.close();
       await server.close();
       await receiver.close();
     },
+  };
+}
+
+/**
+ * Starts a sandbox before the file's tests and closes it after them; the returned object reads the running
+ * one, so a test uses it as if it had started the sandbox itself.
+ */
+export function useSandbox(env: Record<string, string> = {}): RunningSandbox {
+  let running: RunningSandbox | undefined;
+  beforeAll(async () => {
+    running = await startSandbox(env);
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+  const current = (): RunningSandbox => {
+    if (running === undefined) throw new Error('the sandbox starts in beforeAll');
+    return running;
+  };
+  return {
+    get url() {
+      return current().url;
+    },
+    get sandbox() {
+      return current().sandbox;
+    },
+    get receiver() {
+      return current().receiver;
+    },
+    get http() {
+      return current().http;
+    },
+    sendText: (...args) => current().sendText(...args),
+    sendTemplate: (...args) => current().sendTemplate(...args),
+    registerNumber: (settings) => current().registerNumber(settings),
+    close: () => current().close(),
   };
 }
 
@@ -61,6 +114,11 @@ export function uniqueRecipient(suffix = '1234'): string {
 export function uniquePhoneNumberId(): string {
   numberCounter += 1;
   return `10${Date.now() % 1_000_000_000}${numberCounter}`;
+}
+
+/** A template body component whose text parameters are the given values, in order. */
+export function bodyWith(...texts: string[]): { type: 'body'; parameters: { type: 'text'; text: string }[] } {
+  return { type: 'body', parameters: texts.map((text) => ({ type: 'text', text })) };
 }
 
 export function sendText(
@@ -82,7 +140,7 @@ export function sendTemplate(
   http: AxiosInstance,
   phoneNumberId: string,
   to: string,
-  template: { name: string; language?: string; components?: unknown[] },
+  template: TemplateRef,
 ): Promise<AxiosResponse<SendAnswer>> {
   return http.post<SendAnswer>(`/v21.0/${phoneNumberId}/messages`, {
     messaging_product: 'whatsapp',
