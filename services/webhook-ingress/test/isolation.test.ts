@@ -1,11 +1,12 @@
 import request from 'supertest';
 import { waitFor } from '@bm/platform/testing';
-import { ADMIN, setupIngress, type IngressContext } from './factories/ingress';
+import { ADMIN, useIngress } from './factories/ingress';
 import {
   contact,
   entry,
   envelope,
   messagesChange,
+  numberBody,
   statusReport,
   textMessage,
   upstreamId,
@@ -25,12 +26,7 @@ const randomText = (length: number) =>
   );
 
 describe('one bad item never blocks the others of a webhook body', () => {
-  let ingress: IngressContext;
-
-  beforeAll(async () => {
-    ingress = await setupIngress();
-  });
-  afterAll(() => ingress.stop());
+  const ingress = useIngress();
 
   it('when a body holds one tenant’s status and another tenant’s customer text with NUL and an unpaired surrogate, then both go out, the text with U+FFFD, and the audit log keeps the body as it came', async () => {
     const [numberA, numberB, customer, statusId, messageId] = [
@@ -93,17 +89,12 @@ describe('one bad item never blocks the others of a webhook body', () => {
     const skippedBefore = await metric(ingress.url, 'bm_ingress_items_skipped_total', 'stage="publish"');
     const res = await ingress
       .postJson(
-        envelope(
-          entry(
-            upstreamId(),
-            messagesChange(number, {
-              messages: [
-                textMessage(customer, 'first', '1749416383', tooLong),
-                textMessage(customer, 'second', '1749416384', goodId),
-              ],
-            }),
-          ),
-        ),
+        numberBody(number, {
+          messages: [
+            textMessage(customer, 'first', '1749416383', tooLong),
+            textMessage(customer, 'second', '1749416384', goodId),
+          ],
+        }),
       )
       .expect(200);
     const event = await ingress.splitEvent(res.body.data.event_id as string);
@@ -136,17 +127,12 @@ describe('one bad item never blocks the others of a webhook body', () => {
     const skippedBefore = await metric(ingress.url, 'bm_ingress_items_skipped_total', 'stage="split"');
     const res = await ingress
       .postJson(
-        envelope(
-          entry(
-            upstreamId(),
-            messagesChange(number, {
-              messages: [
-                textMessage('<PHONE_NUMBER>', 'placeholder', '1749416383', noDigitId),
-                textMessage(customer, 'real', '1749416384', goodId),
-              ],
-            }),
-          ),
-        ),
+        numberBody(number, {
+          messages: [
+            textMessage('<PHONE_NUMBER>', 'placeholder', '1749416383', noDigitId),
+            textMessage(customer, 'real', '1749416384', goodId),
+          ],
+        }),
       )
       .expect(200);
     const event = await ingress.splitEvent(res.body.data.event_id as string);
@@ -206,11 +192,10 @@ describe('one bad item never blocks the others of a webhook body', () => {
 });
 
 describe('a body that keeps failing for a reason that will not change', () => {
-  let ingress: IngressContext;
+  // The main instance only stores; the splitter below gives a body up after its second such failure.
+  const ingress = useIngress({ workers: false });
 
   beforeAll(async () => {
-    // The main instance only stores; the splitter below gives a body up after its second such failure.
-    ingress = await setupIngress({ workers: false });
     await ingress.start({ INGRESS_FAIL_AFTER_ATTEMPTS: '2' });
     // A fault no retry can fix: the database refuses to record a split of bodies holding a marker.
     await ingress.db.query(`CREATE FUNCTION ingress.refuse_marked() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -223,7 +208,6 @@ describe('a body that keeps failing for a reason that will not change', () => {
     await ingress.db.query(`CREATE TRIGGER refuse_marked BEFORE UPDATE ON ingress.inbound_events
       FOR EACH ROW EXECUTE FUNCTION ingress.refuse_marked()`);
   });
-  afterAll(() => ingress.stop());
 
   it('when splitting fails the same way again and again, then the event is marked failed, counted, no longer retried, and a reprocess once fixed publishes it', async () => {
     const [number, customer, messageId] = [upstreamId(), upstreamId(), wamid()];
@@ -231,14 +215,9 @@ describe('a body that keeps failing for a reason that will not change', () => {
     const failedBefore = await metric(ingress.url, 'bm_ingress_inbound_events_failed_total');
     const res = await ingress
       .postJson(
-        envelope(
-          entry(
-            upstreamId(),
-            messagesChange(number, {
-              messages: [textMessage(customer, 'refuse-this-body', '1749416383', messageId)],
-            }),
-          ),
-        ),
+        numberBody(number, {
+          messages: [textMessage(customer, 'refuse-this-body', '1749416383', messageId)],
+        }),
       )
       .expect(200);
     const id = res.body.data.event_id as string;

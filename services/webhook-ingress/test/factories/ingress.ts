@@ -159,3 +159,22 @@ export async function setupIngress({ workers = true } = {}) {
 }
 
 export type IngressContext = Awaited<ReturnType<typeof setupIngress>>;
+
+/**
+ * Sets up an ingress before the file's tests, with `numbers` known to messaging, and stops it after them. The
+ * returned object reads the running one, so a test uses it as if it had set the ingress up itself.
+ */
+export function useIngress({ workers = true, numbers = [] as string[] } = {}): IngressContext {
+  let running: IngressContext | undefined;
+  beforeAll(async () => {
+    running = await setupIngress({ workers });
+    for (const phoneNumberId of numbers) running.messaging.register(phoneNumberId);
+  });
+  afterAll(() => running?.stop());
+  return new Proxy({} as IngressContext, {
+    get: (_target, key: keyof IngressContext) => {
+      if (running === undefined) throw new Error('the ingress is set up in beforeAll');
+      return running[key];
+    },
+  });
+}
