@@ -1,5 +1,6 @@
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import { startHttpServer } from '@bm/platform';
+import { useFixture } from '../../../../test/support/use-fixture';
 import { createSandboxApp, type SandboxApp } from '../../src/app';
 import { loadSandboxConfig } from '../../src/config';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
@@ -65,40 +66,12 @@ export async function startSandbox(env: Record<string, string> = {}): Promise<Ru
   };
 }
 
-/**
- * Starts a sandbox before the file's tests and closes it after them; the returned object reads the running
- * one, so a test uses it as if it had started the sandbox itself.
- */
+/** A sandbox for the tests of the file (or describe block) that calls it: see `useFixture`. */
 export function useSandbox(env: Record<string, string> = {}): RunningSandbox {
-  let running: RunningSandbox | undefined;
-  beforeAll(async () => {
-    running = await startSandbox(env);
-  });
-  afterAll(async () => {
-    await running?.close();
-  });
-  const current = (): RunningSandbox => {
-    if (running === undefined) throw new Error('the sandbox starts in beforeAll');
-    return running;
-  };
-  return {
-    get url() {
-      return current().url;
-    },
-    get sandbox() {
-      return current().sandbox;
-    },
-    get receiver() {
-      return current().receiver;
-    },
-    get http() {
-      return current().http;
-    },
-    sendText: (...args) => current().sendText(...args),
-    sendTemplate: (...args) => current().sendTemplate(...args),
-    registerNumber: (settings) => current().registerNumber(settings),
-    close: () => current().close(),
-  };
+  return useFixture(
+    () => startSandbox(env),
+    (running) => running.close(),
+  );
 }
 
 let numberCounter = 0;

@@ -5,6 +5,7 @@ import { INTERNAL_HEADERS, type InboundEventDetailDto } from '@bm/contracts';
 import { AmqpClient, createLogger, startHttpServer } from '@bm/platform';
 import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
 import { checkAnswersAgainstOpenApi } from '../../../../test/support/openapi-check';
+import { useFixture } from '../../../../test/support/use-fixture';
 import { loadIngressConfig } from '../../src/config';
 import { createIngressDataSource } from '../../src/data-access/data-source';
 import { createIngressService, type IngressService } from '../../src/ingress';
@@ -160,21 +161,14 @@ export async function setupIngress({ workers = true } = {}) {
 
 export type IngressContext = Awaited<ReturnType<typeof setupIngress>>;
 
-/**
- * Sets up an ingress before the file's tests, with `numbers` known to messaging, and stops it after them. The
- * returned object reads the running one, so a test uses it as if it had set the ingress up itself.
- */
+/** An ingress for the tests of the file (or describe block) that calls it, with `numbers` known to messaging. */
 export function useIngress({ workers = true, numbers = [] as string[] } = {}): IngressContext {
-  let running: IngressContext | undefined;
-  beforeAll(async () => {
-    running = await setupIngress({ workers });
-    for (const phoneNumberId of numbers) running.messaging.register(phoneNumberId);
-  });
-  afterAll(() => running?.stop());
-  return new Proxy({} as IngressContext, {
-    get: (_target, key: keyof IngressContext) => {
-      if (running === undefined) throw new Error('the ingress is set up in beforeAll');
-      return running[key];
+  return useFixture(
+    async () => {
+      const ingress = await setupIngress({ workers });
+      for (const phoneNumberId of numbers) ingress.messaging.register(phoneNumberId);
+      return ingress;
     },
-  });
+    (ingress) => ingress.stop(),
+  );
 }
