@@ -15,6 +15,7 @@ import { ErrorMessage } from '../components/query-state';
 import { parseSheet, phoneDigits, type SheetRow } from '../components/recipient-rows';
 import { shapeOf } from '../components/template-fields';
 import { ScheduleFields, useSchedule } from '../components/schedule-fields';
+import { AccountOptions } from '../components/account-options';
 
 /** Where a placeholder's value comes from: a column of the list, or one text for everyone. */
 interface Mapping {
@@ -180,11 +181,7 @@ export function NewCampaignScreen() {
             <label>
               From number
               <select value={account} onChange={(e) => setAccountId(e.target.value)} required>
-                {accounts.data?.map((a) => (
-                  <option key={a.channel_account_id} value={a.channel_account_id}>
-                    {phone(a.display_phone_number)}
-                  </option>
-                ))}
+                <AccountOptions accounts={accounts.data} />
               </select>
             </label>
             <label>

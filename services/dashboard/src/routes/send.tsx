@@ -4,11 +4,11 @@ import { Link } from 'react-router';
 import { useMessage, useSendMessage } from '../api/messages';
 import { useChannelAccounts } from '../api/numbers';
 import { useApprovedTemplates } from '../api/templates';
-import { phone } from '../components/format';
 import { ErrorMessage } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
 import { componentsOf, shapeOf } from '../components/template-fields';
 import { ScheduleFields, useSchedule } from '../components/schedule-fields';
+import { AccountOptions } from '../components/account-options';
 
 /** The acknowledgement, then the message's status as it changes, without a reload. */
 function Outcome({ id }: { id: number }) {
@@ -98,11 +98,7 @@ export function SendScreen() {
           <label>
             From number
             <select value={account} onChange={(e) => setAccountId(e.target.value)} required>
-              {accounts.data?.map((a) => (
-                <option key={a.channel_account_id} value={a.channel_account_id}>
-                  {phone(a.display_phone_number)}
-                </option>
-              ))}
+              <AccountOptions accounts={accounts.data} />
             </select>
           </label>
           <label>
