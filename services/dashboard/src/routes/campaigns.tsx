@@ -1,6 +1,7 @@
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { useCampaigns, type Campaign, type CampaignListQuery } from '../api/campaigns';
 import { CampaignProgress } from '../components/campaign-status';
+import { useFilterParams } from '../components/filter-params';
 import { when } from '../components/format';
 import { PagedList, type ListSpec } from '../components/paged-table';
 import { StatusBadge } from '../components/status-badge';
@@ -58,20 +59,13 @@ export function groupParts(campaigns: Campaign[]): Campaign[] {
 }
 
 export function CampaignsScreen() {
-  const [params, setParams] = useSearchParams();
+  const [params, set] = useFilterParams();
   const query: CampaignListQuery = {
     status: (params.get('status') || undefined) as CampaignListQuery['status'],
     page: Number(params.get('page') ?? 1),
     per_page: 50,
   };
   const campaigns = useCampaigns(query);
-  const set = (name: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value === '') next.delete(name);
-    else next.set(name, value);
-    if (name !== 'page') next.delete('page');
-    setParams(next, { replace: true });
-  };
   return (
     <>
       <div className="with-action">

@@ -1,7 +1,8 @@
 import type { ListMessagesQuery, MessageLog } from '@bm/client';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { useMessages } from '../api/messages';
 import { useChannelAccounts } from '../api/numbers';
+import { useFilterParams } from '../components/filter-params';
 import { phone, when } from '../components/format';
 import { PagedList, type ListSpec } from '../components/paged-table';
 import { StatusBadge } from '../components/status-badge';
@@ -57,16 +58,9 @@ function queryOf(params: URLSearchParams): ListMessagesQuery {
 }
 
 export function MessagesScreen() {
-  const [params, setParams] = useSearchParams();
+  const [params, set] = useFilterParams();
   const messages = useMessages(queryOf(params));
   const accounts = useChannelAccounts();
-  const set = (name: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value === '') next.delete(name);
-    else next.set(name, value);
-    if (name !== 'page') next.delete('page');
-    setParams(next, { replace: true });
-  };
   const field = (name: string) => params.get(name) ?? '';
   return (
     <>

@@ -16,6 +16,7 @@ import { parseSheet, phoneDigits, type SheetRow } from '../components/recipient-
 import { shapeOf } from '../components/template-fields';
 import { ScheduleFields, useSchedule } from '../components/schedule-fields';
 import { AccountOptions } from '../components/account-options';
+import { TemplateSelect } from '../components/template-select';
 
 /** Where a placeholder's value comes from: a column of the list, or one text for everyone. */
 interface Mapping {
@@ -184,23 +185,14 @@ export function NewCampaignScreen() {
                 <AccountOptions accounts={accounts.data} />
               </select>
             </label>
-            <label>
-              Template
-              <select
-                value={template?.id ?? ''}
-                onChange={(e) => {
-                  setTemplateId(e.target.value);
-                  setMappings({});
-                }}
-                required
-              >
-                {templates.data?.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name} ({t.language})
-                  </option>
-                ))}
-              </select>
-            </label>
+            <TemplateSelect
+              templates={templates.data}
+              value={template?.id ?? ''}
+              onChange={(id) => {
+                setTemplateId(id);
+                setMappings({});
+              }}
+            />
             {shape?.bodyText && <p className="muted preview">{shape.bodyText}</p>}
             {shape?.headerMedia && (
               <label>

@@ -9,6 +9,7 @@ import { StatusBadge } from '../components/status-badge';
 import { componentsOf, shapeOf } from '../components/template-fields';
 import { ScheduleFields, useSchedule } from '../components/schedule-fields';
 import { AccountOptions } from '../components/account-options';
+import { TemplateSelect } from '../components/template-select';
 
 /** The acknowledgement, then the message's status as it changes, without a reload. */
 function Outcome({ id }: { id: number }) {
@@ -140,24 +141,15 @@ export function SendScreen() {
             </label>
           ) : (
             <>
-              <label>
-                Template
-                <select
-                  value={template?.id ?? ''}
-                  onChange={(e) => {
-                    setTemplateId(e.target.value);
-                    setHeader([]);
-                    setBody([]);
-                  }}
-                  required
-                >
-                  {templates.data?.map((t) => (
-                    <option key={t.id} value={t.id}>
-                      {t.name} ({t.language})
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <TemplateSelect
+                templates={templates.data}
+                value={template?.id ?? ''}
+                onChange={(id) => {
+                  setTemplateId(id);
+                  setHeader([]);
+                  setBody([]);
+                }}
+              />
               {templates.data?.length === 0 && (
                 <p className="empty">This number has no approved templates.</p>
               )}
