@@ -1,6 +1,7 @@
 import { unwrap, type components } from '@bm/client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from './client';
+import { useRefreshingMutation } from './refreshing-mutation';
 
 export type Template = components['schemas']['Template'];
 export type SubmitTemplateRequest = components['schemas']['SubmitTemplateRequest'];
@@ -26,23 +27,18 @@ export const useApprovedTemplates = (channelAccountId: string | undefined) =>
   useTemplates(channelAccountId, 'APPROVED');
 
 export function useSubmitTemplate() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (body: SubmitTemplateRequest) => unwrap(await api.POST('/api/v1/templates', { body })),
-    onSuccess: () => client.invalidateQueries({ queryKey: templatesKey }),
-  });
+  return useRefreshingMutation(templatesKey, async (body: SubmitTemplateRequest) =>
+    unwrap(await api.POST('/api/v1/templates', { body })),
+  );
 }
 
 /** Fetches the number's templates from the upstream network again. */
 export function useSyncTemplates() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (channelAccountId: string) =>
-      unwrap(
-        await api.POST('/api/v1/channel-accounts/{channelAccountId}/templates/sync', {
-          params: { path: { channelAccountId } },
-        }),
-      ),
-    onSuccess: () => client.invalidateQueries({ queryKey: templatesKey }),
-  });
+  return useRefreshingMutation(templatesKey, async (channelAccountId: string) =>
+    unwrap(
+      await api.POST('/api/v1/channel-accounts/{channelAccountId}/templates/sync', {
+        params: { path: { channelAccountId } },
+      }),
+    ),
+  );
 }
