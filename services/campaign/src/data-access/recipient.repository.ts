@@ -9,17 +9,12 @@ import type {
 } from '../domain/ports/recipients.port';
 import type { Db } from './db';
 
-interface Row {
-  id: string;
-  phone: string;
-  name: string | null;
-  variables: Record<string, string> | null;
-  status: RecipientStatus;
-  attempt: number;
+/** A row as the database answers it: the recipient's own fields are named alike, the rest in snake case. */
+type Row = Omit<Recipient, 'messageLogId' | 'errorMessage' | 'sentAt'> & {
   message_log_id: string | null;
   error_message: string | null;
   sent_at: Date | null;
-}
+};
 
 const toRecipient = (r: Row): Recipient => ({
   id: String(r.id),
