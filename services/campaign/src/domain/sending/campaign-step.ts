@@ -3,6 +3,7 @@ import { campaignEvent } from '../emit-event';
 import type { Campaign, RecipientCounts } from '../ports/campaigns.port';
 import type { RecipientFailure } from '../ports/recipients.port';
 import type { CampaignTx } from '../ports/unit-of-work.port';
+import { releaseCapacityHold } from '../release-capacity-hold';
 import { sendCommandOf } from './send-command';
 
 export type StepDeps = Pick<CampaignDeps, 'config' | 'logger' | 'unitOfWork' | 'messaging' | 'metrics'>;
@@ -18,8 +19,8 @@ export type MessagingAnswer =
   /** The sending account is no longer active. */
   | { kind: 'no-account' };
 
-/** Work for after the step's transaction has committed (giving capacity back to messaging). */
-export type AfterCommit = Array<() => Promise<unknown>>;
+/** Work for after the step's transaction has committed: giving capacity back to messaging (never throws). */
+export type AfterCommit = Array<() => Promise<void>>;
 
 const OPTED_OUT_ERROR = 'RECIPIENT_OPTED_OUT: the recipient opted out before the campaign reached them';
 const NO_ACCOUNT_ERROR = 'NO_ACTIVE_ACCOUNT: the sending account is no longer active';
@@ -49,7 +50,7 @@ async function finish(
 ): Promise<void> {
   await tx.campaigns.setStatus(campaign.id, status, { finished: true, failureReason });
   await tx.outbox.enqueue([campaignEvent('campaign.completed', { ...campaign, status }, counts)]);
-  afterCommit.push(() => deps.messaging.release(campaign.tenantId, campaign.channelAccountId, campaign.id));
+  afterCommit.push(() => releaseCapacityHold(deps, campaign));
 }
 
 /** Hands the next recipients to messaging: opted-out ones and ones whose values do not fit fail instead. */

@@ -1,5 +1,6 @@
 import { AppError } from '@bm/platform';
 import type { Campaign, RecipientCounts } from '../ports/campaigns.port';
+import { releaseCapacityHold } from '../release-capacity-hold';
 import {
   isEarly,
   settleStep,
@@ -68,16 +69,17 @@ async function stepNext(deps: StepDeps, seen: string[]): Promise<boolean> {
         .catch(() => undefined);
       throw err;
     }
-    await deps.unitOfWork.run(async (tx) => {
+    const settled = await deps.unitOfWork.run(async (tx) => {
       const campaign = await tx.campaigns.reclaim(claim.campaign.id, until);
       if (campaign) await settleStep(deps, tx, campaign, claim.counts, answer, afterCommit);
+      return campaign !== undefined;
     });
+    // Paused or cancelled while messaging was asked: the hold taken meanwhile goes back (a resume takes anew).
+    if (!settled && answer.kind === 'granted') {
+      afterCommit.push(() => releaseCapacityHold(deps, claim.campaign));
+    }
   }
-  for (const action of afterCommit) {
-    await action().catch((err: unknown) =>
-      deps.logger.warn('campaign follow-up failed', { error: (err as Error).message }),
-    );
-  }
+  for (const action of afterCommit) await action();
   return true;
 }
 
