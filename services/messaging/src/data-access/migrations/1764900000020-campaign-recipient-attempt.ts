@@ -3,6 +3,10 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * A campaign recipient's send is known by the recipient and its attempt, carried as two fields instead of one
  * "<id>-<attempt>" string. Rows of older commands keep their attempt NULL (NULLS NOT DISTINCT: still once each).
+ * Roll messaging out before campaign: messaging reads both forms, and a campaign replica sending the attempt
+ * needs a messaging replica that echoes it. A messaging replica older than this migration can no longer record
+ * a single campaign send (its ON CONFLICT names the index dropped here); such commands go to the dead-letter
+ * queue after their deliveries and are replayed from there once the rollout is done.
  */
 export class CampaignRecipientAttempt1764900000020 implements MigrationInterface {
   name = 'CampaignRecipientAttempt1764900000020';
