@@ -3,12 +3,12 @@ import { DataTable, type Column } from './data-table';
 import { Pager, type Pagination } from './pager';
 import { QueryState, type QueryLike } from './query-state';
 
-/** How a list shows: its table's caption and columns, each row's key, and what to say when a page is empty. */
+/** How a list shows: its table's columns and caption, each row's key, and what to say when a page is empty. */
 export interface ListSpec<T> {
+  columns: Column<T>[];
   caption: string;
   empty: ReactNode;
   rowKey: (row: T) => string | number;
-  columns: Column<T>[];
 }
 
 /** One page of a list: its table, or what to say when the page is empty, and the pager under it. */

@@ -104,9 +104,6 @@ function Parts({ groupId }: { groupId: string }) {
 }
 
 const RECIPIENT_LIST: ListSpec<Recipient> = {
-  caption: 'Recipients',
-  empty: 'No recipients match.',
-  rowKey: (r) => r.phone,
   columns: [
     { header: 'Phone', cell: (r) => phone(r.phone) },
     { header: 'Name', cell: (r) => r.name ?? '' },
@@ -119,6 +116,9 @@ const RECIPIENT_LIST: ListSpec<Recipient> = {
     { header: 'Sent', cell: (r) => when(r.sent_at) },
     { header: 'Error', cell: (r) => r.error_message ?? '' },
   ],
+  caption: 'Recipients',
+  empty: 'No recipients match.',
+  rowKey: (r) => r.phone,
 };
 
 function Recipients({ campaign }: { campaign: Campaign }) {

@@ -19,9 +19,6 @@ const STATUSES = [
 ] as const;
 
 const CAMPAIGN_LIST: ListSpec<Campaign> = {
-  caption: 'Campaigns',
-  empty: 'No campaigns yet.',
-  rowKey: (c) => c.campaign_id,
   columns: [
     {
       header: 'Name',
@@ -37,6 +34,9 @@ const CAMPAIGN_LIST: ListSpec<Campaign> = {
     { header: 'Scheduled', cell: (c) => when(c.scheduled_at) },
     { header: 'Created', cell: (c) => when(c.created_at) },
   ],
+  caption: 'Campaigns',
+  empty: 'No campaigns yet.',
+  rowKey: (c) => c.campaign_id,
 };
 
 /** The parts of a split campaign side by side, in part order, where the first of them falls in the page. */

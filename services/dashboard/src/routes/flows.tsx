@@ -37,9 +37,6 @@ function ActiveToggle({ flow }: { flow: Flow }) {
 }
 
 const FLOW_LIST: ListSpec<Flow> = {
-  caption: 'Flows',
-  empty: 'No flows yet.',
-  rowKey: (f) => f.flow_id,
   columns: [
     { header: 'Name', cell: (f) => <Link to={`/flows/${f.flow_id}`}>{f.name}</Link> },
     { header: 'Trigger', cell: triggerText },
@@ -48,6 +45,9 @@ const FLOW_LIST: ListSpec<Flow> = {
     { header: 'Created', cell: (f) => when(f.created_at) },
     { header: 'Action', cell: (f) => <ActiveToggle flow={f} /> },
   ],
+  caption: 'Flows',
+  empty: 'No flows yet.',
+  rowKey: (f) => f.flow_id,
 };
 
 export function FlowsScreen() {
@@ -100,9 +100,6 @@ function describe(step: FlowStep): { what: string; next: string[] } {
 }
 
 const SESSION_LIST: ListSpec<FlowSession> = {
-  caption: 'Sessions',
-  empty: 'No sessions yet.',
-  rowKey: (s) => s.session_id,
   columns: [
     { header: 'Phone', cell: (s) => phone(s.phone) },
     { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
@@ -118,6 +115,9 @@ const SESSION_LIST: ListSpec<FlowSession> = {
     { header: 'Started', cell: (s) => when(s.started_at) },
     { header: 'Ended', cell: (s) => when(s.ended_at) },
   ],
+  caption: 'Sessions',
+  empty: 'No sessions yet.',
+  rowKey: (s) => s.session_id,
 };
 
 /** A flow: its trigger, its steps as an outline (each step with its ways out), its sessions and their states. */

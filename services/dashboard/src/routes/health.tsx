@@ -71,9 +71,6 @@ function RedeliverButton({ delivery }: { delivery: Delivery }) {
 }
 
 const DELIVERY_LIST: ListSpec<Delivery> = {
-  caption: 'Webhook deliveries',
-  empty: 'No deliveries match.',
-  rowKey: (d) => d.delivery_id,
   columns: [
     { header: 'Created', cell: (d) => when(d.created_at) },
     { header: 'Event', cell: (d) => d.event },
@@ -81,6 +78,9 @@ const DELIVERY_LIST: ListSpec<Delivery> = {
     { header: 'Attempts', cell: (d) => <Attempts delivery={d} /> },
     { header: 'Action', cell: (d) => <RedeliverButton delivery={d} /> },
   ],
+  caption: 'Webhook deliveries',
+  empty: 'No deliveries match.',
+  rowKey: (d) => d.delivery_id,
 };
 
 /** Every delivery and its attempts, filters by status and event, Redeliver; the endpoint's health on top. */

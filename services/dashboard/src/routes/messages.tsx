@@ -12,9 +12,6 @@ const STATUSES = ['queued', 'scheduled', 'sent', 'delivered', 'read', 'failed', 
 const TYPES = ['text', 'template', 'interactive'] as const;
 
 const MESSAGE_LIST: ListSpec<MessageLog> = {
-  caption: 'Sent messages',
-  empty: 'No messages match.',
-  rowKey: (m) => m.message_log_id,
   columns: [
     { header: 'ID', cell: (m) => <Link to={`/messages/${m.message_log_id}`}>#{m.message_log_id}</Link> },
     { header: 'To', cell: (m) => phone(m.to_phone) },
@@ -36,6 +33,9 @@ const MESSAGE_LIST: ListSpec<MessageLog> = {
     },
     { header: 'Error', cell: (m) => m.error_message ?? '' },
   ],
+  caption: 'Sent messages',
+  empty: 'No messages match.',
+  rowKey: (m) => m.message_log_id,
 };
 
 // datetime-local values are wall-clock time in the viewer's zone; the API wants instants.

@@ -18,9 +18,6 @@ export function OptOutsScreen() {
   const remove = useRemoveOptOut();
   const [newPhone, setNewPhone] = useState('');
   const list: ListSpec<OptOut> = {
-    caption: 'Opted-out phones',
-    empty: <>No opted-out phones{search ? ' match' : ''}.</>,
-    rowKey: (o) => o.phone,
     columns: [
       { header: 'Phone', cell: (o) => phone(o.phone) },
       { header: 'Source', cell: (o) => SOURCES[o.source] },
@@ -44,6 +41,9 @@ export function OptOutsScreen() {
         ),
       },
     ],
+    caption: 'Opted-out phones',
+    empty: <>No opted-out phones{search ? ' match' : ''}.</>,
+    rowKey: (o) => o.phone,
   };
   const onAdd = (e: FormEvent) => {
     e.preventDefault();
