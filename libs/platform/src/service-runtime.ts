@@ -47,7 +47,10 @@ export interface Drainable {
 }
 
 /** An internal service's HTTP API: probes, the routes open to all, then the routes behind the internal credential. */
-export interface InternalApi extends Omit<HttpAppOptions, 'logger' | 'metrics' | 'routes'> {
+export interface InternalApi extends Omit<
+  HttpAppOptions,
+  'logger' | 'metrics' | 'routes' | 'securityHeaders'
+> {
   /** Routes for callers without the gateway's credential (the upstream's webhooks). */
   publicRoutes?: (router: Router) => void;
   /** The service's own API, behind the gateway's credential. */
@@ -108,7 +111,9 @@ function internalApp(o: ServiceRuntimeOptions, api: InternalApi): Express {
   return createHttpApp({
     bodyLimit: api.bodyLimit,
     parseJson: api.parseJson,
-    securityHeaders: api.securityHeaders,
+    // Behind the gateway they would only be sent twice (it sets them on every public answer); routes open to
+    // other callers (the upstream's webhooks) get them here.
+    securityHeaders: api.publicRoutes !== undefined,
     logger: o.logger,
     metrics: o.metrics,
     routes: (a) => {

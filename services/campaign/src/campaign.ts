@@ -74,7 +74,6 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
     workers: config.CAMPAIGN_ROLE !== 'api',
     http: {
       bodyLimit: config.BODY_LIMIT,
-      securityHeaders: false,
       routes: (router) => {
         campaignRoutes(router, deps);
         optOutRoutes(router, deps);

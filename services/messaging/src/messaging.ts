@@ -99,7 +99,6 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     workers: config.MESSAGING_ROLE !== 'api',
     http: {
       bodyLimit: config.BODY_LIMIT,
-      securityHeaders: false,
       routes: (router) => {
         messageRoutes(router, deps);
         templateRoutes(router, deps);

@@ -66,7 +66,6 @@ export async function createDispatcherService(config: DispatcherConfig): Promise
     workers: config.DISPATCHER_ROLE !== 'api',
     http: {
       bodyLimit: config.BODY_LIMIT,
-      securityHeaders: false,
       routes: (router) => {
         settingsRoutes(router, deps);
         deliveriesRoutes(router, deps);
