@@ -1,6 +1,8 @@
 import { unwrap, type components } from '@bm/client';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { api } from './client';
+import { useChannelAccounts } from './numbers';
 import { useRefreshingMutation } from './refreshing-mutation';
 
 export type Template = components['schemas']['Template'];
@@ -25,6 +27,17 @@ export function useTemplates(channelAccountId: string | undefined, status?: 'APP
 /** The account's approved templates, the ones a send may use. */
 export const useApprovedTemplates = (channelAccountId: string | undefined) =>
   useTemplates(channelAccountId, 'APPROVED');
+
+/** The number to send from and its approved template to send: the first of each until the user picks another. */
+export function useTemplatePick() {
+  const accounts = useChannelAccounts();
+  const [accountId, setAccountId] = useState('');
+  const account = accountId || accounts.data?.[0]?.channel_account_id || '';
+  const templates = useApprovedTemplates(account || undefined);
+  const [templateId, setTemplateId] = useState('');
+  const template = templates.data?.find((t) => t.id === templateId) ?? templates.data?.[0];
+  return { accounts, account, setAccountId, templates, template, setTemplateId };
+}
 
 export function useSubmitTemplate() {
   return useRefreshingMutation(templatesKey, async (body: SubmitTemplateRequest) =>

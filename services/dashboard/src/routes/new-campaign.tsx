@@ -7,8 +7,7 @@ import {
   type CreateCampaignRequest,
 } from '../api/campaigns';
 import { newIdempotencyKey } from '../api/messages';
-import { useChannelAccounts } from '../api/numbers';
-import { useApprovedTemplates } from '../api/templates';
+import { useTemplatePick } from '../api/templates';
 import { DataTable, type Column } from '../components/data-table';
 import { phone, when } from '../components/format';
 import { ErrorMessage } from '../components/query-state';
@@ -16,7 +15,8 @@ import { parseSheet, phoneDigits, type SheetRow } from '../components/recipient-
 import { shapeOf } from '../components/template-fields';
 import { ScheduleFields, useSchedule } from '../components/schedule-fields';
 import { AccountOptions } from '../components/account-options';
-import { TemplateSelect } from '../components/template-select';
+import { PickField } from '../components/pick-field';
+import { TemplateOptions } from '../components/template-options';
 
 /** Where a placeholder's value comes from: a column of the list, or one text for everyone. */
 interface Mapping {
@@ -85,12 +85,7 @@ function Forecast({ plan }: { plan: CampaignPlan }) {
  */
 export function NewCampaignScreen() {
   const navigate = useNavigate();
-  const accounts = useChannelAccounts();
-  const [accountId, setAccountId] = useState('');
-  const account = accountId || accounts.data?.[0]?.channel_account_id || '';
-  const templates = useApprovedTemplates(account || undefined);
-  const [templateId, setTemplateId] = useState('');
-  const template = templates.data?.find((t) => t.id === templateId) ?? templates.data?.[0];
+  const { accounts, account, setAccountId, templates, template, setTemplateId } = useTemplatePick();
   const shape = useMemo(() => (template ? shapeOf(template) : undefined), [template]);
   const positions = (shape?.headerPlaceholders ?? 0) + (shape?.bodyPlaceholders ?? 0);
   const [name, setName] = useState('');
@@ -168,6 +163,11 @@ export function NewCampaignScreen() {
   };
   const ready = account !== '' && template !== undefined && good.length > 0;
 
+  /** Another template: the placeholders filled for the previous one no longer apply. */
+  const pickTemplate = (id: string) => {
+    setTemplateId(id);
+    setMappings({});
+  };
   return (
     <>
       <h1>New campaign</h1>
@@ -179,20 +179,12 @@ export function NewCampaignScreen() {
               Campaign name
               <input value={name} maxLength={255} onChange={(e) => setName(e.target.value)} />
             </label>
-            <label>
-              From number
-              <select value={account} onChange={(e) => setAccountId(e.target.value)} required>
-                <AccountOptions accounts={accounts.data} />
-              </select>
-            </label>
-            <TemplateSelect
-              templates={templates.data}
-              value={template?.id ?? ''}
-              onChange={(id) => {
-                setTemplateId(id);
-                setMappings({});
-              }}
-            />
+            <PickField label="From number" value={account} onChange={setAccountId}>
+              <AccountOptions accounts={accounts.data} />
+            </PickField>
+            <PickField label="Template" value={template?.id ?? ''} onChange={pickTemplate}>
+              <TemplateOptions templates={templates.data} />
+            </PickField>
             {shape?.bodyText && <p className="muted preview">{shape.bodyText}</p>}
             {shape?.headerMedia && (
               <label>
