@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import type { DataSource } from 'typeorm';
 import {
   amqpClientFor,
   createHttpApp,
@@ -21,10 +22,15 @@ import { CustomerStateRepository } from './data-access/customer-state.repository
 import { FlowRepository } from './data-access/flow.repository';
 import { FlowSessionRepository } from './data-access/flow-session.repository';
 import { createMessagingDataSource, MESSAGING_SCHEMA } from './data-access/data-source';
+import { InboundMessageRepository } from './data-access/inbound-message.repository';
 import { MessageLogRepository } from './data-access/message-log.repository';
+import { MessageStatsRepository } from './data-access/message-stats.repository';
 import { MessageSweepRepository } from './data-access/message-sweep.repository';
 import { MessageLogWriter } from './data-access/message-log-writer';
+import { MessagingOutbox } from './data-access/outbox';
+import { StatusReportRepository } from './data-access/status-report.repository';
 import { TemplateRepository } from './data-access/template.repository';
+import { idempotentRequests, TransactionRunner } from './data-access/unit-of-work';
 import { CloudApiClient } from './data-access/upstream/cloud-api.client';
 import { upstreamMetrics } from './data-access/upstream/upstream-metrics';
 import { expireFlowSessions } from './domain/flows/expire-flow-sessions.use-case';
@@ -43,7 +49,8 @@ import { dashboardRoutes } from './entry-points/http/dashboard.routes';
 export interface MessagingService {
   app: Express;
   logger: Logger;
-  deps: MessagingDeps;
+  /** The ports the routes and consumers hand to the use cases, and the data source (tests read it). */
+  deps: MessagingDeps & { dataSource: DataSource };
   /** Starts consuming, relaying the outbox and the scheduler. */
   startWorkers(): Promise<void>;
   /** Stops in reverse: scheduler, consumers (drained), relay, then the connections. */
@@ -59,11 +66,12 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger });
   const amqp = amqpClientFor(config, logger, metrics);
   const messages = new MessageLogRepository(dataSource, config.CAPACITY_WINDOW_MS);
-  const deps: MessagingDeps = {
+  const deps: MessagingService['deps'] = {
+    dataSource,
     config,
     logger,
-    dataSource,
-    redis,
+    unitOfWork: new TransactionRunner(dataSource),
+    outbox: new MessagingOutbox(),
     secrets: new SecretBox(config.ENCRYPTION_KEY),
     upstream: new CloudApiClient(
       config.UPSTREAM_BASE_URL,
@@ -74,11 +82,14 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     accounts: new ChannelAccountRepository(dataSource),
     templates: new TemplateRepository(dataSource),
     messages,
+    statusReports: new StatusReportRepository(dataSource),
     sweeps: new MessageSweepRepository(dataSource),
     messageWriter: new MessageLogWriter(messages, dataSource),
     customers: new CustomerStateRepository(dataSource),
+    inbound: new InboundMessageRepository(),
+    stats: new MessageStatsRepository(dataSource),
     ledger: new ConversationLedger(dataSource, config.CAPACITY_WINDOW_MS),
-    idempotency: new IdempotencyStore(dataSource, MESSAGING_SCHEMA),
+    idempotency: idempotentRequests(new IdempotencyStore(dataSource, MESSAGING_SCHEMA)),
     flows: new FlowRepository(dataSource),
     flowSessions: new FlowSessionRepository(dataSource),
   };

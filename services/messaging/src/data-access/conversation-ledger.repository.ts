@@ -1,5 +1,6 @@
 import { newUlid } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { CapacityLedger } from '../domain/ports/account.port';
 
 export interface Capacity {
   daily_limit: number | null;
@@ -36,14 +37,14 @@ export function openConversationSql(source: string, windowMs = DEFAULT_CAPACITY_
  * Business-initiated conversations per sending number in a rolling window (24 h), and capacity held for
  * campaigns. A reservation holds `count` slots minus the conversations its campaign has opened since.
  */
-export class ConversationLedger {
+export class ConversationLedger implements CapacityLedger {
   constructor(
     private readonly dataSource: DataSource,
     private readonly windowMs = DEFAULT_CAPACITY_WINDOW_MS,
   ) {}
 
   /** Used = conversations within the window plus what live reservations still hold. */
-  async used(db: Db, channelAccountId: string): Promise<number> {
+  async used(channelAccountId: string, db: Db = this.dataSource): Promise<number> {
     const rows: Array<{ used: string }> = await db.query(
       `SELECT
          (SELECT count(*) FROM messaging.conversations
@@ -86,7 +87,7 @@ export class ConversationLedger {
         'DELETE FROM messaging.capacity_reservations WHERE channel_account_id = $1 AND reference = $2',
         [channelAccountId, reference],
       );
-      const used = await this.used(tx, channelAccountId);
+      const used = await this.used(channelAccountId, tx);
       const before = this.capacityOf(dailyLimit, used);
       const available = before.remaining === null ? count : before.remaining;
       const granted = count <= available ? count : partial ? available : 0;

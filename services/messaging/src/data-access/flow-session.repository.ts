@@ -1,6 +1,7 @@
 import type { FlowSessionStatus } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { FlowSessionStore } from '../domain/ports/flow.port';
 
 /** A customer's run through one version of a flow. */
 export interface FlowSession {
@@ -50,7 +51,7 @@ const toSession = (r: Row): FlowSession => ({
 });
 
 /** Flow sessions; at most one active per customer of a number (a partial unique index). */
-export class FlowSessionRepository {
+export class FlowSessionRepository implements FlowSessionStore {
   constructor(private readonly dataSource: DataSource) {}
 
   /** The customer's running session, locked for the caller's transaction. */

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { MessageStatsReader } from '../domain/ports/customer.port';
 
 export interface StatsRow {
   /** The bucket's start, UTC. */
@@ -11,7 +12,7 @@ export interface StatsRow {
  * The counters the message_logs triggers keep (migration MessageStats1764900000010): a range of one tenant's
  * buckets by primary key, the shards summed. Never touches message_logs.
  */
-export class MessageStatsRepository {
+export class MessageStatsRepository implements MessageStatsReader {
   constructor(private readonly dataSource: DataSource) {}
 
   async hourly(tenantId: number, from: Date): Promise<StatsRow[]> {

@@ -2,6 +2,7 @@ import { canonicalLanguageCode } from '@bm/contracts';
 import { newUlid } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { TemplateEntity } from './template.entity';
+import type { TemplateStore } from '../domain/ports/account.port';
 
 /** The upstream's quality flag on a template (FLAGGED): still sendable, it may be paused or disabled later. */
 export interface TemplateFlag {
@@ -45,7 +46,7 @@ const toTemplate = (e: TemplateEntity): Template => ({
   flag: flagOf(e.flaggedAt, e.flagReason),
 });
 
-export class TemplateRepository {
+export class TemplateRepository implements TemplateStore {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Inserts or refreshes the account's templates by (name, language); returns the stored rows. */

@@ -2,6 +2,11 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { traceHeaders } from '@bm/platform';
 import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
+import type {
+  TemplateSubmission,
+  UpstreamAccountApi,
+  UpstreamSender,
+} from '../../domain/ports/upstream.port';
 import type { MessageLog } from '../message-log.repository';
 import { messageBody } from './message-body';
 import { classifyFailure, type UnknownOutcome, type UpstreamFailure } from './upstream-errors';
@@ -33,10 +38,6 @@ function errorCodeOf(data: GraphError | undefined): number | null {
   return typeof number === 'number' && Number.isInteger(number) ? number : null;
 }
 
-/**
- * The upstream network's Cloud API over HTTP (axios with keep-alive and timeouts). Answers are classified by
- * `error.code`; nothing here throws for an upstream refusal.
- */
 /** The upstream answered a setup call (templates, subscription) with an error; `status` is its HTTP status. */
 export class UpstreamRefusal extends Error {
   constructor(
@@ -48,7 +49,11 @@ export class UpstreamRefusal extends Error {
   }
 }
 
-export class CloudApiClient {
+/**
+ * The upstream network's Cloud API over HTTP (axios with keep-alive and timeouts). Answers are classified by
+ * `error.code`; nothing here throws for an upstream refusal.
+ */
+export class CloudApiClient implements UpstreamSender, UpstreamAccountApi {
   private readonly http: AxiosInstance;
 
   constructor(
@@ -129,17 +134,23 @@ export class CloudApiClient {
     return templates;
   }
 
+  /** Submits a template for review; the request body is the submission's fields. */
   async createTemplate(
     wabaId: string,
     accessToken: string,
-    body: Record<string, unknown>,
+    template: Pick<TemplateSubmission, 'name' | 'category'> & Partial<TemplateSubmission>,
   ): Promise<{ ok: true; id: string; status: string; category: string } | UpstreamFailure> {
     const res = await this.call<{ id?: string | number; status?: string; category?: string } & GraphError>(
       'create_template',
       {
         method: 'POST',
         url: `/${encodeURIComponent(wabaId)}/message_templates`,
-        data: body,
+        data: {
+          name: template.name,
+          language: template.language,
+          category: template.category,
+          components: template.components,
+        },
         headers: { authorization: `Bearer ${accessToken}` },
       },
     );
@@ -149,7 +160,7 @@ export class CloudApiClient {
         ok: true,
         id: String(id),
         status: res.data.status ?? 'PENDING',
-        category: res.data.category ?? String(body.category),
+        category: res.data.category ?? template.category,
       };
     }
     return this.failureOf(res.status, res.data);

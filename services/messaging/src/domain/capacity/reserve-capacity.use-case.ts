@@ -4,7 +4,7 @@ import { sendingAccountOf } from './sending-account';
 
 /** Holds capacity for a campaign; two concurrent reservations cannot both take the last slot. */
 export async function reserveCapacity(
-  deps: MessagingDeps,
+  deps: Pick<MessagingDeps, 'accounts' | 'ledger' | 'config'>,
   tenantId: number,
   channelAccountId: string,
   input: { reference: string; count: number; partial: boolean },
