@@ -2,10 +2,11 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { traceHeaders } from '@bm/platform';
 import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
-import type {
-  TemplateSubmission,
-  UpstreamAccountApi,
-  UpstreamSender,
+import {
+  UpstreamRefusal,
+  type TemplateSubmission,
+  type UpstreamAccountApi,
+  type UpstreamSender,
 } from '../../domain/ports/upstream.port';
 import type { MessageLog } from '../message-log.repository';
 import { messageBody } from './message-body';
@@ -36,17 +37,6 @@ function errorCodeOf(data: GraphError | undefined): number | null {
   const code = data?.error?.code;
   const number = typeof code === 'string' && /^\d+$/.test(code) ? Number(code) : code;
   return typeof number === 'number' && Number.isInteger(number) ? number : null;
-}
-
-/** The upstream answered a setup call (templates, subscription) with an error; `status` is its HTTP status. */
-export class UpstreamRefusal extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'UpstreamRefusal';
-  }
 }
 
 /**

@@ -31,8 +31,3 @@ export function classifyFailure(
   const retryable = code !== null ? RETRYABLE_CODES.has(code) : transient;
   return { ok: false, code, message, httpStatus, retryable };
 }
-
-/** The error_message a failed message shows: the upstream code first, so clients can branch on it. */
-export function describeFailure(code: number | null, message: string): string {
-  return code === null ? message : `upstream error ${code}: ${message}`;
-}

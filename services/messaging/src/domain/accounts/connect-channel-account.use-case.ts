@@ -2,7 +2,8 @@ import type { ChannelAccountDto, CreateChannelAccountRequest } from '@bm/contrac
 import { AppError, newUlid } from '@bm/platform';
 import type { ChannelAccount } from '../../data-access/channel-account.repository';
 import type { Template, TemplateInput } from '../../data-access/template.repository';
-import { UpstreamRefusal, type UpstreamTemplate } from '../../data-access/upstream/cloud-api.client';
+import type { UpstreamTemplate } from '../../data-access/upstream/cloud-api.client';
+import { UpstreamRefusal } from '../ports/upstream.port';
 import type { MessagingDeps } from '../messaging-deps';
 import type { Tx } from '../ports/unit-of-work.port';
 

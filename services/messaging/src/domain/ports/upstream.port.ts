@@ -2,6 +2,17 @@ import type { MessageLog } from '../../data-access/message-log.repository';
 import type { SendResult, UpstreamTemplate } from '../../data-access/upstream/cloud-api.client';
 import type { UpstreamFailure } from '../../data-access/upstream/upstream-errors';
 
+/** The upstream answered a setup call (templates, subscription) with an error; `status` is its HTTP status. */
+export class UpstreamRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UpstreamRefusal';
+  }
+}
+
 /** A template as submitted for review; the upstream client writes the wire body. */
 export interface TemplateSubmission {
   name: string;

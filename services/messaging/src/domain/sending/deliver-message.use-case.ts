@@ -1,7 +1,8 @@
 import { continueTrace, formatTraceparent, runWithTrace, type TraceContext } from '@bm/platform';
 import type { MessageLog } from '../../data-access/message-log.repository';
 import type { SendResult } from '../../data-access/upstream/cloud-api.client';
-import { describeFailure, type UpstreamFailure } from '../../data-access/upstream/upstream-errors';
+import type { UpstreamFailure } from '../../data-access/upstream/upstream-errors';
+import { describeFailure } from '../statuses/status-rules';
 import { applyPendingReports } from '../statuses/apply-status-report.use-case';
 import { changeStatus, sentRecord, type ChangeStatusDeps } from '../statuses/change-status';
 import type { MessagingDeps } from '../messaging-deps';

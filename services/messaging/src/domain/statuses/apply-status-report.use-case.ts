@@ -1,14 +1,13 @@
 import { parseTraceparent, runInTrace } from '@bm/platform';
 import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
 import type { MessageLog } from '../../data-access/message-log.repository';
-import { describeFailure } from '../../data-access/upstream/upstream-errors';
 import { changeStatus, statusEventFields, type ChangeStatusDeps, type StatusChange } from './change-status';
 import { buildEvent } from '../emit-event';
 import type { MessagingDeps } from '../messaging-deps';
 import type { ForwardMove } from '../ports/message-log.port';
 import type { Tx } from '../ports/unit-of-work.port';
 import { attemptMessageIds, reconcileSendAttempts } from './reconcile-send-attempts';
-import { canMoveTo, statusesBefore } from './status-rules';
+import { canMoveTo, describeFailure, statusesBefore } from './status-rules';
 
 type Report = Pick<InboundStatusItem, 'status' | 'errors' | 'occurred_at'>;
 
