@@ -79,7 +79,7 @@ describe('domain purity', () => {
 
     expect(found).toEqual([
       'services/example/src/domain/example.ts: imports typeorm',
-      'services/example/src/domain/example.ts: SQL at line 2: UPDATE messaging.message_logs m SET status = ',
+      'services/example/src/domain/example.ts: SQL at line 2: UPDATE messaging.message_logs m SET status =',
     ]);
   });
 });
