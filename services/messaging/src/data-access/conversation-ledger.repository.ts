@@ -1,6 +1,6 @@
-import { newUlid } from '@bm/platform';
+import { newUlid, withTransaction } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { CapacityLedger } from '../domain/ports/account.port';
+import type { CapacityHold, CapacityLedger } from '../domain/ports/account.port';
 
 export interface Capacity {
   daily_limit: number | null;
@@ -76,12 +76,9 @@ export class ConversationLedger implements CapacityLedger {
   async reserve(
     channelAccountId: string,
     dailyLimit: number | null,
-    reference: string,
-    count: number,
-    ttlMs: number,
-    partial: boolean,
+    { reference, count, ttlMs, partial }: CapacityHold,
   ): Promise<{ granted: number; capacity: Capacity }> {
-    return this.dataSource.transaction(async (tx) => {
+    return withTransaction(this.dataSource, async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`capacity:${channelAccountId}`]);
       await tx.query(
         'DELETE FROM messaging.capacity_reservations WHERE channel_account_id = $1 AND reference = $2',

@@ -3,7 +3,12 @@ import { DEFAULT_CAPACITY_WINDOW_MS, openConversationSql } from './conversation-
 import type { MessageLogType, MessageStatus } from '@bm/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DELIVER_COMMAND } from '../domain/emit-event';
-import type { MessageLogStore, SentRecord, StatusMove } from '../domain/ports/message-log.port';
+import type {
+  MessageListFilter,
+  MessageLogStore,
+  SentRecord,
+  StatusMove,
+} from '../domain/ports/message-log.port';
 import { MESSAGING_SCHEMA } from './data-source';
 import { statusColumns } from './status-columns';
 
@@ -285,15 +290,7 @@ export class MessageLogRepository implements MessageLogStore {
 
   async list(
     tenantId: number,
-    filter: {
-      status?: string;
-      toPhone?: string;
-      campaignId?: string;
-      channelAccountId?: string;
-      messageType?: string;
-      createdFrom?: Date;
-      createdTo?: Date;
-    },
+    filter: MessageListFilter,
     page: number,
     perPage: number,
   ): Promise<{ items: MessageLog[]; total: number }> {

@@ -1,7 +1,7 @@
 import { TEMPLATE_STATUSES, type InboundTemplateStatusItem, type TemplateStatus } from '@bm/contracts';
 import type { Template, TemplateFlag, TemplateState } from '../../data-access/template.repository';
 import type { MessagingDeps } from '../messaging-deps';
-import { templateFlagDto } from '../templates/template.dto';
+import { templateEventFields } from '../templates/template.dto';
 
 /**
  * What an upstream template event does to the template: a status to take and whether the quality flag is set
@@ -52,16 +52,12 @@ export async function applyTemplateStatus(
       const after = nextState(before, change, item.category);
       await deps.templates.setState(tx, before.id, after);
       if (after.status === before.status && after.flag === before.flag) return;
-      await deps.outbox.emit(tx, 'template.status_changed', account.tenantId, {
-        channel_account_id: account.id,
-        template_id: before.id,
-        name: before.name,
-        language: before.language,
-        status: after.status as TemplateStatus,
-        category: after.category as never,
-        reason,
-        flag: templateFlagDto(after.flag),
-      });
+      await deps.outbox.emit(
+        tx,
+        'template.status_changed',
+        account.tenantId,
+        templateEventFields({ ...before, ...after }, reason),
+      );
     });
   }
 }

@@ -10,12 +10,8 @@ export async function reserveCapacity(
   input: { reference: string; count: number; partial: boolean },
 ): Promise<{ granted: number; capacity: Capacity }> {
   const { account, dailyLimit } = await sendingAccountOf(deps, channelAccountId, tenantId);
-  return deps.ledger.reserve(
-    account.id,
-    dailyLimit,
-    input.reference,
-    input.count,
-    deps.config.CAPACITY_RESERVATION_TTL_MS,
-    input.partial,
-  );
+  return deps.ledger.reserve(account.id, dailyLimit, {
+    ...input,
+    ttlMs: deps.config.CAPACITY_RESERVATION_TTL_MS,
+  });
 }

@@ -40,6 +40,14 @@ export interface TemplateStore {
   setState(tx: Tx, id: string, state: TemplateState): Promise<void>;
 }
 
+/** Capacity held for a reference (a campaign) until it expires; re-reserving the reference replaces it. */
+export interface CapacityHold {
+  reference: string;
+  count: number;
+  ttlMs: number;
+  partial: boolean;
+}
+
 /** Business-initiated conversations per number in the rolling window, and capacity held for campaigns. */
 export interface CapacityLedger {
   /** Conversations within the window plus what live reservations still hold. */
@@ -49,10 +57,7 @@ export interface CapacityLedger {
   reserve(
     channelAccountId: string,
     dailyLimit: number | null,
-    reference: string,
-    count: number,
-    ttlMs: number,
-    partial: boolean,
+    hold: CapacityHold,
   ): Promise<{ granted: number; capacity: Capacity }>;
   release(channelAccountId: string, reference: string): Promise<void>;
 }

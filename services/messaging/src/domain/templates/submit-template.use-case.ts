@@ -3,7 +3,7 @@ import { AppError } from '@bm/platform';
 import { describeFailure } from '../statuses/status-rules';
 import { toTemplateInput } from '../accounts/connect-channel-account.use-case';
 import type { MessagingDeps } from '../messaging-deps';
-import { templateFlagDto, toTemplateDto } from './template.dto';
+import { templateEventFields, toTemplateDto } from './template.dto';
 
 /** POST /api/v1/templates: submits a template upstream, stores it PENDING and emits `template.submitted`. */
 export async function submitTemplate(
@@ -34,16 +34,7 @@ export async function submitTemplate(
   })!;
   return deps.unitOfWork.inTransaction(async (tx) => {
     const [stored] = await deps.templates.upsertMany(tx, account.id, [template]);
-    await deps.outbox.emit(tx, 'template.submitted', tenantId, {
-      channel_account_id: account.id,
-      template_id: stored.id,
-      name: stored.name,
-      language: stored.language,
-      status: stored.status as TemplateDto['status'],
-      category: stored.category as TemplateDto['category'],
-      reason: null,
-      flag: templateFlagDto(stored.flag),
-    });
+    await deps.outbox.emit(tx, 'template.submitted', tenantId, templateEventFields(stored, null));
     return toTemplateDto(stored);
   });
 }

@@ -19,3 +19,9 @@ export function toTemplateDto(t: Template): TemplateDto {
     flag: templateFlagDto(t.flag),
   };
 }
+
+/** The fields of `template.submitted` and `template.status_changed` for a template as it stands now. */
+export function templateEventFields(t: Template, reason: string | null) {
+  const { id, channel_account_id, name, language, status, category, flag } = toTemplateDto(t);
+  return { channel_account_id, template_id: id, name, language, status, category, reason, flag };
+}
