@@ -28,6 +28,7 @@ import { MessageStatsRepository } from './data-access/message-stats.repository';
 import { MessageSweepRepository } from './data-access/message-sweep.repository';
 import { MessageLogWriter } from './data-access/message-log-writer';
 import { MessagingOutbox } from './data-access/outbox';
+import { RedisSlotSchedule } from './data-access/redis-slot-schedule';
 import { StatusReportRepository } from './data-access/status-report.repository';
 import { TemplateRepository } from './data-access/template.repository';
 import { idempotentRequests, TransactionRunner } from './data-access/unit-of-work';
@@ -144,7 +145,11 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     logger,
     deps,
     startWorkers: async () => {
-      await registerConsumers(amqp, deps, new ThroughputLimiter(redis, config.THROUGHPUT_SAFETY));
+      await registerConsumers(
+        amqp,
+        deps,
+        new ThroughputLimiter(new RedisSlotSchedule(redis), config.THROUGHPUT_SAFETY),
+      );
       await amqp.connect();
       relay.start();
       scheduler.start();
