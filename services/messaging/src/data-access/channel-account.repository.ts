@@ -1,23 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { MessagingTier } from '@bm/contracts';
 import { ChannelAccountEntity } from './channel-account.entity';
-import type { ChannelAccountStore } from '../domain/ports/account.port';
-
-/** A sending number as the domain sees it; the token stays sealed until the adapter needs it. */
-export interface ChannelAccount {
-  id: string;
-  tenantId: number;
-  phoneNumberId: string;
-  wabaId: string;
-  displayPhoneNumber: string;
-  accessTokenSealed: string;
-  tier: MessagingTier;
-  throughputPerSecond: number;
-  active: boolean;
-  webhooksSubscribed: boolean;
-  qualityEvent: string | null;
-  createdAt: Date;
-}
+import type { ChannelAccount, ChannelAccountStore } from '../domain/ports/account.port';
 
 const toAccount = (e: ChannelAccountEntity): ChannelAccount => ({
   id: e.id,

@@ -1,12 +1,6 @@
 import { newUlid, withTransaction } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { CapacityHold, CapacityLedger } from '../domain/ports/account.port';
-
-export interface Capacity {
-  daily_limit: number | null;
-  used_today: number;
-  remaining: number | null;
-}
+import type { Capacity, CapacityHold, CapacityLedger } from '../domain/ports/account.port';
 
 type Db = DataSource | EntityManager;
 

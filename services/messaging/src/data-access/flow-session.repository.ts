@@ -1,24 +1,7 @@
 import type { FlowSessionStatus } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { FlowSessionStore } from '../domain/ports/flow.port';
-
-/** A customer's run through one version of a flow. */
-export interface FlowSession {
-  id: string;
-  tenantId: number;
-  flowId: string;
-  flowVersion: number;
-  channelAccountId: string;
-  phone: string;
-  status: FlowSessionStatus;
-  /** The wait step it stands at; null once ended. */
-  currentStep: string | null;
-  variables: Record<string, string>;
-  startedAt: Date;
-  expiresAt: Date | null;
-  endedAt: Date | null;
-}
+import type { FlowSession, FlowSessionStore } from '../domain/ports/flow.port';
 
 interface Row {
   id: string;

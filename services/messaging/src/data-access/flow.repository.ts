@@ -1,22 +1,9 @@
 import type { FlowDefinition, FlowStatus } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { FlowStore } from '../domain/ports/flow.port';
+import type { Flow, FlowStore } from '../domain/ports/flow.port';
 
 type Db = DataSource | EntityManager;
-
-/** A flow at its current version, as the domain sees it. */
-export interface Flow {
-  id: string;
-  tenantId: number;
-  channelAccountId: string;
-  name: string;
-  status: FlowStatus;
-  version: number;
-  definition: FlowDefinition;
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 interface Row {
   id: string;

@@ -1,16 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { InboundMessageStore } from '../domain/ports/customer.port';
-
-/** A customer's message as stored, once per upstream message id. */
-export interface NewInboundMessage {
-  providerMessageId: string;
-  tenantId: number;
-  channelAccountId: string;
-  fromPhone: string;
-  type: string;
-  body: unknown;
-  receivedAt: Date;
-}
+import type { InboundMessageStore, NewInboundMessage } from '../domain/ports/customer.port';
 
 /** Customers' messages, stored once per upstream message id. */
 export class InboundMessageRepository implements InboundMessageStore {

@@ -1,12 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { MessageStatsReader } from '../domain/ports/customer.port';
-
-export interface StatsRow {
-  /** The bucket's start, UTC. */
-  start: Date;
-  status: string;
-  count: number;
-}
+import type { MessageStatsReader, StatsRow } from '../domain/ports/customer.port';
 
 /**
  * The counters the message_logs triggers keep (migration MessageStats1764900000010): a range of one tenant's

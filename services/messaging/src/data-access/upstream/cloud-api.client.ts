@@ -5,25 +5,16 @@ import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse,
 import {
   UpstreamRefusal,
   type TemplateSubmission,
+  type SendResult,
   type UpstreamAccountApi,
+  type UpstreamFailure,
   type UpstreamSender,
+  type UpstreamTemplate,
 } from '../../domain/ports/upstream.port';
 import type { MessageLog } from '../message-log.repository';
 import { messageBody } from './message-body';
-import { classifyFailure, type UnknownOutcome, type UpstreamFailure } from './upstream-errors';
+import { classifyFailure } from './upstream-errors';
 import type { UpstreamMetrics, UpstreamOperation } from './upstream-metrics';
-
-export interface UpstreamTemplate {
-  id: string;
-  name: string;
-  language: string;
-  status: string;
-  category: string;
-  components: Array<Record<string, unknown>>;
-  quality_score?: { score?: string };
-}
-
-export type SendResult = { ok: true; providerMessageId: string } | UpstreamFailure | UnknownOutcome;
 
 /** The Graph API answers 200; other implementations of the wire may say 201 or 204: any 2xx is success. */
 const isSuccess = (status: number): boolean => status >= 200 && status < 300;

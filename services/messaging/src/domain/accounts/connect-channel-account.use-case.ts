@@ -1,11 +1,10 @@
 import type { ChannelAccountDto, CreateChannelAccountRequest } from '@bm/contracts';
 import { AppError, newUlid } from '@bm/platform';
-import type { ChannelAccount } from '../../data-access/channel-account.repository';
-import type { Template, TemplateInput } from '../../data-access/template.repository';
-import type { UpstreamTemplate } from '../../data-access/upstream/cloud-api.client';
 import { UpstreamRefusal } from '../ports/upstream.port';
 import type { MessagingDeps } from '../messaging-deps';
 import type { Tx } from '../ports/unit-of-work.port';
+import type { ChannelAccount, Template, TemplateInput } from '../ports/account.port';
+import type { UpstreamTemplate } from '../ports/upstream.port';
 
 type SetupDeps = Pick<MessagingDeps, 'upstream' | 'logger'>;
 type ConnectDeps = SetupDeps & Pick<MessagingDeps, 'accounts' | 'templates' | 'secrets' | 'unitOfWork'>;

@@ -1,7 +1,7 @@
-import type { ChannelAccount } from '../../data-access/channel-account.repository';
-import type { FlowSession } from '../../data-access/flow-session.repository';
 import type { MessagingDeps } from '../messaging-deps';
 import type { Tx } from '../ports/unit-of-work.port';
+import type { ChannelAccount } from '../ports/account.port';
+import type { FlowSession } from '../ports/flow.port';
 
 type SessionEvent = 'flow.session_started' | 'flow.session_completed' | 'flow.session_cancelled';
 

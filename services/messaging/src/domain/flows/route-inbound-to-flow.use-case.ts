@@ -1,12 +1,11 @@
 import type { InboundMessageItem } from '@bm/contracts';
 import { newUlid } from '@bm/platform';
-import type { Flow } from '../../data-access/flow.repository';
-import type { FlowSession } from '../../data-access/flow-session.repository';
 import { advanceFlowSession, type FlowRunDeps } from './advance-flow-session';
 import { emitSessionEvent, endSession, type CustomerMessage } from './flow-session-events';
 import { isCancelRequest, normalizeKeyword, type FlowReply } from './flow-rules';
 import type { MessagingDeps } from '../messaging-deps';
 import type { Tx } from '../ports/unit-of-work.port';
+import type { Flow, FlowSession } from '../ports/flow.port';
 
 /** A button id (an interactive button reply or a template quick reply), a list row id, or plain text. */
 export function replyOf(item: InboundMessageItem): FlowReply {

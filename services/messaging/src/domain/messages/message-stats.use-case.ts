@@ -4,8 +4,8 @@ import {
   type StatsBucketDto,
   type StatusCounts,
 } from '@bm/contracts';
-import type { StatsRow } from '../../data-access/message-stats.repository';
 import type { MessagingDeps } from '../messaging-deps';
+import type { StatsRow } from '../ports/customer.port';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

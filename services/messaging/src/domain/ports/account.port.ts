@@ -1,8 +1,55 @@
 import type { MessagingTier } from '@bm/contracts';
-import type { ChannelAccount } from '../../data-access/channel-account.repository';
-import type { Capacity } from '../../data-access/conversation-ledger.repository';
-import type { Template, TemplateInput, TemplateState } from '../../data-access/template.repository';
 import type { Tx } from './unit-of-work.port';
+
+/** A number's tier capacity today: its limit (null: unlimited), what is used or held, and what is left. */
+export interface Capacity {
+  daily_limit: number | null;
+  used_today: number;
+  remaining: number | null;
+}
+
+/** A sending number as the domain sees it; the token stays sealed until the adapter needs it. */
+export interface ChannelAccount {
+  id: string;
+  tenantId: number;
+  phoneNumberId: string;
+  wabaId: string;
+  displayPhoneNumber: string;
+  accessTokenSealed: string;
+  tier: MessagingTier;
+  throughputPerSecond: number;
+  active: boolean;
+  webhooksSubscribed: boolean;
+  qualityEvent: string | null;
+  createdAt: Date;
+}
+
+/** The upstream's quality flag on a template (FLAGGED): still sendable, it may be paused or disabled later. */
+export interface TemplateFlag {
+  reason: string | null;
+  flaggedAt: Date;
+}
+
+/** A template of a sending number, as the upstream last described it. */
+export interface Template {
+  id: string;
+  channelAccountId: string;
+  upstreamId: string | null;
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  headerFormat: string | null;
+  headerSampleMediaUrl: string | null;
+  components: Array<Record<string, unknown>>;
+  flag: TemplateFlag | null;
+}
+
+/** A template as the upstream describes it, before it is stored for a number. */
+export type TemplateInput = Omit<Template, 'id' | 'channelAccountId' | 'flag'>;
+
+/** What the upstream's status updates set on a template. */
+export type TemplateState = Pick<Template, 'status' | 'category' | 'flag'>;
 
 /** Sending numbers. */
 export interface ChannelAccountStore {

@@ -1,6 +1,22 @@
-import type { NewInboundMessage } from '../../data-access/inbound-message.repository';
-import type { StatsRow } from '../../data-access/message-stats.repository';
 import type { Tx } from './unit-of-work.port';
+
+export interface StatsRow {
+  /** The bucket's start, UTC. */
+  start: Date;
+  status: string;
+  count: number;
+}
+
+/** A customer's message as stored, once per upstream message id. */
+export interface NewInboundMessage {
+  providerMessageId: string;
+  tenantId: number;
+  channelAccountId: string;
+  fromPhone: string;
+  type: string;
+  body: unknown;
+  receivedAt: Date;
+}
 
 /** Service windows (24 h after a customer's last message) and the opt-out copy kept for single sends. */
 export interface CustomerStateStore {

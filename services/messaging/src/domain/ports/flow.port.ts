@@ -1,7 +1,35 @@
 import type { FlowDefinition, FlowSessionStatus, FlowStatus } from '@bm/contracts';
-import type { Flow } from '../../data-access/flow.repository';
-import type { FlowSession } from '../../data-access/flow-session.repository';
 import type { Tx } from './unit-of-work.port';
+
+/** A customer's run through one version of a flow. */
+export interface FlowSession {
+  id: string;
+  tenantId: number;
+  flowId: string;
+  flowVersion: number;
+  channelAccountId: string;
+  phone: string;
+  status: FlowSessionStatus;
+  /** The wait step it stands at; null once ended. */
+  currentStep: string | null;
+  variables: Record<string, string>;
+  startedAt: Date;
+  expiresAt: Date | null;
+  endedAt: Date | null;
+}
+
+/** A flow at its current version, as the domain sees it. */
+export interface Flow {
+  id: string;
+  tenantId: number;
+  channelAccountId: string;
+  name: string;
+  status: FlowStatus;
+  version: number;
+  definition: FlowDefinition;
+  createdAt: Date;
+  updatedAt: Date;
+}
 
 interface FlowContent {
   channelAccountId: string;

@@ -1,6 +1,38 @@
 import type { MessageLog } from '../../data-access/message-log.repository';
-import type { SendResult, UpstreamTemplate } from '../../data-access/upstream/cloud-api.client';
-import type { UpstreamFailure } from '../../data-access/upstream/upstream-errors';
+
+/** A template as the upstream lists it. */
+export interface UpstreamTemplate {
+  id: string;
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  components: Array<Record<string, unknown>>;
+  quality_score?: { score?: string };
+}
+
+/** What came of handing a message to the upstream. */
+export type SendResult = { ok: true; providerMessageId: string } | UpstreamFailure | UnknownOutcome;
+
+/** How a failed upstream call ends: retried later, or the message fails now. */
+export interface UpstreamFailure {
+  ok: false;
+  unknown?: false;
+  code: number | null;
+  message: string;
+  httpStatus: number | null;
+  retryable: boolean;
+}
+
+/**
+ * The request was written but no answer came (a timeout, or the connection broke): the upstream may have taken
+ * the message, so it is neither failed nor sent again now; a status report naming its attempt settles it.
+ */
+export interface UnknownOutcome {
+  ok: false;
+  unknown: true;
+  message: string;
+}
 
 /** The upstream answered a setup call (templates, subscription) with an error; `status` is its HTTP status. */
 export class UpstreamRefusal extends Error {

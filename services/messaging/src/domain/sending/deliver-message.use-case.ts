@@ -1,13 +1,12 @@
 import { continueTrace, formatTraceparent, runWithTrace, type TraceContext } from '@bm/platform';
 import type { MessageLog } from '../../data-access/message-log.repository';
-import type { SendResult } from '../../data-access/upstream/cloud-api.client';
-import type { UpstreamFailure } from '../../data-access/upstream/upstream-errors';
 import { describeFailure } from '../statuses/status-rules';
 import { applyPendingReports } from '../statuses/apply-status-report.use-case';
 import { changeStatus, sentRecord, type ChangeStatusDeps } from '../statuses/change-status';
 import type { MessagingDeps } from '../messaging-deps';
 import { callbackDataOf } from '../statuses/send-attempt';
 import type { ThroughputLimiter } from './throughput-limiter';
+import type { SendResult, UpstreamFailure } from '../ports/upstream.port';
 
 /** Retries a write that must not be lost after the upstream accepted (a database blip must not cost the result). */
 /** What a delivery touches: the claim and its outcome, the number, its token and the upstream. */

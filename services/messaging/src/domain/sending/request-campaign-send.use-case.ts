@@ -1,11 +1,10 @@
 import type { SendRequestedCommand } from '@bm/contracts';
 import { AppError, currentTraceparent } from '@bm/platform';
-import type { ChannelAccount } from '../../data-access/channel-account.repository';
 import type { InsertOptions, NewMessageLog } from '../../data-access/message-log.repository';
-import type { Template } from '../../data-access/template.repository';
 import { changeStatus, type ChangeStatusDeps } from '../statuses/change-status';
 import type { MessagingDeps } from '../messaging-deps';
 import { assertTemplateSendable } from '../templates/template-rules';
+import type { ChannelAccount, Template } from '../ports/account.port';
 
 /**
  * A campaign recipient's send: one message log per recipient (a redelivered command finds it and changes
