@@ -7,6 +7,16 @@ import type {
 } from '../../data-access/message-log.repository';
 import type { Tx } from './unit-of-work.port';
 
+/** A campaign recipient's send: the recipient and its attempt (null from commands that predate the field). */
+export interface CampaignRecipientRef {
+  id: string;
+  attempt: number | null;
+}
+
+/** One campaign recipient's send as a set key. */
+export const campaignSendKey = (send: CampaignRecipientRef): string =>
+  JSON.stringify([send.id, send.attempt]);
+
 /** A move of one message to a status, with what that status records (its time, the failure, the wamid). */
 export interface StatusMove {
   status: MessageStatus;
@@ -71,9 +81,9 @@ export interface MessageLogStore {
     providerMessageId: string,
     options?: { lock?: boolean },
   ): Promise<MessageLog | undefined>;
-  findByCampaignRecipient(campaignRecipientId: string): Promise<MessageLog | undefined>;
-  /** Which of these campaign recipients already have their message log. */
-  existingCampaignRecipients(campaignRecipientIds: readonly string[]): Promise<Set<string>>;
+  findByCampaignRecipient(send: CampaignRecipientRef): Promise<MessageLog | undefined>;
+  /** Which of these campaign recipients' sends already have their message log (keys as `campaignSendKey`). */
+  existingCampaignRecipients(sends: readonly CampaignRecipientRef[]): Promise<Set<string>>;
   list(
     tenantId: number,
     filter: MessageListFilter,

@@ -5,18 +5,25 @@ import { changeStatus, type ChangeStatusDeps } from '../statuses/change-status';
 import type { MessagingDeps } from '../messaging-deps';
 import { assertTemplateSendable } from '../templates/template-rules';
 import type { ChannelAccount, Template } from '../ports/account.port';
+import { campaignSendKey, type CampaignRecipientRef } from '../ports/message-log.port';
+
+/** The recipient and attempt a command is for (no attempt from producers that predate the field). */
+const recipientOf = (command: SendRequestedCommand): CampaignRecipientRef => ({
+  id: command.campaign_recipient_id,
+  attempt: command.campaign_recipient_attempt ?? null,
+});
+
+type CampaignSendDeps = ChangeStatusDeps & Pick<MessagingDeps, 'unitOfWork' | 'accounts' | 'templates'>;
 
 /**
  * A campaign recipient's send: one message log per recipient (a redelivered command finds it and changes
  * nothing). A template that can no longer be sent fails the message, so the campaign still hears back.
  */
-type CampaignSendDeps = ChangeStatusDeps & Pick<MessagingDeps, 'unitOfWork' | 'accounts' | 'templates'>;
-
 export async function requestCampaignSend(
   deps: CampaignSendDeps,
   command: SendRequestedCommand,
 ): Promise<void> {
-  if (await deps.messages.findByCampaignRecipient(command.campaign_recipient_id)) return;
+  if (await deps.messages.findByCampaignRecipient(recipientOf(command))) return;
   const account = await deps.accounts.findActiveForTenant(command.channel_account_id, command.tenant_id);
   const template = account
     ? await deps.templates.find(account.id, command.template_name, command.template_language)
@@ -43,6 +50,7 @@ export async function requestCampaignSend(
       conversationCategory: template?.category ?? 'MARKETING',
       campaignId: command.campaign_id,
       campaignRecipientId: command.campaign_recipient_id,
+      campaignRecipientAttempt: command.campaign_recipient_attempt ?? null,
       traceparent: currentTraceparent() ?? null,
     });
     if (id === undefined) return;
@@ -82,16 +90,15 @@ export async function requestCampaignSends(
   items: readonly CampaignSendItem[],
 ): Promise<void> {
   if (items.length === 1) return requestCampaignSend(deps, items[0].command);
-  const seen = await deps.messages.existingCampaignRecipients(
-    items.map((i) => i.command.campaign_recipient_id),
-  );
+  const seen = await deps.messages.existingCampaignRecipients(items.map((i) => recipientOf(i.command)));
   const accounts = new Map<string, Promise<ChannelAccount | undefined>>();
   const templates = new Map<string, Promise<Template | undefined>>();
   const accepted: Array<{ message: NewMessageLog } & InsertOptions> = [];
   const refused: SendRequestedCommand[] = [];
   for (const { command, traceparent } of items) {
-    if (seen.has(command.campaign_recipient_id)) continue;
-    seen.add(command.campaign_recipient_id);
+    const key = campaignSendKey(recipientOf(command));
+    if (seen.has(key)) continue;
+    seen.add(key);
     const account = await cached(accounts, `${command.tenant_id}:${command.channel_account_id}`, () =>
       deps.accounts.findActiveForTenant(command.channel_account_id, command.tenant_id),
     );
@@ -122,6 +129,7 @@ export async function requestCampaignSends(
         autoRetryOnFrequencyCap: false,
         campaignId: command.campaign_id,
         campaignRecipientId: command.campaign_recipient_id,
+        campaignRecipientAttempt: command.campaign_recipient_attempt ?? null,
       },
       deliver: true,
       traceparent,
