@@ -6,73 +6,21 @@ import { DELIVER_COMMAND } from '../domain/emit-event';
 import {
   campaignSendKey,
   type CampaignRecipientRef,
+  type CampaignSend,
+  type InsertOptions,
+  type MessageContent,
   type MessageListFilter,
+  type MessageLog,
   type MessageLogStore,
+  type NewMessageLog,
   type SentRecord,
   type StatusMove,
 } from '../domain/ports/message-log.port';
 import { MESSAGING_SCHEMA } from './data-source';
 import { statusColumns } from './status-columns';
 
-/** A message log as the domain sees it. */
-export interface MessageLog {
-  id: number;
-  tenantId: number;
-  channelAccountId: string;
-  toPhone: string;
-  messageType: MessageLogType;
-  content: MessageContent;
-  templateCategory: string | null;
-  conversationCategory: string;
-  status: MessageStatus;
-  providerMessageId: string | null;
-  scheduledAt: Date | null;
-  sentAt: Date | null;
-  deliveredAt: Date | null;
-  readAt: Date | null;
-  failedAt: Date | null;
-  costAmount: number;
-  costCurrency: string;
-  errorCode: number | null;
-  errorMessage: string | null;
-  autoRetryOnFrequencyCap: boolean;
-  retryCount: number;
-  retryOfMessageLogId: number | null;
-  retriedByMessageLogId: number | null;
-  campaignId: string | null;
-  campaignRecipientId: string | null;
-  /** Which send of the campaign recipient (null from commands that predate the field). */
-  campaignRecipientAttempt: number | null;
-  sendAttempts: number;
-  attemptStartedAt: Date | null;
-  createdAt: Date;
-  /** The trace of the request that created it; its status events continue it. */
-  traceparent: string | null;
-}
-
-export type MessageContent =
-  | { text: string }
-  | { name: string; language: string; components: Array<Record<string, unknown>> }
-  /** The upstream `interactive` object (reply buttons or a list), as conversation flows send it. */
-  | { interactive: Record<string, unknown> };
-
-export interface NewMessageLog {
-  tenantId: number;
-  channelAccountId: string;
-  toPhone: string;
-  messageType: MessageLogType;
-  content: MessageContent;
-  templateCategory: string | null;
-  conversationCategory: string;
-  status: 'queued' | 'scheduled';
-  scheduledAt: Date | null;
-  autoRetryOnFrequencyCap: boolean;
-  retryCount?: number;
-  retryOfMessageLogId?: number | null;
-  campaignId?: string | null;
-  campaignRecipientId?: string | null;
-  campaignRecipientAttempt?: number | null;
-}
+// The group-commit writer takes these from here.
+export type { InsertOptions, MessageLog, NewMessageLog };
 
 interface Row {
   id: string;
@@ -146,27 +94,6 @@ export function toMessageLog(r: Row): MessageLog {
 }
 
 type Db = DataSource | EntityManager;
-
-export interface InsertOptions {
-  deliver?: boolean;
-  requireServiceWindow?: boolean;
-  /** The trace the delivery command continues; `insert` takes the current one. */
-  traceparent?: string;
-}
-
-/** A campaign recipient's send as `insertCampaignSend` writes it. */
-export interface CampaignSend {
-  tenantId: number;
-  channelAccountId: string;
-  toPhone: string;
-  content: { name: string; language: string; components: unknown };
-  templateCategory: string | null;
-  conversationCategory: string;
-  campaignId: string;
-  campaignRecipientId: string;
-  campaignRecipientAttempt: number | null;
-  traceparent: string | null;
-}
 
 export class MessageLogRepository implements MessageLogStore {
   constructor(

@@ -1,7 +1,7 @@
 import { queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import { toMessageLog, type MessageLog } from './message-log.repository';
-import type { MessageSweeps } from '../domain/ports/message-log.port';
+import { toMessageLog } from './message-log.repository';
+import type { MessageLog, MessageSweeps } from '../domain/ports/message-log.port';
 
 type Row = Parameters<typeof toMessageLog>[0];
 

@@ -1,8 +1,8 @@
 import type { InboundStatusItem } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { ForwardMove, StatusReportStore } from '../domain/ports/message-log.port';
-import { statusEventsSql, toMessageLog, type MessageLog } from './message-log.repository';
+import type { ForwardMove, MessageLog, StatusReportStore } from '../domain/ports/message-log.port';
+import { statusEventsSql, toMessageLog } from './message-log.repository';
 import { statusColumns } from './status-columns';
 
 type Row = Parameters<typeof toMessageLog>[0];

@@ -11,10 +11,10 @@ import {
   type UpstreamSender,
   type UpstreamTemplate,
 } from '../../domain/ports/upstream.port';
-import type { MessageLog } from '../message-log.repository';
 import { messageBody } from './message-body';
 import { classifyFailure } from './upstream-errors';
 import type { UpstreamMetrics, UpstreamOperation } from './upstream-metrics';
+import type { MessageLog } from '../../domain/ports/message-log.port';
 
 /** The Graph API answers 200; other implementations of the wire may say 201 or 204: any 2xx is success. */
 const isSuccess = (status: number): boolean => status >= 200 && status < 300;

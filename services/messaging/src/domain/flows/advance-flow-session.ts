@@ -6,13 +6,13 @@ import type {
   SendTextStep,
 } from '@bm/contracts';
 import { AppError } from '@bm/platform';
-import type { MessageContent, NewMessageLog } from '../../data-access/message-log.repository';
 import { endSession, requestLiveChat, type CustomerMessage } from './flow-session-events';
 import { branchFor, interpolate, type FlowReply } from './flow-rules';
 import type { MessagingDeps } from '../messaging-deps';
 import type { Tx } from '../ports/unit-of-work.port';
 import { assertTemplateSendable } from '../templates/template-rules';
 import type { FlowSession } from '../ports/flow.port';
+import type { MessageContent, NewMessageLog } from '../ports/message-log.port';
 
 // The graph is checked on save (no loop without a wait); this bounds a run all the same.
 const MAX_STEPS_PER_RUN = 500;

@@ -1,11 +1,86 @@
-import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
-import type {
-  CampaignSend,
-  InsertOptions,
-  MessageLog,
-  NewMessageLog,
-} from '../../data-access/message-log.repository';
+import type { InboundStatusItem, MessageLogType, MessageStatus } from '@bm/contracts';
 import type { Tx } from './unit-of-work.port';
+
+/** A message log as the domain sees it. */
+export interface MessageLog {
+  id: number;
+  tenantId: number;
+  channelAccountId: string;
+  toPhone: string;
+  messageType: MessageLogType;
+  content: MessageContent;
+  templateCategory: string | null;
+  conversationCategory: string;
+  status: MessageStatus;
+  providerMessageId: string | null;
+  scheduledAt: Date | null;
+  sentAt: Date | null;
+  deliveredAt: Date | null;
+  readAt: Date | null;
+  failedAt: Date | null;
+  costAmount: number;
+  costCurrency: string;
+  errorCode: number | null;
+  errorMessage: string | null;
+  autoRetryOnFrequencyCap: boolean;
+  retryCount: number;
+  retryOfMessageLogId: number | null;
+  retriedByMessageLogId: number | null;
+  campaignId: string | null;
+  campaignRecipientId: string | null;
+  /** Which send of the campaign recipient (null from commands that predate the field). */
+  campaignRecipientAttempt: number | null;
+  sendAttempts: number;
+  attemptStartedAt: Date | null;
+  createdAt: Date;
+  /** The trace of the request that created it; its status events continue it. */
+  traceparent: string | null;
+}
+
+export type MessageContent =
+  | { text: string }
+  | { name: string; language: string; components: Array<Record<string, unknown>> }
+  /** The upstream `interactive` object (reply buttons or a list), as conversation flows send it. */
+  | { interactive: Record<string, unknown> };
+
+export interface NewMessageLog {
+  tenantId: number;
+  channelAccountId: string;
+  toPhone: string;
+  messageType: MessageLogType;
+  content: MessageContent;
+  templateCategory: string | null;
+  conversationCategory: string;
+  status: 'queued' | 'scheduled';
+  scheduledAt: Date | null;
+  autoRetryOnFrequencyCap: boolean;
+  retryCount?: number;
+  retryOfMessageLogId?: number | null;
+  campaignId?: string | null;
+  campaignRecipientId?: string | null;
+  campaignRecipientAttempt?: number | null;
+}
+
+export interface InsertOptions {
+  deliver?: boolean;
+  requireServiceWindow?: boolean;
+  /** The trace the delivery command continues; `insert` takes the current one. */
+  traceparent?: string;
+}
+
+/** A campaign recipient's send as `insertCampaignSend` writes it. */
+export interface CampaignSend {
+  tenantId: number;
+  channelAccountId: string;
+  toPhone: string;
+  content: { name: string; language: string; components: unknown };
+  templateCategory: string | null;
+  conversationCategory: string;
+  campaignId: string;
+  campaignRecipientId: string;
+  campaignRecipientAttempt: number | null;
+  traceparent: string | null;
+}
 
 /** A campaign recipient's send: the recipient and its attempt (null from commands that predate the field). */
 export interface CampaignRecipientRef {

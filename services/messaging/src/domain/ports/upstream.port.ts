@@ -1,4 +1,4 @@
-import type { MessageLog } from '../../data-access/message-log.repository';
+import type { MessageLog } from './message-log.port';
 
 /** A template as the upstream lists it. */
 export interface UpstreamTemplate {

@@ -1,8 +1,8 @@
-import type { MessageLog } from '../../data-access/message-log.repository';
 import type { MessagingDeps } from '../messaging-deps';
 import type { Tx } from '../ports/unit-of-work.port';
 import { failIfWindowClosed } from '../sending/service-window';
 import type { ChangeStatusDeps } from '../statuses/change-status';
+import type { MessageLog } from '../ports/message-log.port';
 
 type ReleaseDeps = ChangeStatusDeps & Pick<MessagingDeps, 'customers'>;
 

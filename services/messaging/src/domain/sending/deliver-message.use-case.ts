@@ -1,5 +1,4 @@
 import { continueTrace, formatTraceparent, runWithTrace, type TraceContext } from '@bm/platform';
-import type { MessageLog } from '../../data-access/message-log.repository';
 import { describeFailure } from '../statuses/status-rules';
 import { applyPendingReports } from '../statuses/apply-status-report.use-case';
 import { changeStatus, sentRecord, type ChangeStatusDeps } from '../statuses/change-status';
@@ -7,6 +6,7 @@ import type { MessagingDeps } from '../messaging-deps';
 import { callbackDataOf } from '../statuses/send-attempt';
 import type { ThroughputLimiter } from './throughput-limiter';
 import type { SendResult, UpstreamFailure } from '../ports/upstream.port';
+import type { MessageLog } from '../ports/message-log.port';
 
 /** Retries a write that must not be lost after the upstream accepted (a database blip must not cost the result). */
 /** What a delivery touches: the claim and its outcome, the number, its token and the upstream. */

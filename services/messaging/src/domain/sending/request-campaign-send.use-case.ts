@@ -1,11 +1,11 @@
 import type { SendRequestedCommand } from '@bm/contracts';
 import { AppError, currentTraceparent } from '@bm/platform';
-import type { InsertOptions, NewMessageLog } from '../../data-access/message-log.repository';
 import { changeStatus, type ChangeStatusDeps } from '../statuses/change-status';
 import type { MessagingDeps } from '../messaging-deps';
 import { assertTemplateSendable } from '../templates/template-rules';
 import type { ChannelAccount, Template } from '../ports/account.port';
 import { campaignSendKey, type CampaignRecipientRef } from '../ports/message-log.port';
+import type { InsertOptions, NewMessageLog } from '../ports/message-log.port';
 
 /** The recipient and attempt a command is for (no attempt from producers that predate the field). */
 const recipientOf = (command: SendRequestedCommand): CampaignRecipientRef => ({

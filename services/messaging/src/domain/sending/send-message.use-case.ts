@@ -1,10 +1,10 @@
 import { ok, type SendAcknowledgement, type SendMessageRequest, type SuccessEnvelope } from '@bm/contracts';
 import { AppError, futureScheduledAt, type IdempotentAnswer } from '@bm/platform';
-import type { MessageContent, NewMessageLog } from '../../data-access/message-log.repository';
 import type { MessagingDeps } from '../messaging-deps';
 import type { Tx } from '../ports/unit-of-work.port';
 import { needsServiceWindow } from './service-window';
 import { assertTemplateSendable } from '../templates/template-rules';
+import type { MessageContent, NewMessageLog } from '../ports/message-log.port';
 
 type Ack = SuccessEnvelope<SendAcknowledgement>;
 

@@ -1,7 +1,7 @@
-import type { MessageLog } from '../../data-access/message-log.repository';
 import type { MessagingDeps } from '../messaging-deps';
 import type { Tx } from '../ports/unit-of-work.port';
 import { changeStatus, type ChangeStatusDeps } from '../statuses/change-status';
+import type { MessageLog } from '../ports/message-log.port';
 
 /**
  * The 24-hour customer service window: a free-form text may reach a customer only within 24 hours of their last

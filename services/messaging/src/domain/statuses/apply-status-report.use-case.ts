@@ -1,10 +1,9 @@
 import { parseTraceparent, runInTrace } from '@bm/platform';
 import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
-import type { MessageLog } from '../../data-access/message-log.repository';
 import { changeStatus, statusEventFields, type ChangeStatusDeps, type StatusChange } from './change-status';
 import { buildEvent } from '../emit-event';
 import type { MessagingDeps } from '../messaging-deps';
-import type { ForwardMove } from '../ports/message-log.port';
+import type { ForwardMove, MessageLog } from '../ports/message-log.port';
 import type { Tx } from '../ports/unit-of-work.port';
 import { attemptMessageIds, reconcileSendAttempts } from './reconcile-send-attempts';
 import { canMoveTo, describeFailure, statusesBefore } from './status-rules';

@@ -1,7 +1,6 @@
 import type { MessageStatus } from '@bm/contracts';
-import type { MessageLog } from '../../data-access/message-log.repository';
 import { buildEvent } from '../emit-event';
-import type { SentRecord } from '../ports/message-log.port';
+import type { MessageLog, SentRecord } from '../ports/message-log.port';
 import type { Tx } from '../ports/unit-of-work.port';
 import {
   isFrequencyCapped,

@@ -1,6 +1,6 @@
-import type { MessageLog } from '../../data-access/message-log.repository';
 import type { MessagingDeps } from '../messaging-deps';
 import type { Tx } from '../ports/unit-of-work.port';
+import type { MessageLog } from '../ports/message-log.port';
 
 export type FrequencyCapRetryDeps = Pick<MessagingDeps, 'messages' | 'config'>;
 

@@ -1,8 +1,8 @@
-import type { MessageLog } from '../../data-access/message-log.repository';
 import { sentRecord } from './change-status';
 import type { MessagingDeps } from '../messaging-deps';
 import type { Tx } from '../ports/unit-of-work.port';
 import { attemptOf } from './send-attempt';
+import type { MessageLog } from '../ports/message-log.port';
 
 /** A status report as reconciliation reads it: its wamid, status and echoed callback data. */
 interface NamedReport {
