@@ -1,20 +1,14 @@
-import type { Express } from 'express';
-import type { DataSource } from 'typeorm';
 import {
-  amqpClientFor,
-  createHttpApp,
-  createLogger,
   createRedis,
+  createServiceRuntime,
   IdempotencyStore,
-  type Logger,
+  openServiceBase,
   OutboxRelay,
   PeriodicTask,
-  pingDatabase,
-  requireInternalCaller,
   SecretBox,
-  serviceHealthRoutes,
-  serviceMetrics,
+  type ServiceRuntime,
 } from '@bm/platform';
+import type { DataSource } from 'typeorm';
 import type { MessagingConfig } from './config';
 import { ChannelAccountRepository } from './data-access/channel-account.repository';
 import { ConversationLedger } from './data-access/conversation-ledger.repository';
@@ -47,26 +41,18 @@ import { messageRoutes } from './entry-points/http/messages.routes';
 import { templateRoutes } from './entry-points/http/templates.routes';
 import { dashboardRoutes } from './entry-points/http/dashboard.routes';
 
-export interface MessagingService {
-  app: Express;
-  logger: Logger;
+export interface MessagingService extends ServiceRuntime {
   /** The ports the routes and consumers hand to the use cases, and the data source (tests read it). */
   deps: MessagingDeps & { dataSource: DataSource };
-  /** Starts consuming, relaying the outbox and the scheduler. */
-  startWorkers(): Promise<void>;
-  /** Stops in reverse: scheduler, consumers (drained), relay, then the connections. */
-  close(): Promise<void>;
 }
 
 /** Wires the messaging service: repositories, upstream adapter, HTTP routes, consumers and background tasks. */
 export async function createMessagingService(config: MessagingConfig): Promise<MessagingService> {
-  const logger = createLogger('messaging', config.LOG_LEVEL);
-  const metrics = serviceMetrics('messaging');
-  const dataSource = createMessagingDataSource(config);
-  await dataSource.initialize();
+  const base = await openServiceBase('messaging', config, createMessagingDataSource(config));
+  const { logger, metrics, dataSource, amqp } = base;
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger });
-  const amqp = amqpClientFor(config, logger, metrics);
   const messages = new MessageLogRepository(dataSource, config.CAPACITY_WINDOW_MS);
+  const messageWriter = new MessageLogWriter(messages, dataSource);
   const deps: MessagingService['deps'] = {
     dataSource,
     config,
@@ -85,7 +71,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     messages,
     statusReports: new StatusReportRepository(dataSource),
     sweeps: new MessageSweepRepository(dataSource),
-    messageWriter: new MessageLogWriter(messages, dataSource),
+    messageWriter,
     customers: new CustomerStateRepository(dataSource),
     inbound: new InboundMessageRepository(),
     stats: new MessageStatsRepository(dataSource),
@@ -117,51 +103,33 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     logger,
   );
 
-  const app = createHttpApp({
-    logger,
-    metrics,
-    bodyLimit: config.BODY_LIMIT,
-    securityHeaders: false,
-    routes: (a) => {
-      serviceHealthRoutes(a.router, {
-        database: () => pingDatabase(dataSource),
-        cache: () => redis.ping(),
-        // An API-only deployment never connects to the broker: the outbox holds its events for the workers.
-        ...(config.MESSAGING_ROLE === 'api' ? {} : { broker: amqp.ready }),
-      });
-      a.use(requireInternalCaller(config.INTERNAL_TOKEN));
-      messageRoutes(a.router, deps);
-      templateRoutes(a.router, deps);
-      capacityRoutes(a.router, deps);
-      optOutCopyRoutes(a.router, deps);
-      channelLookupRoutes(a.router, deps);
-      flowRoutes(a.router, deps);
-      dashboardRoutes(a.router, deps);
+  const runtime = createServiceRuntime({
+    ...base,
+    redis,
+    port: config.MESSAGING_PORT,
+    describe: { upstream: config.UPSTREAM_BASE_URL },
+    workers: config.MESSAGING_ROLE !== 'api',
+    http: {
+      bodyLimit: config.BODY_LIMIT,
+      routes: (router) => {
+        messageRoutes(router, deps);
+        templateRoutes(router, deps);
+        capacityRoutes(router, deps);
+        optOutCopyRoutes(router, deps);
+        channelLookupRoutes(router, deps);
+        flowRoutes(router, deps);
+        dashboardRoutes(router, deps);
+      },
     },
-  });
-
-  return {
-    app,
-    logger,
-    deps,
-    startWorkers: async () => {
-      await registerConsumers(
+    consumers: () =>
+      registerConsumers(
         amqp,
         deps,
         new ThroughputLimiter(new RedisSlotSchedule(redis), config.THROUGHPUT_SAFETY),
-      );
-      await amqp.connect();
-      relay.start();
-      scheduler.start();
-      flowSweep.start();
-    },
-    close: async () => {
-      await flowSweep.stop();
-      await scheduler.stop();
-      await relay.stop();
-      await amqp.close();
-      redis.disconnect();
-      await dataSource.destroy();
-    },
-  };
+      ),
+    relay,
+    tasks: [scheduler, flowSweep],
+    drain: [messageWriter.inserts],
+  });
+  return { ...runtime, deps };
 }
