@@ -43,23 +43,24 @@ export type MessageContent =
   /** The upstream `interactive` object (reply buttons or a list), as conversation flows send it. */
   | { interactive: Record<string, unknown> };
 
-export interface NewMessageLog {
-  tenantId: number;
-  channelAccountId: string;
-  toPhone: string;
-  messageType: MessageLogType;
-  content: MessageContent;
-  templateCategory: string | null;
-  conversationCategory: string;
-  status: 'queued' | 'scheduled';
-  scheduledAt: Date | null;
-  autoRetryOnFrequencyCap: boolean;
-  retryCount?: number;
-  retryOfMessageLogId?: number | null;
-  campaignId?: string | null;
-  campaignRecipientId?: string | null;
-  campaignRecipientAttempt?: number | null;
-}
+/** A message log to write: what a send says, and the retry or campaign recipient it belongs to when it does. */
+export type NewMessageLog = Pick<
+  MessageLog,
+  | 'tenantId'
+  | 'channelAccountId'
+  | 'toPhone'
+  | 'messageType'
+  | 'content'
+  | 'templateCategory'
+  | 'conversationCategory'
+  | 'scheduledAt'
+  | 'autoRetryOnFrequencyCap'
+> & { status: 'queued' | 'scheduled' } & Partial<
+    Pick<
+      MessageLog,
+      'retryCount' | 'retryOfMessageLogId' | 'campaignId' | 'campaignRecipientId' | 'campaignRecipientAttempt'
+    >
+  >;
 
 export interface InsertOptions {
   deliver?: boolean;
