@@ -7,6 +7,8 @@ import { Client } from 'pg';
 export interface LoadResult {
   name: string;
   requestsPerSecond: number;
+  /** Requests answered over the whole load. */
+  requests: number;
   p99Ms: number;
   errors: number;
   non2xx: number;
@@ -69,6 +71,7 @@ export async function load(
   return {
     name,
     requestsPerSecond: result.requests.average,
+    requests: result.requests.total,
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
@@ -140,10 +143,10 @@ export const BENCH_ENV = {
 };
 
 /** Drops and re-creates the bench database with every service's migrations: each run starts empty. */
-export async function migrateBenchDatabase(): Promise<void> {
-  await freshDatabase(DATABASE_URL);
+export async function migrateBenchDatabase(env: typeof BENCH_ENV = BENCH_ENV): Promise<void> {
+  await freshDatabase(env.DATABASE_URL);
   const result = spawnSync(process.execPath, [join(ROOT, 'scripts/dist/migrate-all.js')], {
-    env: { ...process.env, ...BENCH_ENV },
+    env: { ...process.env, ...env },
     stdio: 'inherit',
   });
   if (result.status !== 0) throw new Error('migrations failed');

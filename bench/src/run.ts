@@ -6,6 +6,8 @@ import { benchMessaging } from './messaging.bench';
 import { benchDispatcher, dispatcherReport } from './dispatcher.bench';
 import { benchIngress, ingressReport } from './ingress.bench';
 import { benchCampaign, campaignReport } from './campaign.bench';
+import { benchLifecycle, lifecycleReport } from './lifecycle.bench';
+import { benchIdle, idleReport } from './idle.bench';
 import type { LoadResult } from './harness';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -71,6 +73,8 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
     dispatcherReport(await benchDispatcher(Number(process.env.BENCH_DISPATCHER_EVENTS ?? 10_000))),
   ingress: async () => ingressReport(await benchIngress(CONNECTIONS, DURATION)),
   campaign: async () => campaignReport(await benchCampaign()),
+  lifecycle: async () => lifecycleReport(await benchLifecycle()),
+  idle: async () => idleReport(await benchIdle()),
 };
 
 const begin = (name: string) => `<!-- bench:${name} -->`;

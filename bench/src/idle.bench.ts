@@ -1,0 +1,74 @@
+import { cpus } from 'node:os';
+import { Client } from 'pg';
+import { cpuWindow, type CpuFigures } from './cpu';
+import { serverGroups, stackBackends, STACK_DATABASE_URL, startStack } from './stack';
+
+// `pnpm bench idle` (issue 22): what the whole stack costs with no traffic at all.
+
+export interface IdleResult {
+  settleSeconds: number;
+  cpu: CpuFigures;
+  /** Commits per second in the stack's database, and in every database of the server (pg_stat_database). */
+  commitsPerSecond: { stack: number; server: number };
+}
+
+async function commits(db: Client): Promise<{ stack: number; server: number }> {
+  const { rows } = await db.query<{ stack: string; server: string }>(
+    `SELECT coalesce(sum(xact_commit) FILTER (WHERE datname = current_database()), 0) AS stack,
+            coalesce(sum(xact_commit), 0) AS server
+       FROM pg_stat_database`,
+  );
+  return { stack: Number(rows[0].stack), server: Number(rows[0].server) };
+}
+
+/** Starts the whole stack, lets it settle, then reads every process's CPU and the commits over the window. */
+export async function benchIdle(): Promise<IdleResult> {
+  const settleSeconds = Number(process.env.BENCH_IDLE_SETTLE_SECONDS ?? 10);
+  const seconds = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
+  const stack = await startStack({ statusDelaysMs: '200,400,600' });
+  const db = new Client({ connectionString: STACK_DATABASE_URL });
+  try {
+    await db.connect();
+    await new Promise((r) => setTimeout(r, settleSeconds * 1000));
+    let backends = await stackBackends(db);
+    const window = cpuWindow([...stack.cpuGroups, ...serverGroups(() => backends)]);
+    const before = await commits(db);
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    const after = await commits(db);
+    backends = [...new Set([...backends, ...(await stackBackends(db))])];
+    const cpu = window.stop();
+    // This benchmark's own two statistics queries are commits of the stack's database too: left out.
+    const perSecond = (a: number, b: number) => (b - a - 2) / cpu.seconds;
+    return {
+      settleSeconds,
+      cpu,
+      commitsPerSecond: { stack: perSecond(before.stack, after.stack), server: perSecond(before.server, after.server) },
+    };
+  } finally {
+    await db.end().catch(() => undefined);
+    await stack.stop();
+  }
+}
+
+/** The BENCHMARKS.md section of a result. */
+export function idleReport(r: IdleResult): string {
+  const percent = (ms: number) => (100 * ms) / (r.cpu.seconds * 1000);
+  const backends = "PostgreSQL: the stack database's backends";
+  const counted = r.cpu.groups.filter((g) => g.name !== backends);
+  const total = counted.reduce((sum, g) => sum + g.cpuMs, 0);
+  return `## Idle stack (issue 22; target: <= 2% of one core in total)
+
+The whole stack (the five services and the sandbox, \`all\` roles, as \`pnpm start\` runs them, on a database of its
+own) with no traffic at all: started, left ${r.settleSeconds} s to settle, then each process's utime + stime read from
+/proc over ${r.cpu.seconds.toFixed(0)} s. Load average (1 min) ${r.cpu.loadAverage.map((l) => l.toFixed(1)).join(' -> ')} on ${cpus().length} cores.
+
+| process | CPU ms | % of one core |
+|---|---|---|
+${r.cpu.groups.map((g) => `| ${g.name} | ${g.cpuMs.toFixed(0)} | ${percent(g.cpuMs).toFixed(2)} |`).join('\n')}
+| **total** (every row but the stack database's backends, already inside "every process") | **${total.toFixed(0)}** | **${percent(total).toFixed(2)}** |
+
+PostgreSQL commits/s (pg_stat_database \`xact_commit\`): **${r.commitsPerSecond.stack.toFixed(1)}** in the stack's database,
+${r.commitsPerSecond.server.toFixed(1)} in the whole server. PostgreSQL's, RabbitMQ's and Redis's rows count every
+process of those servers: on a machine shared with other work they count that work too.
+`;
+}
