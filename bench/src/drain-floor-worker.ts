@@ -114,8 +114,9 @@ async function main(): Promise<void> {
   await connection.close();
   await pool.end();
   agent.destroy();
-  process.send?.({ messages, failures, seconds, perSecond: (messages - failures) / seconds, concurrency }, () =>
-    process.exit(0),
+  process.send?.(
+    { messages, failures, seconds, perSecond: (messages - failures) / seconds, concurrency },
+    () => process.exit(0),
   );
 }
 

@@ -2,7 +2,16 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { cpuWindow, fixedGroup, SERVER_GROUPS, type CpuFigures, type CpuGroup } from './cpu';
-import { BENCH_ENV, forkServer, freePort, load, startService, stop, waitHealthy, type LoadResult } from './harness';
+import {
+  BENCH_ENV,
+  forkServer,
+  freePort,
+  load,
+  startService,
+  stop,
+  waitHealthy,
+  type LoadResult,
+} from './harness';
 
 // The same-shape floors (issue 22): minimal programs of this folder, each its own process, no project code on the
 // hot path, shaped as the path they bound. Each is measured with the CPU of its own processes and of the shared
@@ -24,10 +33,14 @@ export const cpuPerOperation = (floor: FloorFigures, name: string) =>
   (floor.cpu.groups.find((g) => g.name === name)?.cpuMs ?? 0) / Math.max(1, floor.operations);
 
 /** The bench environment, on another database when given (the floors write in a schema `bench` of their own). */
-const envOf = (databaseUrl: string | undefined) => ({ ...BENCH_ENV, DATABASE_URL: databaseUrl ?? BENCH_ENV.DATABASE_URL });
+const envOf = (databaseUrl: string | undefined) => ({
+  ...BENCH_ENV,
+  DATABASE_URL: databaseUrl ?? BENCH_ENV.DATABASE_URL,
+});
 
 /** A bare Node HTTP proxy hop (bench/src/proxy-hop.ts) in front of `target`. */
-export const proxyHop = (target: string) => forkServer(join(__dirname, 'proxy-hop.js'), { PROXY_TARGET: target });
+export const proxyHop = (target: string) =>
+  forkServer(join(__dirname, 'proxy-hop.js'), { PROXY_TARGET: target });
 
 export const PROXY = 'floor: bare proxy hop';
 export const SEND_ENDPOINT = 'floor: Express insert + confirm-publish';
@@ -45,7 +58,10 @@ export async function sendFloor(options: {
   body: string;
   databaseUrl?: string;
 }): Promise<FloorFigures & { load: LoadResult }> {
-  const endpoint = await forkServer(join(__dirname, 'insert-publish-baseline.js'), envOf(options.databaseUrl));
+  const endpoint = await forkServer(
+    join(__dirname, 'insert-publish-baseline.js'),
+    envOf(options.databaseUrl),
+  );
   const proxy = await proxyHop(`http://127.0.0.1:${endpoint.port}`);
   try {
     const post = {

@@ -42,7 +42,10 @@ export async function benchIdle(): Promise<IdleResult> {
     return {
       settleSeconds,
       cpu,
-      commitsPerSecond: { stack: perSecond(before.stack, after.stack), server: perSecond(before.server, after.server) },
+      commitsPerSecond: {
+        stack: perSecond(before.stack, after.stack),
+        server: perSecond(before.server, after.server),
+      },
     };
   } finally {
     await db.end().catch(() => undefined);

@@ -78,7 +78,9 @@ class Receiver {
 
   count = () => this.ask<{ read: number; deliveries: number }>('count');
   report = () =>
-    this.ask<{ readAt: Array<[number, number]>; counts: Record<string, number>; deliveries: number }>('report');
+    this.ask<{ readAt: Array<[number, number]>; counts: Record<string, number>; deliveries: number }>(
+      'report',
+    );
   reset = () => this.ask<unknown>('reset');
 }
 
@@ -186,7 +188,7 @@ async function runAt(
     last = await receiver.count();
   }
   // Every delivery of the run (a `read` may overtake its `delivered`): quiet for half a second, or the deadline.
-  for (let quiet = 0; quiet < 5 && Date.now() < deadline + 5_000; ) {
+  for (let quiet = 0; quiet < 5 && Date.now() < deadline + 5_000;) {
     await new Promise((r) => setTimeout(r, 100));
     const now = await receiver.count();
     quiet = now.deliveries === last.deliveries ? quiet + 1 : 0;
@@ -277,12 +279,17 @@ function sendConcurrency(): number {
 function floorPerLifecycle(floors: LifecycleResult['floors']): LifecycleResult['floorProcesses'] {
   const shared = [POSTGRES, RABBITMQ, REDIS];
   const of = (name: string) =>
-    cpuPerOperation(floors.send, name) + 3 * cpuPerOperation(floors.ingress, name) + 4 * cpuPerOperation(floors.drain, name);
+    cpuPerOperation(floors.send, name) +
+    3 * cpuPerOperation(floors.ingress, name) +
+    4 * cpuPerOperation(floors.drain, name);
   return [
     { name: `${PROXY} (1 send)`, perLifecycleMs: cpuPerOperation(floors.send, PROXY) },
     { name: `${SEND_ENDPOINT} (1 send)`, perLifecycleMs: cpuPerOperation(floors.send, SEND_ENDPOINT) },
     { name: `${RECEIVER} (3 receipts)`, perLifecycleMs: 3 * cpuPerOperation(floors.ingress, RECEIVER) },
-    { name: `${DRAIN_WORKER} (4 deliveries)`, perLifecycleMs: 4 * cpuPerOperation(floors.drain, DRAIN_WORKER) },
+    {
+      name: `${DRAIN_WORKER} (4 deliveries)`,
+      perLifecycleMs: 4 * cpuPerOperation(floors.drain, DRAIN_WORKER),
+    },
     ...shared.map((name) => ({ name, perLifecycleMs: of(name) })),
   ];
 }
@@ -301,7 +308,8 @@ export async function benchLifecycle(): Promise<LifecycleResult> {
       headers: { authorization: `Bearer ${sender.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ url: receiver.url }),
     });
-    if (!settingsRes.ok) throw new Error(`webhook settings: ${settingsRes.status} ${await settingsRes.text()}`);
+    if (!settingsRes.ok)
+      throw new Error(`webhook settings: ${settingsRes.status} ${await settingsRes.text()}`);
     const body = JSON.stringify({
       channel_account_id: sender.accountId,
       phone: PHONE,

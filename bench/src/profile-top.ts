@@ -32,8 +32,11 @@ export function topSelfTime(profile: Profile, count: number): HotSpot[] {
     const delta = profile.timeDeltas[i] ?? 0;
     const frame = byNode.get(id)?.callFrame;
     if (!frame) return;
-    const file = frame.url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '');
-    const key = `${frame.functionName || '(anonymous)'} ${file ? `${file}:${frame.lineNumber + 1}` : ''}`.trim();
+    const file = frame.url
+      .replace(/^file:\/\//, '')
+      .replace(/^.*\/node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '');
+    const key =
+      `${frame.functionName || '(anonymous)'} ${file ? `${file}:${frame.lineNumber + 1}` : ''}`.trim();
     self.set(key, (self.get(key) ?? 0) + delta);
     total += delta;
   });
@@ -56,18 +59,21 @@ function main(): void {
         .map((f) => join(target, f))
     : [target];
   const namesFile = statSync(target).isDirectory() ? join(target, 'services.json') : '';
-  const names = (namesFile && existsSync(namesFile) ? JSON.parse(readFileSync(namesFile, 'utf8')) : {}) as Record<
-    string,
-    string
-  >;
+  const names = (
+    namesFile && existsSync(namesFile) ? JSON.parse(readFileSync(namesFile, 'utf8')) : {}
+  ) as Record<string, string>;
   for (const file of files) {
     const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
     // CPU.<date>.<time>.<pid>.<tid>.<seq>.cpuprofile
     const pid = basename(file).split('.')[3];
     const seconds = (profile.endTime - profile.startTime) / 1e6;
-    process.stdout.write(`\n${names[pid] ?? 'process'} (pid ${pid}, ${seconds.toFixed(1)} s profiled): ${file}\n`);
+    process.stdout.write(
+      `\n${names[pid] ?? 'process'} (pid ${pid}, ${seconds.toFixed(1)} s profiled): ${file}\n`,
+    );
     for (const spot of topSelfTime(profile, count)) {
-      process.stdout.write(`${spot.selfMs.toFixed(0).padStart(8)} ms ${spot.percent.toFixed(1).padStart(5)}%  ${spot.name}\n`);
+      process.stdout.write(
+        `${spot.selfMs.toFixed(0).padStart(8)} ms ${spot.percent.toFixed(1).padStart(5)}%  ${spot.name}\n`,
+      );
     }
   }
 }

@@ -27,6 +27,18 @@ ${row(gw.baseline)}
 ${row(gw.gateway)}
 
 Ratio gateway / baseline: **${gw.ratio.toFixed(2)}x**
+
+Same-shape floor (issue 22): a bare Node HTTP proxy hop (its own process, keep-alive pool, no authentication or
+rate limit) in front of the same internal service, the headers the gateway would add given by the load generator.
+
+| target | req/s | p99 ms | errors | non-2xx |
+|---|---|---|---|---|
+${row(gw.proxy)}
+
+| ratio to the floor | measured | target |
+|---|---|---|
+| gateway req/s / bare proxy hop req/s | **${(gw.gateway.requestsPerSecond / gw.proxy.requestsPerSecond).toFixed(2)}x** | - |
+| gateway CPU per forwarded request / bare proxy hop CPU per request (/proc utime+stime) | **${(gw.gatewayCpuMs / gw.proxyCpuMs).toFixed(2)}x** (${gw.gatewayCpuMs.toFixed(3)} / ${gw.proxyCpuMs.toFixed(3)} ms) | <= 1.5x |
 `;
 }
 
@@ -43,6 +55,19 @@ ${row(msg.baseline)}
 ${row(msg.send)}
 
 Ratio send / baseline: **${msg.ratio.toFixed(2)}x**
+
+Same-shape floor (issue 22), measured between the two: a bare Node HTTP proxy hop (its own process) in front of the
+same insert + confirm-publish endpoint, the two-hop shape of gateway + messaging, same body and connections.
+
+| target | req/s | p99 ms | errors | non-2xx |
+|---|---|---|---|---|
+${row(msg.sendFloor.load)}
+
+| ratio to the floor | measured | target |
+|---|---|---|
+| send req/s / floor req/s | **${(msg.send.requestsPerSecond / msg.sendFloor.perSecond).toFixed(2)}x** | >= 0.7x |
+| send p99 / floor p99 | **${(msg.send.p99Ms / (msg.sendFloor.p99Ms ?? NaN)).toFixed(2)}x** | <= 1.5x |
+| gateway CPU per forwarded send / bare proxy hop CPU per request (/proc utime+stime) | **${(msg.gatewayCpuMs / msg.proxyCpuMs).toFixed(2)}x** (${msg.gatewayCpuMs.toFixed(3)} / ${msg.proxyCpuMs.toFixed(3)} ms) | <= 1.5x |
 
 ## Queued to sent, sandbox uncapped (target: >= 1,000 msg/s)
 
@@ -62,6 +87,11 @@ after a warm-up; the worker's start is inside its own time.
 | queued to sent, one worker | ${msg.drain.messages} | ${msg.drain.seconds.toFixed(1)} | ${Math.round(msg.drain.perSecond)} | - |
 
 Ratio drain / sandbox ceiling: **${msg.drainRatio.toFixed(2)}x**
+
+Same-shape floor (issue 22), measured last in the same sandbox: a minimal worker (its own process) consuming
+${msg.drainFloor.operations} deliver commands queued before its clock starts, POSTing each body with a keep-alive pool,
+${msg.drainFloor.concurrency} in flight, updating its row and acking: ${msg.drainFloor.seconds.toFixed(1)} s, ${Math.round(msg.drainFloor.perSecond)} msg/s,
+${msg.drainFloor.failures} not accepted. Ratio drain / floor: **${(msg.drain.perSecond / msg.drainFloor.perSecond).toFixed(2)}x** (target >= 0.7x).
 `;
 }
 

@@ -152,10 +152,7 @@ export async function stackBackends(db: Client): Promise<number[]> {
  * writers and WAL writer too, but also the backends of anyone else using the server meanwhile).
  */
 export function serverGroups(backends: () => number[]): CpuGroup[] {
-  return [
-    { name: "PostgreSQL: the stack database's backends", pids: backends },
-    ...SERVER_GROUPS,
-  ];
+  return [{ name: "PostgreSQL: the stack database's backends", pids: backends }, ...SERVER_GROUPS];
 }
 
 /** Creates a tenant, an API key and an uncapped sandbox number with an open service window to `phone`. */
@@ -174,7 +171,10 @@ export async function seedSender(
     if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
     return json.data;
   };
-  const tenant = await admin<{ tenant_id: number }>('/admin/v1/tenants', { name: 'bench', plan: 'unlimited' });
+  const tenant = await admin<{ tenant_id: number }>('/admin/v1/tenants', {
+    name: 'bench',
+    plan: 'unlimited',
+  });
   const key = await admin<{ api_key: string }>(`/admin/v1/tenants/${tenant.tenant_id}/api-keys`);
   const suffix = String(Date.now()).slice(-9);
   const phoneNumberId = `5${suffix}`;
