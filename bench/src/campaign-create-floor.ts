@@ -1,5 +1,6 @@
 import express from 'express';
 import { Pool } from 'pg';
+import { serveForked } from './serve';
 
 // The floor of a campaign's create: parse the JSON body of its recipients and write them durably in one statement
 // (one multi-row insert from arrays, one commit) before answering 202. No validation, no phone normalisation.
@@ -23,14 +24,7 @@ async function main(): Promise<void> {
     );
     res.status(202).json({ success: true, data: { campaign_id: campaign, total_count: recipients.length } });
   });
-  const server = app.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
-  });
-  process.on('SIGTERM', () => {
-    server.close();
-    void pool.end().then(() => process.exit(0));
-  });
+  serveForked(app, () => pool.end());
 }
 
 void main();

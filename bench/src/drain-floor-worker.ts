@@ -1,6 +1,7 @@
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import amqp from 'amqplib';
 import { Pool } from 'pg';
+import { postJson } from './harness';
 
 // The floor of the drain (and of every delivery: consume, POST, record, ack): a minimal worker that consumes deliver
 // commands from a RabbitMQ queue, POSTs each command's upstream body to the sandbox with a keep-alive pool at the
@@ -12,38 +13,15 @@ interface Command {
   body: unknown;
 }
 
-const sandbox = new URL(process.env.FLOOR_SANDBOX_URL ?? 'http://127.0.0.1:4010');
-const path = `/${process.env.FLOOR_API_VERSION ?? 'v21.0'}/${process.env.FLOOR_PHONE_NUMBER_ID ?? ''}/messages`;
+const sandbox = new URL(
+  `/${process.env.FLOOR_API_VERSION ?? 'v21.0'}/${process.env.FLOOR_PHONE_NUMBER_ID ?? ''}/messages`,
+  process.env.FLOOR_SANDBOX_URL ?? 'http://127.0.0.1:4010',
+);
 const concurrency = Number(process.env.FLOOR_CONCURRENCY ?? 200);
 const messages = Number(process.env.FLOOR_MESSAGES ?? 10_000);
 const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
 
-function post(body: Buffer): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: sandbox.hostname,
-        port: sandbox.port,
-        method: 'POST',
-        path,
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': body.length,
-          authorization: 'Bearer bench-token',
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const post = (body: Buffer) => postJson(agent, sandbox, body, { authorization: 'Bearer bench-token' });
 
 async function main(): Promise<void> {
   const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });

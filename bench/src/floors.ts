@@ -49,6 +49,28 @@ export const RECEIVER = 'floor: bare signed-insert receiver';
 export const SANDBOX = 'upstream sandbox';
 
 /**
+ * A floor loaded by autocannon: a 2 s warm-up, then `durationSeconds` with the CPU of `groups` read around it.
+ */
+async function loadedFloor(
+  name: string,
+  url: string,
+  post: { connections: number; method: 'POST'; body: string; headers: Record<string, string> },
+  durationSeconds: number,
+  groups: CpuGroup[],
+): Promise<FloorFigures & { load: LoadResult }> {
+  await load('warm-up', url, { ...post, durationSeconds: 2 });
+  const window = cpuWindow(groups);
+  const result = await load(name, url, { ...post, durationSeconds });
+  return {
+    load: result,
+    operations: result.requests,
+    perSecond: result.requestsPerSecond,
+    p99Ms: result.p99Ms,
+    cpu: window.stop(),
+  };
+}
+
+/**
  * Send floor: autocannon through the bare proxy hop to the bare Express endpoint that inserts the row and
  * confirm-publishes (the two-hop shape of gateway + messaging), after a 2 s warm-up.
  */
@@ -70,25 +92,18 @@ export async function sendFloor(options: {
       body: options.body,
       headers: { 'content-type': 'application/json' },
     };
-    const url = `http://127.0.0.1:${proxy.port}/send`;
-    await load('warm-up', url, { ...post, durationSeconds: 2 });
-    const window = cpuWindow([
-      fixedGroup(PROXY, proxy.child.pid),
-      fixedGroup(SEND_ENDPOINT, endpoint.child.pid),
-      LOAD_GENERATOR,
-      ...SERVER_GROUPS,
-    ]);
-    const result = await load('send floor: bare proxy hop -> Express insert + confirm-publish', url, {
-      ...post,
-      durationSeconds: options.durationSeconds,
-    });
-    return {
-      load: result,
-      operations: result.requests,
-      perSecond: result.requestsPerSecond,
-      p99Ms: result.p99Ms,
-      cpu: window.stop(),
-    };
+    return await loadedFloor(
+      'send floor: bare proxy hop -> Express insert + confirm-publish',
+      `http://127.0.0.1:${proxy.port}/send`,
+      post,
+      options.durationSeconds,
+      [
+        fixedGroup(PROXY, proxy.child.pid),
+        fixedGroup(SEND_ENDPOINT, endpoint.child.pid),
+        LOAD_GENERATOR,
+        ...SERVER_GROUPS,
+      ],
+    );
   } finally {
     await Promise.all([stop(proxy.child), stop(endpoint.child)]);
   }
@@ -213,20 +228,13 @@ export async function ingressFloor(options: {
       body,
       headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
     };
-    const url = `http://127.0.0.1:${receiver.port}/webhook`;
-    await load('warm-up', url, { ...post, durationSeconds: 2 });
-    const window = cpuWindow([fixedGroup(RECEIVER, receiver.child.pid), LOAD_GENERATOR, ...SERVER_GROUPS]);
-    const result = await load('ingress floor: bare signed-insert receiver', url, {
-      ...post,
-      durationSeconds: options.durationSeconds,
-    });
-    return {
-      load: result,
-      operations: result.requests,
-      perSecond: result.requestsPerSecond,
-      p99Ms: result.p99Ms,
-      cpu: window.stop(),
-    };
+    return await loadedFloor(
+      'ingress floor: bare signed-insert receiver',
+      `http://127.0.0.1:${receiver.port}/webhook`,
+      post,
+      options.durationSeconds,
+      [fixedGroup(RECEIVER, receiver.child.pid), LOAD_GENERATOR, ...SERVER_GROUPS],
+    );
   } finally {
     await stop(receiver.child);
   }

@@ -1,4 +1,5 @@
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import autocannon from 'autocannon';
@@ -197,5 +198,34 @@ export function sandboxCeiling(options: {
     });
     child.once('message', (m: SandboxCeiling) => resolve(m));
     child.once('exit', (code) => reject(new Error(`the sandbox ceiling exited with ${code}`)));
+  });
+}
+
+/** POSTs a JSON body on a keep-alive agent; the answer's status and text (rejects on a network error). */
+export function postJson(
+  agent: Agent,
+  url: URL,
+  body: Buffer,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': body.length, ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
   });
 }

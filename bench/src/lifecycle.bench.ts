@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -18,7 +18,7 @@ import {
   sendFloor,
   type FloorFigures,
 } from './floors';
-import { stop } from './harness';
+import { postJson, stop } from './harness';
 import { seedSender, serverGroups, stackBackends, STACK_DATABASE_URL, startStack, type Stack } from './stack';
 
 // `pnpm bench lifecycle` (issue 22): whole message lifecycles through the whole stack. Each message is sent through
@@ -101,36 +101,16 @@ async function paceSends(gatewayUrl: string, apiKey: string, body: string, rate:
   let inFlight = 0;
   const started = Date.now();
   const fire = () =>
-    new Promise<void>((resolve) => {
-      const req = request(
-        url,
-        {
-          method: 'POST',
-          agent,
-          headers: {
-            'content-type': 'application/json',
-            'content-length': payload.length,
-            authorization: `Bearer ${apiKey}`,
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const at = Date.now();
-            const id = /"message_log_id":(\d+)/.exec(Buffer.concat(chunks).toString('utf8'));
-            if (res.statusCode === 202 && id) sent.accepted.set(Number(id[1]), at);
-            else sent.refused += 1;
-            resolve();
-          });
-        },
-      );
-      req.on('error', () => {
+    postJson(agent, url, payload, { authorization: `Bearer ${apiKey}` }).then(
+      (answer) => {
+        const id = /"message_log_id":(\d+)/.exec(answer.text);
+        if (answer.status === 202 && id) sent.accepted.set(Number(id[1]), Date.now());
+        else sent.refused += 1;
+      },
+      () => {
         sent.refused += 1;
-        resolve();
-      });
-      req.end(payload);
-    });
+      },
+    );
   await new Promise<void>((resolve) => {
     const tick = () => {
       const due = Math.min(count, Math.floor(((Date.now() - started) / 1000) * rate) + 1);
