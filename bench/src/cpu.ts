@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { Client } from 'pg';
 
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ). */
 const TICKS_PER_SECOND = (() => {
@@ -116,3 +117,28 @@ export function cpuWindow(groups: CpuGroup[]): { stop(): CpuFigures } {
 }
 
 export const totalCpuMs = (figures: CpuFigures) => figures.groups.reduce((sum, g) => sum + g.cpuMs, 0);
+
+export const BACKENDS = "PostgreSQL: the run database's backends";
+
+/**
+ * The PostgreSQL backends serving one database (pg_stat_activity), as a CPU group: on a server shared with other
+ * work, the part of PostgreSQL's CPU that is the run's own (its background writers are left out). Call `refresh()`
+ * once the run's pools are connected and again before reading the window: the group is every backend seen.
+ */
+export async function databaseBackends(
+  databaseUrl: string,
+): Promise<{ group: CpuGroup; refresh(): Promise<void>; close(): Promise<void> }> {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  const pids = new Set<number>();
+  return {
+    group: { name: BACKENDS, pids: () => [...pids] },
+    async refresh() {
+      const { rows } = await db.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+      );
+      for (const r of rows) pids.add(r.pid);
+    },
+    close: () => db.end(),
+  };
+}

@@ -1,7 +1,14 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
-import { cpuWindow, fixedGroup, SERVER_GROUPS, type CpuFigures, type CpuGroup } from './cpu';
+import {
+  cpuWindow,
+  databaseBackends,
+  fixedGroup,
+  SERVER_GROUPS,
+  type CpuFigures,
+  type CpuGroup,
+} from './cpu';
 import {
   BENCH_ENV,
   forkServer,
@@ -57,17 +64,25 @@ async function loadedFloor(
   post: { connections: number; method: 'POST'; body: string; headers: Record<string, string> },
   durationSeconds: number,
   groups: CpuGroup[],
+  databaseUrl: string | undefined,
 ): Promise<FloorFigures & { load: LoadResult }> {
   await load('warm-up', url, { ...post, durationSeconds: 2 });
-  const window = cpuWindow(groups);
-  const result = await load(name, url, { ...post, durationSeconds });
-  return {
-    load: result,
-    operations: result.requests,
-    perSecond: result.requestsPerSecond,
-    p99Ms: result.p99Ms,
-    cpu: window.stop(),
-  };
+  const backends = await databaseBackends(envOf(databaseUrl).DATABASE_URL);
+  try {
+    await backends.refresh();
+    const window = cpuWindow([...groups, backends.group, ...SERVER_GROUPS]);
+    const result = await load(name, url, { ...post, durationSeconds });
+    await backends.refresh();
+    return {
+      load: result,
+      operations: result.requests,
+      perSecond: result.requestsPerSecond,
+      p99Ms: result.p99Ms,
+      cpu: window.stop(),
+    };
+  } finally {
+    await backends.close();
+  }
 }
 
 /**
@@ -97,12 +112,8 @@ export async function sendFloor(options: {
       `http://127.0.0.1:${proxy.port}/send`,
       post,
       options.durationSeconds,
-      [
-        fixedGroup(PROXY, proxy.child.pid),
-        fixedGroup(SEND_ENDPOINT, endpoint.child.pid),
-        LOAD_GENERATOR,
-        ...SERVER_GROUPS,
-      ],
+      [fixedGroup(PROXY, proxy.child.pid), fixedGroup(SEND_ENDPOINT, endpoint.child.pid), LOAD_GENERATOR],
+      options.databaseUrl,
     );
   } finally {
     await Promise.all([stop(proxy.child), stop(endpoint.child)]);
@@ -152,11 +163,14 @@ export async function drainFloor(options: {
       worker.once('message', (m: Record<string, number | boolean>) => resolve(m));
       worker.once('exit', (code) => reject(new Error(`the drain floor exited with ${code}`)));
     });
+  const backends = await databaseBackends(envOf(options.databaseUrl).DATABASE_URL);
   try {
     await next();
+    await backends.refresh();
     const window = cpuWindow([
       fixedGroup(DRAIN_WORKER, worker.pid),
       fixedGroup(SANDBOX, options.sandbox.child.pid),
+      backends.group,
       ...SERVER_GROUPS,
     ]);
     const finished = next();
@@ -168,8 +182,10 @@ export async function drainFloor(options: {
       perSecond: number;
       concurrency: number;
     };
+    // The worker's pool has ended by now: its backends were all seen at `ready` (it inserted the rows then).
     return { ...figures, operations: figures.messages, cpu: window.stop() };
   } finally {
+    await backends.close();
     await stop(worker);
   }
 }
@@ -233,7 +249,8 @@ export async function ingressFloor(options: {
       `http://127.0.0.1:${receiver.port}/webhook`,
       post,
       options.durationSeconds,
-      [fixedGroup(RECEIVER, receiver.child.pid), LOAD_GENERATOR, ...SERVER_GROUPS],
+      [fixedGroup(RECEIVER, receiver.child.pid), LOAD_GENERATOR],
+      options.databaseUrl,
     );
   } finally {
     await stop(receiver.child);

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { Client } from 'pg';
-import { fixedGroup, SERVER_GROUPS, type CpuGroup } from './cpu';
+import { fixedGroup, type CpuGroup } from './cpu';
 import {
   ADMIN_TOKEN,
   BENCH_ENV,
@@ -134,25 +134,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     cpuGroups: services.map((s) => fixedGroup(s.name, s.child.pid)),
     stop: stopAll,
   };
-}
-
-/** PostgreSQL's processes serving the stack's database now (its client backends), by pg_stat_activity. */
-export async function stackBackends(db: Client): Promise<number[]> {
-  const name = decodeURIComponent(new URL(STACK_DATABASE_URL).pathname.slice(1));
-  const { rows } = await db.query<{ pid: number }>(
-    `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
-    [name],
-  );
-  return rows.map((r) => r.pid);
-}
-
-/**
- * The CPU groups of the shared servers, PostgreSQL twice: the backends of the stack's database (`backends`, kept
- * up to date by the caller before each reading) and every PostgreSQL process of the machine (its background
- * writers and WAL writer too, but also the backends of anyone else using the server meanwhile).
- */
-export function serverGroups(backends: () => number[]): CpuGroup[] {
-  return [{ name: "PostgreSQL: the stack database's backends", pids: backends }, ...SERVER_GROUPS];
 }
 
 /** Creates a tenant, an API key and an uncapped sandbox number with an open service window to `phone`. */
