@@ -23,7 +23,7 @@ export interface HotSpot {
   percent: number;
 }
 
-/** Self time per function (same name, file and line), most first. */
+/** Self time per function (same name, file and line), most first; `(idle)` left out, shares of the busy time. */
 export function topSelfTime(profile: Profile, count: number): HotSpot[] {
   const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<string, number>();
@@ -31,10 +31,11 @@ export function topSelfTime(profile: Profile, count: number): HotSpot[] {
   profile.samples.forEach((id, i) => {
     const delta = profile.timeDeltas[i] ?? 0;
     const frame = byNode.get(id)?.callFrame;
-    if (!frame) return;
+    if (!frame || frame.functionName === '(idle)') return;
     const file = frame.url
       .replace(/^file:\/\//, '')
-      .replace(/^.*\/node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '');
+      .replace(/^.*\/node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '')
+      .replace(`${process.cwd()}/`, '');
     const key =
       `${frame.functionName || '(anonymous)'} ${file ? `${file}:${frame.lineNumber + 1}` : ''}`.trim();
     self.set(key, (self.get(key) ?? 0) + delta);
@@ -67,10 +68,12 @@ function main(): void {
     // CPU.<date>.<time>.<pid>.<tid>.<seq>.cpuprofile
     const pid = basename(file).split('.')[3];
     const seconds = (profile.endTime - profile.startTime) / 1e6;
+    const spots = topSelfTime(profile, count);
+    const busy = spots.length > 0 ? spots[0].selfMs / spots[0].percent / 10 : 0;
     process.stdout.write(
-      `\n${names[pid] ?? 'process'} (pid ${pid}, ${seconds.toFixed(1)} s profiled): ${file}\n`,
+      `\n${names[pid] ?? 'process'} (pid ${pid}, ${seconds.toFixed(1)} s profiled, ${busy.toFixed(1)} s busy): ${file}\n`,
     );
-    for (const spot of topSelfTime(profile, count)) {
+    for (const spot of spots) {
       process.stdout.write(
         `${spot.selfMs.toFixed(0).padStart(8)} ms ${spot.percent.toFixed(1).padStart(5)}%  ${spot.name}\n`,
       );
