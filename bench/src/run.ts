@@ -140,7 +140,12 @@ async function main(): Promise<void> {
   const fresh = new Map<string, string>();
   for (const name of names) {
     const body = await BENCHMARKS[name]();
-    const stamp = `Run: ${new Date().toISOString()} (\`${command}\`, BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_DURATION_SECONDS=${DURATION}).`;
+    // Every other BENCH_ setting given, so the figures can be reproduced.
+    const tuned = Object.entries(process.env)
+      .filter(([k]) => k.startsWith('BENCH_') && k !== 'BENCH_CONNECTIONS' && k !== 'BENCH_DURATION_SECONDS')
+      .map(([k, v]) => `, ${k}=${v}`)
+      .join('');
+    const stamp = `Run: ${new Date().toISOString()} (\`${command}\`, BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_DURATION_SECONDS=${DURATION}${tuned}).`;
     fresh.set(name, `${begin(name)}\n${body}\n${stamp}\n${end(name)}`);
     process.stdout.write(`${body}\n`);
   }
