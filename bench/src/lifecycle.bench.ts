@@ -446,7 +446,7 @@ the client's receiver (a local HTTP server of its own process answering 200). Th
 
 Finding the sustained rate: ${r.steps.length > 0 ? `steps of ${r.steps[0].messages / r.steps[0].rate} s at each rate, stopping at the first that is not sustained (every send 202, every message \`read\` within the grace after the last send, sends at >= 95% of the rate, the last quarter's median latency <= 2x the first quarter's + 250 ms and p99 <= ${r.maxP99Ms} ms: no growing backlog)` : 'skipped (BENCH_LIFECYCLE_RATE given)'}.
 
-${r.steps.length > 0 ? `${TABLE_HEAD}\n${r.steps.map(stepRow).join('\n')}\n\nSustained: **${r.sustainedRate} lifecycles/s**. ` : ''}Measured run, at ${m.rate}/s${r.steps.length > 0 ? ' (half the sustained rate)' : ''}:
+${r.steps.length > 0 ? `${TABLE_HEAD}\n${r.steps.map(stepRow).join('\n')}\n\nSustained: **${r.steps.every((p) => p.sustained) ? '>= ' : ''}${r.sustainedRate} lifecycles/s**${r.steps.every((p) => p.sustained) ? ' (every rate tried was sustained: give higher BENCH_LIFECYCLE_RATES)' : ''}. ` : ''}Measured run, at ${m.rate}/s${r.steps.length > 0 ? ' (half the sustained rate)' : ''}:
 
 ${TABLE_HEAD}
 ${stepRow(m)}
