@@ -63,7 +63,7 @@ describe('status webhooks', () => {
   it('when a send is accepted, then each of its three statuses is a webhook call of its own with one item', async () => {
     // The lifecycle benchmark (issue 22) relies on this: one send, three receipts, as the upstream reports them.
     const phoneNumberId = uniquePhoneNumberId();
-    const res = await sendText(sbx.http, phoneNumberId, uniqueRecipient(), 'one item per call');
+    const res = await sbx.sendText(phoneNumberId, uniqueRecipient(), 'one item per call');
     const messageId: string = res.data.messages[0].id;
 
     await waitFor(() => statusesFor(sbx.receiver, messageId).length >= 3, { what: 'three statuses' });
