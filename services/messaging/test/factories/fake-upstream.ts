@@ -70,13 +70,20 @@ export async function startFakeUpstream() {
     json(res, 200, { messaging_product: 'whatsapp', messages: [{ id: record.wamid }] });
   };
 
+  const submitted = new Map<string, string>();
+  const submit = async (req: IncomingMessage, res: ServerResponse) => {
+    const body = await bodyOf(req);
+    const id = `${Date.now()}${Math.floor(Math.random() * 1e4)}`;
+    submitted.set(String(body.name), id);
+    json(res, 200, { id, status: 'PENDING', category: body.category });
+  };
+
   const server = createServer((req, res) => {
     const [, id, resource] = PATH.exec(req.url ?? '') ?? [];
     if (resource === 'messages' && req.method === 'POST') return void send(req, res, id);
     if (resource === 'message_templates' && req.method === 'GET')
       return json(res, 200, { data: UPSTREAM_TEMPLATES });
-    if (resource === 'message_templates' && req.method === 'POST')
-      return json(res, 200, { id: uniqueSuffix(), status: 'PENDING', category: 'UTILITY' });
+    if (resource === 'message_templates' && req.method === 'POST') return void submit(req, res);
     if (resource === 'subscribed_apps') return json(res, 200, { success: true });
     json(res, 404, { error: { code: 100, message: `no route ${req.method} ${req.url}` } });
   });
@@ -85,6 +92,8 @@ export async function startFakeUpstream() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     /** The sends to one phone, in the order they arrived. */
     sendsTo: (to: string) => sends.filter((s) => s.to === to),
+    /** The upstream id the fake gave the template submitted under `name`. */
+    templateIdOf: (name: string) => submitted.get(name),
     /** The next sends to `to` are answered like this, one answer each, then normally again. */
     script(to: string, ...answers: ScriptedAnswer[]) {
       scripts.set(to, [...(scripts.get(to) ?? []), ...answers]);
