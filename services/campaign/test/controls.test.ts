@@ -1,14 +1,9 @@
 import { waitFor } from '@bm/platform/testing';
-import { freshPhone, newTenant, setupCampaign, type CampaignContext } from './factories/campaign';
+import { freshPhone, newTenant, useCampaign } from './factories/campaign';
 
 describe('the campaign service alone: cancel, pause, resume, retry and opt-outs', () => {
-  let c: CampaignContext;
-
   // Two recipients in flight at a time, so a campaign of five is still sending while the test holds answers.
-  beforeAll(async () => {
-    c = await setupCampaign({ DISPATCH_BATCH_SIZE: '2', DISPATCH_MAX_IN_FLIGHT: '2' });
-  });
-  afterAll(() => c.stop());
+  const c = useCampaign({ DISPATCH_BATCH_SIZE: '2', DISPATCH_MAX_IN_FLIGHT: '2' });
   afterEach(() => {
     c.worker.answerWith = () => 'sent';
   });

@@ -1,13 +1,8 @@
 import { waitFor } from '@bm/platform/testing';
-import { freshPhone, newTenant, setupCampaign, type CampaignContext } from './factories/campaign';
+import { freshPhone, newTenant, useCampaign } from './factories/campaign';
 
 describe('the campaign service alone: create, prepare, dispatch and follow the messages', () => {
-  let c: CampaignContext;
-
-  beforeAll(async () => {
-    c = await setupCampaign();
-  });
-  afterAll(() => c.stop());
+  const c = useCampaign();
 
   it('when a campaign is created, then it is prepared, each recipient is handed to messaging once, and it completes as the statuses come back', async () => {
     const t = newTenant(c);
@@ -95,9 +90,9 @@ describe('the campaign service alone: create, prepare, dispatch and follow the m
     await t.campaignIn(parts[0].campaign_id, ['completed']);
     // The later parts wait for their day: the number's capacity is used up.
     await new Promise((r) => setTimeout(r, 500));
-    const listed = (await t.get(`/api/v1/campaigns?campaign_group_id=${groupId}`).expect(200)).body.data
-      .campaigns;
-    expect(listed.map((p: Record<string, unknown>) => [p.part_number, p.status])).toEqual([
+    const group = await t.get(`/api/v1/campaigns?campaign_group_id=${groupId}`).expect(200);
+    const listed = group.body.data.campaigns as Array<Record<string, unknown>>;
+    expect(listed.map((p) => [p.part_number, p.status])).toEqual([
       [1, 'completed'],
       [2, 'scheduled'],
       [3, 'scheduled'],

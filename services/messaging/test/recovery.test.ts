@@ -1,30 +1,17 @@
 import { waitFor } from '@bm/platform/testing';
-import {
-  connectTenant,
-  freshPhone,
-  setupMessaging,
-  type MessagingContext,
-  type TenantContext,
-} from './factories/messaging';
+import { freshPhone, useMessaging } from './factories/messaging';
 
 /*
  * The scheduler's crash-recovery passes. A message is left as a crashed worker or a lost command leaves it by
  * writing its row (scheduled far ahead first, so no worker takes it meanwhile); the passes must settle it.
  */
 describe('messaging alone: recovery of stranded messages, abandoned attempts, unknown outcomes and early receipts', () => {
-  let m: MessagingContext;
-  let t: TenantContext;
-
-  beforeAll(async () => {
-    m = await setupMessaging({
-      STRANDED_AFTER_MS: '1000',
-      UPSTREAM_TIMEOUT_MS: '700',
-      ATTEMPT_GRACE_MS: '300',
-      UNKNOWN_OUTCOME_WINDOW_MS: '2500',
-    });
-    t = await connectTenant(m);
+  const { m, t } = useMessaging({
+    STRANDED_AFTER_MS: '1000',
+    UPSTREAM_TIMEOUT_MS: '700',
+    ATTEMPT_GRACE_MS: '300',
+    UNKNOWN_OUTCOME_WINDOW_MS: '2500',
   });
-  afterAll(() => m.stop());
 
   /** A message parked until 2031, then its row changed by `assignments` as the failure being simulated leaves it. */
   const leftBehind = async (assignments: string) => {
@@ -68,17 +55,7 @@ describe('messaging alone: recovery of stranded messages, abandoned attempts, un
   it('when a worker died in the call and a receipt names its attempt, then the message takes that wamid, from its own number only', async () => {
     const { id, phone } = await abandonedAttempt(false);
     const callback = { biz_opaque_callback_data: `bm1:${id}:1` };
-    await m.publish('inbound.status', {
-      waba_id: t.wabaId,
-      phone_number_id: `9${t.phoneNumberId}`,
-      provider_message_id: `wamid.foreign.${id}`,
-      status: 'sent',
-      recipient_id: '0',
-      errors: [],
-      pricing_category: null,
-      conversation_id: null,
-      ...callback,
-    });
+    await t.report(`wamid.foreign.${id}`, 'sent', { ...callback, phone_number_id: `9${t.phoneNumberId}` });
     await t.report(`wamid.reported.${id}`, 'sent', callback);
     const settled = await t.messageIn(id, ['sent', 'failed']);
     expect(settled).toMatchObject({ status: 'sent', provider_message_id: `wamid.reported.${id}` });

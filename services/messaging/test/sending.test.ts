@@ -1,25 +1,12 @@
 import { waitFor } from '@bm/platform/testing';
-import {
-  connectTenant,
-  freshPhone,
-  setupMessaging,
-  type MessagingContext,
-  type TenantContext,
-} from './factories/messaging';
+import { connectTenant, freshPhone, useMessaging } from './factories/messaging';
 
 const FREQUENCY_CAP = [
   { code: 131049, title: 'This message was not delivered to maintain healthy ecosystem engagement.' },
 ];
 
 describe('messaging alone: sending, receipts, the service window, the frequency-cap retry and scheduling', () => {
-  let m: MessagingContext;
-  let t: TenantContext;
-
-  beforeAll(async () => {
-    m = await setupMessaging({ FREQUENCY_CAP_RETRY_DELAY_MS: '1000' });
-    t = await connectTenant(m);
-  });
-  afterAll(() => m.stop());
+  const { m, t } = useMessaging({ FREQUENCY_CAP_RETRY_DELAY_MS: '1000' });
 
   /** Sends and waits until the upstream accepted it: the message and the wamid the upstream gave. */
   const sentMessage = async (body: Record<string, unknown> = {}) => {

@@ -1,22 +1,9 @@
 import { uniqueSuffix, waitFor } from '@bm/platform/testing';
 import { UPSTREAM_TEMPLATES } from './factories/fake-upstream';
-import {
-  connectTenant,
-  freshPhone,
-  setupMessaging,
-  type MessagingContext,
-  type TenantContext,
-} from './factories/messaging';
+import { freshPhone, useMessaging } from './factories/messaging';
 
 describe('messaging alone: templates and conversation flows', () => {
-  let m: MessagingContext;
-  let t: TenantContext;
-
-  beforeAll(async () => {
-    m = await setupMessaging();
-    t = await connectTenant(m);
-  });
-  afterAll(() => m.stop());
+  const { m, t } = useMessaging();
 
   const templates = async () =>
     (await t.api.get(`/api/v1/templates?channel_account_id=${t.channelAccountId}`).expect(200)).body.data
@@ -72,36 +59,33 @@ describe('messaging alone: templates and conversation flows', () => {
 
   /** Ask with two buttons: yes thanks the customer and ends, no hands off to a person. */
   const activeFlow = async (keyword: string) => {
+    const answers = { yes: 'thanks', no: 'human' };
+    const steps = [
+      {
+        id: 'ask',
+        type: 'send_buttons',
+        body: 'Do you want to order?',
+        buttons: Object.keys(answers).map((id) => ({ id, title: id === 'yes' ? 'Yes' : 'No' })),
+        next: 'answer',
+      },
+      {
+        id: 'answer',
+        type: 'wait_for_reply',
+        save_as: 'wants',
+        branches: Object.entries(answers).map(([id, next]) => ({ button_id: id, next })),
+        fallback: 'ask',
+      },
+      { id: 'thanks', type: 'send_text', text: 'Thanks, you said {{wants}}.', next: 'done' },
+      { id: 'done', type: 'end' },
+      { id: 'human', type: 'handoff' },
+    ];
+    const trigger = { type: 'keyword', keywords: [keyword] };
     const created = await t.api
       .post('/api/v1/flows', {
         channel_account_id: t.channelAccountId,
         name: `Order ${keyword}`,
-        trigger: { type: 'keyword', keywords: [keyword] },
-        steps: [
-          {
-            id: 'ask',
-            type: 'send_buttons',
-            body: 'Do you want to order?',
-            buttons: [
-              { id: 'yes', title: 'Yes' },
-              { id: 'no', title: 'No' },
-            ],
-            next: 'answer',
-          },
-          {
-            id: 'answer',
-            type: 'wait_for_reply',
-            save_as: 'wants',
-            branches: [
-              { button_id: 'yes', next: 'thanks' },
-              { button_id: 'no', next: 'human' },
-            ],
-            fallback: 'ask',
-          },
-          { id: 'thanks', type: 'send_text', text: 'Thanks, you said {{wants}}.', next: 'done' },
-          { id: 'done', type: 'end' },
-          { id: 'human', type: 'handoff' },
-        ],
+        trigger,
+        steps,
       })
       .expect(201);
     const flowId = created.body.data.flow_id as string;

@@ -1,28 +1,23 @@
-import request from 'supertest';
 import { ulid } from 'ulidx';
-import { INTERNAL_HEADERS, type SendRequestedCommand } from '@bm/contracts';
-import { amqpClientFor, createLogger, runMigrations, startHttpServer } from '@bm/platform';
-import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
+import type { SendRequestedCommand } from '@bm/contracts';
+import { testEnv, uniqueSuffix } from '@bm/platform/testing';
+import * as oneService from '../../../../test/support/one-service';
 import { createCampaignService } from '../../src/campaign';
 import { loadCampaignConfig } from '../../src/config';
 import { createCampaignDataSource } from '../../src/data-access/data-source';
 import { startFakeMessaging } from './fake-messaging';
 
-export type Json = Record<string, unknown>;
+export const { freshPhone } = oneService;
+type Json = oneService.Json;
 
 /** How the stand-in for messaging's worker answers a send command: a status event, or nothing yet. */
 export type Answer = 'sent' | 'failed' | null;
-
-let migrated: Promise<void> | undefined;
-let phones = Math.floor(Math.random() * 1e6);
-/** A customer's phone (US) no other test of the file uses. */
-export const freshPhone = (): string => `1415${String((phones += 1) % 1e7).padStart(7, '0')}`;
 
 /**
  * The campaign service in this process on a free port, as its start script runs it, against the run's
  * PostgreSQL and an exchange of its own, with quick background passes; a fake of messaging's internal routes;
  * and, on that exchange, a stand-in for messaging's worker: it takes every send command the campaign publishes
- * and answers it with a `message.status_updated` event as `answerWith` says (sent unless told otherwise).
+ * and answers it with a `message.status_updated` event as `worker.answerWith` says (sent unless told otherwise).
  */
 export async function setupCampaign(overrides: Record<string, string> = {}) {
   const messaging = await startFakeMessaging();
@@ -36,96 +31,63 @@ export async function setupCampaign(overrides: Record<string, string> = {}) {
       ...overrides,
     }),
   );
-  migrated ??= (async () => {
-    const dataSource = createCampaignDataSource(config);
-    await runMigrations(dataSource).finally(() => dataSource.destroy());
-  })();
-  await migrated;
-  const service = await createCampaignService(config);
-  await service.startWorkers();
-  const server = await startHttpServer(service.app, 0, '127.0.0.1');
-
-  const commands: SendRequestedCommand[] = [];
-  const published: Array<{ routingKey: string; payload: Json }> = [];
+  await oneService.migrateOnce('campaign', config, () => createCampaignDataSource(config));
+  const served = await oneService.serveInProcess(await createCampaignService(config));
+  const exchange = await oneService.exchangeTap(config);
+  const worker = { answerWith: (_command: SendRequestedCommand): Answer => 'sent' };
   let messageLogIds = Math.floor(Math.random() * 1e9);
-  const worker = {
-    answerWith: (_command: SendRequestedCommand): Answer => 'sent',
-  };
-  const broker = amqpClientFor(config, createLogger('test-broker', 'silent'));
-  await broker.connect();
 
   /** Publishes messaging's status event of a send command, as its outbox relay would. */
-  const answer = async (
+  const answer = (
     command: SendRequestedCommand,
     status: 'sent' | 'failed',
     messageLogId = (messageLogIds += 1),
   ) => {
-    const eventId = ulid();
     const failed = status === 'failed';
-    await broker.publish(
-      'message.status_updated',
-      {
-        event_id: eventId,
-        tenant_id: command.tenant_id,
-        occurred_at: new Date().toISOString(),
-        message_log_id: messageLogId,
-        channel_account_id: command.channel_account_id,
-        status,
-        previous_status: 'queued',
-        to_phone: command.phone,
-        provider_message_id: failed ? null : `wamid.${eventId}`,
-        error_code: failed ? 131026 : null,
-        error_message: failed ? 'upstream error 131026: Message undeliverable' : null,
-        campaign_id: command.campaign_id,
-        campaign_recipient_id: command.campaign_recipient_id,
-      },
-      { messageId: eventId },
-    );
+    return exchange.publish('message.status_updated', {
+      tenant_id: command.tenant_id,
+      message_log_id: messageLogId,
+      channel_account_id: command.channel_account_id,
+      status,
+      previous_status: 'queued',
+      to_phone: command.phone,
+      provider_message_id: failed ? null : `wamid.${ulid()}`,
+      error_code: failed ? 131026 : null,
+      error_message: failed ? 'upstream error 131026: Message undeliverable' : null,
+      campaign_id: command.campaign_id,
+      campaign_recipient_id: command.campaign_recipient_id,
+    });
   };
-  await broker.consume(`collect.${uniqueSuffix()}`, ['#'], async (m) => {
-    published.push({ routingKey: m.routingKey, payload: m.payload as Json });
-    if (m.routingKey !== 'messaging.send_requested') return;
-    const command = m.payload as SendRequestedCommand;
-    commands.push(command);
-    const status = worker.answerWith(command);
-    if (status) await answer(command, status);
+  exchange.onPublished(async (routingKey, payload) => {
+    const status = routingKey === 'messaging.send_requested' && worker.answerWith(payload as never);
+    if (status) await answer(payload as unknown as SendRequestedCommand, status);
   });
+  const commands = () =>
+    exchange.published.filter((p) => p.routingKey === 'messaging.send_requested').map((p) => p.payload);
 
   return {
-    url: server.url,
+    url: served.url,
     config,
     messaging,
     worker,
     answer,
     /** The send commands of a campaign, in the order they arrived. */
-    commandsOf: (campaignId: string) => commands.filter((c) => c.campaign_id === campaignId),
+    commandsOf: (campaignId: string) =>
+      commands().filter((c) => c.campaign_id === campaignId) as unknown as SendRequestedCommand[],
     /** The campaign's own events (campaign.created, .started, .completed) of a campaign. */
     eventsOf: (campaignId: string) =>
-      published.filter((p) => p.routingKey.startsWith('campaign.') && p.payload.campaign_id === campaignId),
-    /** Publishes a customer's message as messaging does (the STOP / START keywords). */
-    customerWrote: (tenantId: number, channelAccountId: string, from: string, text: string) => {
-      const eventId = ulid();
-      return broker.publish(
-        'message.received',
-        {
-          event_id: eventId,
-          tenant_id: tenantId,
-          occurred_at: new Date().toISOString(),
-          channel_account_id: channelAccountId,
-          from,
-          name: null,
-          message_id: `wamid.in.${eventId}`,
-          type: 'text',
-          text,
-          media: null,
-        },
-        { messageId: eventId },
-      );
-    },
+      exchange.published.filter(
+        (p) => p.routingKey.startsWith('campaign.') && p.payload.campaign_id === campaignId,
+      ),
+    /** Publishes a customer's text as messaging does (the STOP / START keywords). */
+    customerWrote: (tenantId: number, channelAccountId: string, from: string, text: string) =>
+      exchange.publish('message.received', {
+        ...{ tenant_id: tenantId, channel_account_id: channelAccountId, from, name: null },
+        ...{ message_id: `wamid.in.${uniqueSuffix()}`, type: 'text', text, media: null },
+      }),
     stop: async () => {
-      await server.close();
-      await service.close();
-      await broker.close();
+      await served.stop();
+      await exchange.close();
       await messaging.close();
     },
   };
@@ -133,28 +95,22 @@ export async function setupCampaign(overrides: Record<string, string> = {}) {
 
 export type CampaignContext = Awaited<ReturnType<typeof setupCampaign>>;
 
-/** A tenant with one number known to the fake messaging, and its calls as the gateway forwards them. */
+/** A tenant with one number known to the fake messaging (with this daily limit), and its calls. */
 export function newTenant(c: CampaignContext, dailyLimit: number | null = null) {
-  const tenantId = 100_000_000 + Math.floor(Math.random() * 2_000_000_000);
+  const tenantId = oneService.newTenantId();
   const channelAccountId = ulid();
   c.messaging.addAccount(channelAccountId, tenantId, dailyLimit);
-  const headers = {
-    [INTERNAL_HEADERS.token]: c.config.INTERNAL_TOKEN,
-    [INTERNAL_HEADERS.tenantId]: String(tenantId),
-  };
-  const get = (path: string) => request(c.url).get(path).set(headers);
-  const post = (path: string, body?: Json) => request(c.url).post(path).set(headers).send(body);
-  const campaign = async (id: string) => (await get(`/api/v1/campaigns/${id}`).expect(200)).body.data as Json;
+  const api = oneService.asTenant(c.url, c.config.INTERNAL_TOKEN, tenantId);
+  const campaign = async (id: string) =>
+    (await api.get(`/api/v1/campaigns/${id}`).expect(200)).body.data as Json;
 
   return {
+    ...api,
     tenantId,
     channelAccountId,
-    get,
-    post,
-    del: (path: string) => request(c.url).delete(path).set(headers),
     /** POST /api/v1/campaigns of spring_sale to these phones (each named), merged with `extra`. */
     create: (phones: string[], extra: Json = {}, query = '') =>
-      post(`/api/v1/campaigns${query}`, {
+      api.post(`/api/v1/campaigns${query}`, {
         channel_account_id: channelAccountId,
         message_type: 'template',
         template_name: 'spring_sale',
@@ -164,18 +120,22 @@ export function newTenant(c: CampaignContext, dailyLimit: number | null = null) 
       }),
     campaign,
     /** Polls the campaign until its status is one of those given. */
-    campaignIn: (id: string, statuses: string[], timeoutMs = 10_000) =>
-      waitFor(
-        async () => {
-          const found = await campaign(id);
-          return statuses.includes(found.status as string) && found;
-        },
-        { timeoutMs, what: `campaign ${id} ${statuses.join('|')}` },
-      ),
+    campaignIn: (id: string, statuses: string[]) =>
+      oneService.untilStatus(() => campaign(id), statuses, `campaign ${id}`),
     recipients: async (id: string) =>
-      (await get(`/api/v1/campaigns/${id}/recipients?per_page=100`).expect(200)).body.data
+      (await api.get(`/api/v1/campaigns/${id}/recipients?per_page=100`).expect(200)).body.data
         .recipients as Json[],
   };
 }
 
 export type TenantContext = ReturnType<typeof newTenant>;
+
+/** The campaign service (with these settings) for a test file: started before its tests, stopped after them. */
+export function useCampaign(overrides: Record<string, string> = {}) {
+  const c = {} as CampaignContext;
+  beforeAll(async () => {
+    Object.assign(c, await setupCampaign(overrides));
+  });
+  afterAll(() => c.stop());
+  return c;
+}

@@ -1,22 +1,21 @@
-import request from 'supertest';
-import { ulid } from 'ulidx';
-import { INTERNAL_HEADERS, type DomainEventKey } from '@bm/contracts';
-import { amqpClientFor, createLogger, runMigrations, startHttpServer } from '@bm/platform';
-import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
+import type { DomainEventKey } from '@bm/contracts';
+import { testEnv, uniqueSuffix } from '@bm/platform/testing';
+import {
+  asTenant,
+  exchangeTap,
+  freshPhone,
+  migrateOnce,
+  newTenantId,
+  serveInProcess,
+  untilStatus,
+  type Json,
+} from '../../../../test/support/one-service';
 import { loadMessagingConfig } from '../../src/config';
 import { createMessagingDataSource } from '../../src/data-access/data-source';
 import { createMessagingService } from '../../src/messaging';
 import { startFakeUpstream } from './fake-upstream';
 
-export type Json = Record<string, unknown>;
-
-/** What messaging published on its exchange (events and commands), in arrival order. */
-export interface Published {
-  routingKey: string;
-  payload: Json;
-}
-
-let migrated: Promise<void> | undefined;
+export { freshPhone, type Json };
 
 /** Settings that make the background passes quick enough to watch; a test adds its own. */
 const QUICK: Record<string, string> = {
@@ -26,12 +25,8 @@ const QUICK: Record<string, string> = {
 };
 
 /** Digits no other test uses, for a phone number id or a WABA id. */
-export const freshDigits = (lead = '1'): string =>
+export const freshDigits = (lead: string): string =>
   `${lead}${String(Date.now()).slice(-8)}${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`;
-
-let phones = Math.floor(Math.random() * 1e6);
-/** A customer's phone (US) no other test of the file uses. */
-export const freshPhone = (): string => `1415${String((phones += 1) % 1e7).padStart(7, '0')}`;
 
 /**
  * Messaging in this process on a free port, as its start script runs it, against the run's PostgreSQL and Redis
@@ -49,66 +44,25 @@ export async function setupMessaging(overrides: Record<string, string> = {}) {
       ...overrides,
     }),
   );
-  migrated ??= (async () => {
-    const dataSource = createMessagingDataSource(config);
-    await runMigrations(dataSource).finally(() => dataSource.destroy());
-  })();
-  await migrated;
+  await migrateOnce('messaging', config, () => createMessagingDataSource(config));
   const service = await createMessagingService(config);
-  await service.startWorkers();
-  const server = await startHttpServer(service.app, 0, '127.0.0.1');
-
-  const published: Published[] = [];
-  const broker = amqpClientFor(config, createLogger('test-broker', 'silent'));
-  await broker.connect();
-  await broker.consume(`collect.${uniqueSuffix()}`, ['#'], async (m) => {
-    published.push({ routingKey: m.routingKey, payload: m.payload as Json });
-    await Promise.resolve();
-  });
-  const db = service.deps.dataSource;
-
-  /** A call as the gateway forwards it: the internal token, and the tenant it authenticated. */
-  const api = (tenantId: number) => {
-    const headers = {
-      [INTERNAL_HEADERS.token]: config.INTERNAL_TOKEN,
-      [INTERNAL_HEADERS.tenantId]: String(tenantId),
-    };
-    const agent = request(server.url);
-    return {
-      get: (path: string) => agent.get(path).set(headers),
-      post: (path: string, body?: Json) => agent.post(path).set(headers).send(body),
-      put: (path: string, body?: Json) => agent.put(path).set(headers).send(body),
-    };
-  };
+  const served = await serveInProcess(service);
+  const exchange = await exchangeTap(config);
 
   return {
-    url: server.url,
-    config,
+    url: served.url,
     upstream,
-    published,
-    api,
+    published: exchange.published,
+    publishedWith: exchange.publishedWith,
+    api: (tenantId: number) => asTenant(served.url, config.INTERNAL_TOKEN, tenantId),
     /** Runs SQL against messaging's tables (to read rows, or to leave one as a crashed worker would). */
-    query: <T = Json>(sql: string, params: unknown[] = []) => db.query<T[]>(sql, params),
-    /** Publishes an item as webhook-ingress or campaign would, with a fresh event id. */
-    publish: (routingKey: DomainEventKey, fields: Json) => {
-      const eventId = ulid();
-      const payload = {
-        event_id: eventId,
-        tenant_id: null,
-        occurred_at: new Date().toISOString(),
-        ...fields,
-      };
-      return broker.publish(routingKey, payload, { messageId: eventId });
-    },
-    /** The published items under a routing key whose payload has `field` equal to `value`. */
-    publishedWith: (routingKey: string, field: string, value: unknown) =>
-      published
-        .filter((p) => p.routingKey === routingKey && p.payload[field] === value)
-        .map((p) => p.payload),
+    query: <T = Json>(sql: string, params: unknown[] = []) => service.deps.dataSource.query<T[]>(sql, params),
+    /** Publishes an item as webhook-ingress or campaign would. */
+    publish: (routingKey: DomainEventKey, fields: Json) =>
+      exchange.publish(routingKey, { tenant_id: null, ...fields }),
     stop: async () => {
-      await server.close();
-      await service.close();
-      await broker.close();
+      await served.stop();
+      await exchange.close();
       await upstream.close();
     },
   };
@@ -117,30 +71,26 @@ export async function setupMessaging(overrides: Record<string, string> = {}) {
 export type MessagingContext = Awaited<ReturnType<typeof setupMessaging>>;
 
 /** A tenant with one number connected through the operator route, its templates fetched from the fake upstream. */
-export async function connectTenant(m: MessagingContext, extra: Json = {}) {
-  const tenantId = 100_000_000 + Math.floor(Math.random() * 2_000_000_000);
-  const phoneNumberId = freshDigits('1');
-  const wabaId = freshDigits('2');
-  const connected = await m
-    .api(tenantId)
+export async function connectTenant(m: MessagingContext) {
+  const tenantId = newTenantId();
+  const number = { waba_id: freshDigits('2'), phone_number_id: freshDigits('1') };
+  const api = m.api(tenantId);
+  const connected = await api
     .post(`/admin/v1/tenants/${tenantId}/channel-accounts`, {
-      phone_number_id: phoneNumberId,
-      waba_id: wabaId,
+      ...number,
       display_phone_number: '+1 555 000 1111',
       access_token: 'fake-upstream-token',
       tier: 'TIER_1K',
-      ...extra,
     })
     .expect(201);
   const channelAccountId = connected.body.data.channel_account_id as string;
-  const api = m.api(tenantId);
   const message = async (id: number) =>
     (await api.get(`/api/v1/messages/${id}`).expect(200)).body.data as Json;
 
   return {
     tenantId,
-    phoneNumberId,
-    wabaId,
+    phoneNumberId: number.phone_number_id,
+    wabaId: number.waba_id,
     channelAccountId,
     account: connected.body.data as Json,
     api,
@@ -155,44 +105,43 @@ export async function connectTenant(m: MessagingContext, extra: Json = {}) {
       }),
     message,
     /** Polls the message until its status is one of those given. */
-    messageIn: (id: number, statuses: string[], timeoutMs = 10_000) =>
-      waitFor(
-        async () => {
-          const found = await message(id);
-          return statuses.includes(found.status as string) && found;
-        },
-        { timeoutMs, what: `message ${id} ${statuses.join('|')}` },
-      ),
-    /** A receipt as webhook-ingress publishes it for this number. */
-    report: (providerMessageId: string, status: string, extraFields: Json = {}) =>
+    messageIn: (id: number, statuses: string[], timeoutMs?: number) =>
+      untilStatus(() => message(id), statuses, `message ${id}`, timeoutMs),
+    /** A receipt as webhook-ingress publishes it for this number (`fields` may name another number). */
+    report: (providerMessageId: string, status: string, fields: Json = {}) =>
       m.publish('inbound.status', {
-        waba_id: wabaId,
-        phone_number_id: phoneNumberId,
+        ...number,
         provider_message_id: providerMessageId,
         status,
-        recipient_id: '0',
         errors: [],
-        pricing_category: null,
-        conversation_id: null,
-        ...extraFields,
+        ...{ recipient_id: '0', pricing_category: null, conversation_id: null },
+        ...fields,
       }),
-    /** A customer's message to this number, as webhook-ingress publishes it. */
-    inbound: (from: string, text: string, extraFields: Json = {}) =>
+    /** A customer's text to this number as webhook-ingress publishes it (`fields` make it a button reply). */
+    inbound: (from: string, text: string, fields: Json = {}) =>
       m.publish('inbound.message', {
-        waba_id: wabaId,
-        phone_number_id: phoneNumberId,
-        message_id: `wamid.in.${uniqueSuffix()}`,
-        from,
-        name: 'Customer',
-        type: 'text',
-        text,
-        media: null,
-        button_payload: null,
-        context_message_id: null,
+        ...number,
+        ...{ message_id: `wamid.in.${uniqueSuffix()}`, from, name: 'Customer', type: 'text', text },
+        ...{ media: null, button_payload: null, context_message_id: null },
         raw: { type: 'text', text: { body: text } },
-        ...extraFields,
+        ...fields,
       }),
   };
 }
 
 export type TenantContext = Awaited<ReturnType<typeof connectTenant>>;
+
+/**
+ * Messaging (with these settings) and one connected tenant for a test file: started before its tests, stopped
+ * after them. The two objects are filled in when the file starts.
+ */
+export function useMessaging(overrides: Record<string, string> = {}) {
+  const m = {} as MessagingContext;
+  const t = {} as TenantContext;
+  beforeAll(async () => {
+    Object.assign(m, await setupMessaging(overrides));
+    Object.assign(t, await connectTenant(m));
+  });
+  afterAll(() => m.stop());
+  return { m, t };
+}
