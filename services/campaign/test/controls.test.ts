@@ -96,4 +96,21 @@ describe('the campaign service alone: cancel, pause, resume, retry and opt-outs'
       what: 'START synced',
     });
   });
+
+  it('when a recipient opts out after the list was prepared, then the campaign fails that recipient instead of sending', async () => {
+    const t = newTenant(c);
+    const [leaving, staying] = [freshPhone(), freshPhone()];
+    const at = new Date(Date.now() + 1000).toISOString();
+    const id = (await t.create([leaving, staying], { scheduled_at: at }).expect(202)).body.data
+      .campaign_id as string;
+    expect(await t.campaignIn(id, ['scheduled'])).toMatchObject({ total_count: 2 });
+    await t.post('/api/v1/opt-outs', { phone: leaving }).expect(201);
+    expect(await t.campaignIn(id, ['completed'])).toMatchObject({ sent_count: 1, failed_count: 1 });
+    expect(c.commandsOf(id).map((x) => x.phone)).toEqual([staying]);
+    const recipient = (await t.recipients(id)).find((r) => r.phone === leaving);
+    expect(recipient).toMatchObject({
+      status: 'failed',
+      error_message: expect.stringMatching(/^RECIPIENT_OPTED_OUT/),
+    });
+  });
 });
