@@ -57,24 +57,20 @@ describe('messaging alone: campaign sends and capacity', () => {
 
   it("when capacity is held for a campaign, then the number's remaining capacity shrinks until the hold is released", async () => {
     const account = `/internal/v1/channel-accounts/${t.channelAccountId}`;
-    const before = (await t.api.get(`${account}/capacity`).expect(200)).body.data;
+    const before = (await t.api.get(`${account}/capacity`).expect(200)).body.data as { remaining: number };
     expect(before).toMatchObject({ daily_limit: 1000 });
-    const all = await t.api
-      .post(`${account}/capacity/reservations`, {
-        reference: 'c1',
-        count: before.remaining + 1,
-        partial: false,
-      })
-      .expect(200);
-    expect(all.body.data.granted).toBe(0);
-    const some = await t.api
-      .post(`${account}/capacity/reservations`, {
-        reference: 'c1',
-        count: before.remaining + 1,
-        partial: true,
-      })
-      .expect(200);
-    expect(some.body.data).toMatchObject({ granted: before.remaining, capacity: { remaining: 0 } });
+    /** Holds one more than the number has left for campaign c1, all or nothing unless `partial`. */
+    const holdOneTooMany = async (partial: boolean): Promise<Record<string, unknown>> =>
+      (
+        await t.api
+          .post(`${account}/capacity/reservations`, { reference: 'c1', count: before.remaining + 1, partial })
+          .expect(200)
+      ).body.data as Record<string, unknown>;
+    expect((await holdOneTooMany(false)).granted).toBe(0);
+    expect(await holdOneTooMany(true)).toMatchObject({
+      granted: before.remaining,
+      capacity: { remaining: 0 },
+    });
     await t.api.del(`${account}/capacity/reservations/c1`).expect(200);
     expect((await t.api.get(`${account}/capacity`).expect(200)).body.data).toEqual(before);
   });
