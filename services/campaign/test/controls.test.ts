@@ -61,9 +61,10 @@ describe('the campaign service alone: cancel, pause, resume, retry and opt-outs'
     expect(retried.body.data).toMatchObject({ retried_count: 1, status: 'pending' });
     expect(await t.campaignIn(id, ['completed'])).toMatchObject({ sent_count: 3, failed_count: 1 });
     const toRetried = c.commandsOf(id).filter((x) => x.phone === phones[1]);
-    expect(toRetried.map((x) => x.campaign_recipient_id)).toEqual([
-      toRetried[0].campaign_recipient_id,
-      `${toRetried[0].campaign_recipient_id}-1`,
+    const recipientId = toRetried[0].campaign_recipient_id;
+    expect(toRetried.map((x) => [x.campaign_recipient_id, x.campaign_recipient_attempt])).toEqual([
+      [recipientId, 0],
+      [recipientId, 1],
     ]);
     expect(c.commandsOf(id)).toHaveLength(4);
   });

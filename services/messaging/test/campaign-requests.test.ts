@@ -10,6 +10,7 @@ describe('messaging alone: campaign sends and capacity', () => {
     tenant_id: t.tenantId,
     campaign_id: ulid(),
     campaign_recipient_id: String(Date.now()),
+    campaign_recipient_attempt: 0,
     channel_account_id: t.channelAccountId,
     phone: freshPhone(),
     template_name: 'spring_sale',
@@ -32,6 +33,7 @@ describe('messaging alone: campaign sends and capacity', () => {
     expect(await statusOf(sent.campaign_recipient_id)).toMatchObject({
       status: 'sent',
       campaign_id: sent.campaign_id,
+      campaign_recipient_attempt: 0,
       to_phone: sent.phone,
     });
     await new Promise((r) => setTimeout(r, 500));

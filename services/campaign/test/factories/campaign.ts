@@ -56,6 +56,7 @@ export async function setupCampaign(overrides: Record<string, string> = {}) {
       error_message: failed ? 'upstream error 131026: Message undeliverable' : null,
       campaign_id: command.campaign_id,
       campaign_recipient_id: command.campaign_recipient_id,
+      campaign_recipient_attempt: command.campaign_recipient_attempt,
     });
   };
   exchange.onPublished(async (routingKey, payload) => {
