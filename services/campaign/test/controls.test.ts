@@ -12,7 +12,7 @@ describe('the campaign service alone: cancel, pause, resume, retry and opt-outs'
 
   it('when a scheduled campaign is cancelled, then nothing is sent, and a second cancel is 409 with the status', async () => {
     const t = newTenant(c);
-    const at = new Date(Date.now() + 1000).toISOString();
+    const at = new Date(Date.now() + 2000).toISOString();
     const id = (await t.create(fivePhones(), { scheduled_at: at }).expect(202)).body.data
       .campaign_id as string;
     await t.campaignIn(id, ['scheduled']);
@@ -22,7 +22,7 @@ describe('the campaign service alone: cancel, pause, resume, retry and opt-outs'
       code: 'CAMPAIGN_NOT_CANCELLABLE',
       details: { status: 'cancelled' },
     });
-    await new Promise((r) => setTimeout(r, 1500));
+    await new Promise((r) => setTimeout(r, 2500));
     expect(c.commandsOf(id)).toEqual([]);
     expect((await t.campaign(id)).status).toBe('cancelled');
   });
@@ -101,7 +101,7 @@ describe('the campaign service alone: cancel, pause, resume, retry and opt-outs'
   it('when a recipient opts out after the list was prepared, then the campaign fails that recipient instead of sending', async () => {
     const t = newTenant(c);
     const [leaving, staying] = [freshPhone(), freshPhone()];
-    const at = new Date(Date.now() + 1000).toISOString();
+    const at = new Date(Date.now() + 2500).toISOString();
     const id = (await t.create([leaving, staying], { scheduled_at: at }).expect(202)).body.data
       .campaign_id as string;
     expect(await t.campaignIn(id, ['scheduled'])).toMatchObject({ total_count: 2 });

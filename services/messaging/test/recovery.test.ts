@@ -24,10 +24,13 @@ describe('messaging alone: recovery of stranded messages, abandoned attempts, un
     );
     return { id, phone };
   };
-  /** A worker killed mid-attempt: its first attempt started 5 s ago and never finished. */
-  const abandonedAttempt = (awaitingSlot: boolean) =>
+  /**
+   * A worker killed mid-attempt: its first attempt started `startedAgo` and never finished. Past the window
+   * (2.5 s) the scheduler settles it at once; within it, a receipt naming the attempt still may.
+   */
+  const abandonedAttempt = (awaitingSlot: boolean, startedAgo = '5 seconds') =>
     leftBehind(
-      `send_attempts = 1, attempt_started_at = now() - interval '5 seconds', awaiting_slot = ${String(awaitingSlot)}`,
+      `send_attempts = 1, attempt_started_at = now() - interval '${startedAgo}', awaiting_slot = ${String(awaitingSlot)}`,
     );
 
   it('when a queued message lost its delivery command, then the scheduler gives it a new one and it is sent once', async () => {
@@ -53,7 +56,7 @@ describe('messaging alone: recovery of stranded messages, abandoned attempts, un
   });
 
   it('when a worker died in the call and a receipt names its attempt, then the message takes that wamid, from its own number only', async () => {
-    const { id, phone } = await abandonedAttempt(false);
+    const { id, phone } = await abandonedAttempt(false, '1 second');
     const callback = { biz_opaque_callback_data: `bm1:${id}:1` };
     await t.report(`wamid.foreign.${id}`, 'sent', { ...callback, phone_number_id: `9${t.phoneNumberId}` });
     await t.report(`wamid.reported.${id}`, 'sent', callback);
