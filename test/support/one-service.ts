@@ -1,7 +1,8 @@
+import { Client } from 'pg';
 import request from 'supertest';
 import { ulid } from 'ulidx';
 import { INTERNAL_HEADERS } from '@bm/contracts';
-import { amqpClientFor, createLogger, runMigrations, startHttpServer, type CommonConfig } from '@bm/platform';
+import { amqpClientFor, createLogger, runMigrations, type CommonConfig } from '@bm/platform';
 import { uniqueSuffix, waitFor } from '@bm/platform/testing';
 
 /*
@@ -13,10 +14,10 @@ import { uniqueSuffix, waitFor } from '@bm/platform/testing';
 export type Json = Record<string, unknown>;
 type DataSource = Parameters<typeof runMigrations>[0];
 
-/** What a started service offers (the shape its create function returns). */
+/** What a service's create function returns, as far as starting and stopping it goes. */
 interface Startable {
-  app: Parameters<typeof startHttpServer>[0];
-  startWorkers(): Promise<void>;
+  /** The workers, then HTTP on the configured port (0 in tests: a free one). */
+  start(): Promise<{ url: string }>;
   close(): Promise<void>;
 }
 
@@ -39,15 +40,20 @@ export function migrateOnce(
   return migrated.get(key)!;
 }
 
-/** The service's workers started and its HTTP app on a free port; `stop` closes the server, then the service. */
-export async function serveInProcess(service: Startable) {
-  await service.startWorkers();
-  const server = await startHttpServer(service.app, 0, '127.0.0.1');
+/**
+ * The service started as its start script starts it (workers, then HTTP); `query` reads and writes its tables
+ * over a connection of the test's own; `stop` closes the service as a SIGTERM would, then that connection.
+ */
+export async function serveInProcess(service: Startable, databaseUrl: string) {
+  const server = await service.start();
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
   return {
     url: server.url,
+    query: async <T = Json>(sql: string, params: unknown[] = []) => (await db.query(sql, params)).rows as T[],
     stop: async () => {
-      await server.close();
       await service.close();
+      await db.end();
     },
   };
 }

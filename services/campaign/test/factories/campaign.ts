@@ -24,6 +24,7 @@ export async function setupCampaign(overrides: Record<string, string> = {}) {
   const config = loadCampaignConfig(
     testEnv({
       AMQP_PREFIX: `${testEnv().AMQP_PREFIX}.cmp${uniqueSuffix()}`,
+      CAMPAIGN_PORT: '0',
       MESSAGING_URL: messaging.url,
       DISPATCH_INTERVAL_MS: '50',
       THROTTLE_RECHECK_MS: '200',
@@ -32,7 +33,7 @@ export async function setupCampaign(overrides: Record<string, string> = {}) {
     }),
   );
   await oneService.migrateOnce('campaign', config, () => createCampaignDataSource(config));
-  const served = await oneService.serveInProcess(await createCampaignService(config));
+  const served = await oneService.serveInProcess(await createCampaignService(config), config.DATABASE_URL);
   const exchange = await oneService.exchangeTap(config);
   const worker = { answerWith: (_command: SendRequestedCommand): Answer => 'sent' };
   let messageLogIds = Math.floor(Math.random() * 1e9);

@@ -39,14 +39,14 @@ export async function setupMessaging(overrides: Record<string, string> = {}) {
     testEnv({
       AMQP_PREFIX: `${testEnv().AMQP_PREFIX}.msg${uniqueSuffix()}`,
       REDIS_PREFIX: `${testEnv().REDIS_PREFIX}msg${uniqueSuffix()}:`,
+      MESSAGING_PORT: '0',
       UPSTREAM_BASE_URL: upstream.url,
       ...QUICK,
       ...overrides,
     }),
   );
   await migrateOnce('messaging', config, () => createMessagingDataSource(config));
-  const service = await createMessagingService(config);
-  const served = await serveInProcess(service);
+  const served = await serveInProcess(await createMessagingService(config), config.DATABASE_URL);
   const exchange = await exchangeTap(config);
 
   return {
@@ -56,7 +56,7 @@ export async function setupMessaging(overrides: Record<string, string> = {}) {
     publishedWith: exchange.publishedWith,
     api: (tenantId: number) => asTenant(served.url, config.INTERNAL_TOKEN, tenantId),
     /** Runs SQL against messaging's tables (to read rows, or to leave one as a crashed worker would). */
-    query: <T = Json>(sql: string, params: unknown[] = []) => service.deps.dataSource.query<T[]>(sql, params),
+    query: served.query,
     /** Publishes an item as webhook-ingress or campaign would. */
     publish: (routingKey: DomainEventKey, fields: Json) =>
       exchange.publish(routingKey, { tenant_id: null, ...fields }),
