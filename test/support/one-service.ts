@@ -85,6 +85,8 @@ export async function exchangeTap(config: CommonConfig) {
     published.push({ routingKey: m.routingKey, payload: m.payload as Json });
     for (const listener of listeners) await listener(m.routingKey, m.payload as Json);
   });
+  const publishedWith = (routingKey: string, field: string, value: unknown) =>
+    published.filter((p) => p.routingKey === routingKey && p.payload[field] === value).map((p) => p.payload);
   return {
     published,
     /** Called with every item as it arrives (a neighbour that answers what the service publishes). */
@@ -99,6 +101,11 @@ export async function exchangeTap(config: CommonConfig) {
       published
         .filter((p) => p.routingKey === routingKey && p.payload[field] === value)
         .map((p) => p.payload),
+    /** Waits for the first payload published under a routing key whose `field` equals `value`. */
+    firstPublished: (routingKey: string, field: string, value: unknown) =>
+      waitFor(() => publishedWith(routingKey, field, value)[0], {
+        what: `${routingKey} with ${field} ${String(value)}`,
+      }),
     close: () => broker.close(),
   };
 }

@@ -1,5 +1,4 @@
 import { ulid } from 'ulidx';
-import { waitFor } from '@bm/platform/testing';
 import { freshPhone, useMessaging } from './factories/messaging';
 
 /** What the campaign service asks of messaging: its send commands, and the number's capacity and holds. */
@@ -19,12 +18,7 @@ describe('messaging alone: campaign sends and capacity', () => {
     ...fields,
   });
   const statusOf = (campaignRecipientId: string) =>
-    waitFor(
-      () => m.publishedWith('message.status_updated', 'campaign_recipient_id', campaignRecipientId)[0],
-      {
-        what: `status event of recipient ${campaignRecipientId}`,
-      },
-    );
+    m.firstPublished('message.status_updated', 'campaign_recipient_id', campaignRecipientId);
 
   it('when the same send command arrives twice, then one message goes to the upstream and its status event names the recipient', async () => {
     const sent = command();
@@ -75,5 +69,17 @@ describe('messaging alone: campaign sends and capacity', () => {
     });
     await t.api.del(`${account}/capacity/reservations/c1`).expect(200);
     expect((await t.api.get(`${account}/capacity`).expect(200)).body.data).toEqual(before);
+  });
+
+  it("when campaign sets messaging's copy of an opt-out, then a single MARKETING send to that phone is refused, UTILITY still goes, and an older version changes nothing", async () => {
+    const phone = freshPhone();
+    const marketing = { phone, data: { name: 'spring_sale', components: command().components } };
+    await t.api.put(`/internal/v1/opt-outs/${phone}`, { opted_out: true, version: 2 }).expect(200);
+    expect((await t.send(marketing).expect(422)).body.error.code).toBe('RECIPIENT_OPTED_OUT');
+    await t.send({ phone }).expect(202);
+    await t.api.put(`/internal/v1/opt-outs/${phone}`, { opted_out: false, version: 1 }).expect(200);
+    await t.send(marketing).expect(422);
+    await t.api.put(`/internal/v1/opt-outs/${phone}`, { opted_out: false, version: 3 }).expect(200);
+    await t.send(marketing).expect(202);
   });
 });

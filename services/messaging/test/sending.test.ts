@@ -99,9 +99,7 @@ describe('messaging alone: sending, receipts, the service window, the frequency-
     expect(refused.body.error.code).toBe('OUTSIDE_SERVICE_WINDOW');
     expect(m.upstream.sendsTo(phone)).toHaveLength(0);
     await t.inbound(phone, 'Where is my order?');
-    await waitFor(() => m.publishedWith('message.received', 'from', phone).length > 0, {
-      what: 'message.received',
-    });
+    await m.firstPublished('message.received', 'from', phone);
     const accepted = await t.send(text).expect(202);
     expect(accepted.body.data).toMatchObject({ conversation_category: 'SERVICE', cost: 0 });
     await t.messageIn(accepted.body.data.message_log_id as number, ['sent']);

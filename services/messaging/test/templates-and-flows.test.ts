@@ -46,9 +46,7 @@ describe('messaging alone: templates and conversation flows', () => {
     await waitFor(async () => (await templates()).find((x) => x.name === name && x.status === 'APPROVED'), {
       what: 'template approved',
     });
-    await waitFor(() => m.publishedWith('template.status_changed', 'name', name).length > 0, {
-      what: 'event',
-    });
+    await m.firstPublished('template.status_changed', 'name', name);
     expect(m.publishedWith('template.submitted', 'name', name)).toEqual([
       expect.objectContaining({ tenant_id: t.tenantId, status: 'PENDING' }),
     ]);
@@ -58,7 +56,7 @@ describe('messaging alone: templates and conversation flows', () => {
   });
 
   /** Ask with two buttons: yes thanks the customer and ends, no hands off to a person. */
-  const activeFlow = async (keyword: string) => {
+  const activeFlow = async (keyword: string, settings: Record<string, unknown> = {}) => {
     const answers = { yes: 'thanks', no: 'human' };
     const steps = [
       {
@@ -86,6 +84,7 @@ describe('messaging alone: templates and conversation flows', () => {
         name: `Order ${keyword}`,
         trigger,
         steps,
+        ...settings,
       })
       .expect(201);
     const flowId = created.body.data.flow_id as string;
@@ -123,9 +122,7 @@ describe('messaging alone: templates and conversation flows', () => {
     const [, thanks] = await sendsTo(phone, 2);
     expect(thanks.body).toMatchObject({ type: 'text', text: { body: 'Thanks, you said yes.' } });
     expect(await sessionOf(flowId, phone, 'completed')).toMatchObject({ variables: { wants: 'yes' } });
-    await waitFor(() => m.publishedWith('flow.session_completed', 'phone', phone).length > 0, {
-      what: 'event',
-    });
+    await m.firstPublished('flow.session_completed', 'phone', phone);
     expect(m.publishedWith('live_chat.requested', 'customer_phone', phone)).toEqual([]);
   });
 
@@ -137,12 +134,7 @@ describe('messaging alone: templates and conversation flows', () => {
     await sendsTo(phone, 1);
     await buttonReply(phone, 'no', 'No');
     await sessionOf(flowId, phone, 'handed_off');
-    const [request] = await waitFor(
-      () =>
-        m.publishedWith('live_chat.requested', 'customer_phone', phone).length > 0 &&
-        m.publishedWith('live_chat.requested', 'customer_phone', phone),
-      { what: 'live chat request' },
-    );
+    const request = await m.firstPublished('live_chat.requested', 'customer_phone', phone);
     expect(request).toMatchObject({
       reason: 'flow_handoff',
       text: 'No',
@@ -153,13 +145,19 @@ describe('messaging alone: templates and conversation flows', () => {
   it('when no active flow takes a message, then it asks for a person, and nothing is sent to the customer', async () => {
     const phone = freshPhone();
     await t.inbound(phone, 'Is anyone there?');
-    const [request] = await waitFor(
-      () =>
-        m.publishedWith('live_chat.requested', 'customer_phone', phone).length > 0 &&
-        m.publishedWith('live_chat.requested', 'customer_phone', phone),
-      { what: 'live chat request' },
-    );
+    const request = await m.firstPublished('live_chat.requested', 'customer_phone', phone);
     expect(request).toMatchObject({ reason: 'no_automation', text: 'Is anyone there?' });
     expect(m.upstream.sendsTo(phone)).toEqual([]);
+  });
+
+  it("when the customer does not answer within the flow's timeout, then the session ends as timed out", async () => {
+    const keyword = `slow${uniqueSuffix()}`;
+    const flowId = await activeFlow(keyword, { timeout_seconds: 1 });
+    const phone = freshPhone();
+    await t.inbound(phone, keyword);
+    expect(await sessionOf(flowId, phone, 'active')).toMatchObject({ current_step: 'answer' });
+    const ended = await sessionOf(flowId, phone, 'timed_out');
+    const cancelled = await m.firstPublished('flow.session_cancelled', 'phone', phone);
+    expect(cancelled).toMatchObject({ flow_id: flowId, session_id: ended.session_id });
   });
 });

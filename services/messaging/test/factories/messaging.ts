@@ -54,6 +54,7 @@ export async function setupMessaging(overrides: Record<string, string> = {}) {
     upstream,
     published: exchange.published,
     publishedWith: exchange.publishedWith,
+    firstPublished: exchange.firstPublished,
     api: (tenantId: number) => asTenant(served.url, config.INTERNAL_TOKEN, tenantId),
     /** Runs SQL against messaging's tables (to read rows, or to leave one as a crashed worker would). */
     query: served.query,
