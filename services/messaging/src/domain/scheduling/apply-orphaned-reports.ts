@@ -1,12 +1,14 @@
-import { messagesWithOrphanedReports } from '../../data-access/status-report.repository';
 import type { MessagingDeps } from '../messaging-deps';
+import type { ChangeStatusDeps } from '../statuses/change-status';
 import { applyPendingReports } from '../statuses/apply-status-report.use-case';
 
 /** Sweeps reports whose message got its provider id in a transaction that raced theirs. */
-export async function applyOrphanedReports(deps: MessagingDeps): Promise<number> {
-  const ids = await messagesWithOrphanedReports(deps.dataSource);
+export async function applyOrphanedReports(
+  deps: ChangeStatusDeps & Pick<MessagingDeps, 'unitOfWork' | 'statusReports'>,
+): Promise<number> {
+  const ids = await deps.statusReports.messagesWithOrphanedReports();
   for (const id of ids) {
-    await deps.dataSource.transaction(async (tx) => {
+    await deps.unitOfWork.inTransaction(async (tx) => {
       const message = await deps.messages.findById(tx, id, { lock: true });
       if (message) await applyPendingReports(deps, tx, message);
     });
