@@ -30,13 +30,12 @@ export function migrateOnce(
   dataSource: () => DataSource,
 ): Promise<void> {
   const key = `${schema} ${config.DATABASE_URL}`;
-  if (!migrated.has(key)) {
+  const migrate = async () => {
     const ds = dataSource();
-    migrated.set(
-      key,
-      runMigrations(ds).then(async () => void (await ds.destroy())),
-    );
-  }
+    await runMigrations(ds);
+    await ds.destroy();
+  };
+  if (!migrated.has(key)) migrated.set(key, migrate());
   return migrated.get(key)!;
 }
 
