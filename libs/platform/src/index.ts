@@ -23,6 +23,8 @@ export * from './group-commit';
 export * from './scheduling';
 export * from './db/data-source';
 export * from './db/migrate-main';
+export * from './db/pg-listener';
+export * from './db/wake-gate';
 export * from './amqp';
 export * from './metrics';
 export * from './tracing';

@@ -7,14 +7,15 @@ import {
   type Logger,
   OutboxRelay,
   PeriodicTask,
+  PgListener,
   pingDatabase,
   requireInternalCaller,
   serviceHealthRoutes,
   serviceMetrics,
 } from '@bm/platform';
 import type { CampaignConfig } from './config';
-import { CampaignRepository } from './data-access/campaign.repository';
 import { CAMPAIGN_SCHEMA, createCampaignDataSource } from './data-access/data-source';
+import { CampaignRepository, DISPATCH_CHANNEL } from './data-access/campaign.repository';
 import { MessagingClient } from './data-access/messaging-client';
 import { OptOutRepository } from './data-access/opt-out.repository';
 import { RecipientRepository } from './data-access/recipient.repository';
@@ -69,18 +70,22 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
     },
     wakeDispatcher: () => dispatcher.wake(),
   };
-  const relay = new OutboxRelay({ dataSource, schema: CAMPAIGN_SCHEMA, amqp, logger, metrics });
+  // Wakes the relay and the dispatcher when there is work, so that an idle service costs next to nothing.
+  const listener = new PgListener({ url: config.DATABASE_URL, logger, applicationName: 'campaign-listener' });
+  const relay = new OutboxRelay({ dataSource, schema: CAMPAIGN_SCHEMA, amqp, logger, metrics, listener });
   const dispatcher = new PeriodicTask(
     'campaign dispatch',
     config.DISPATCH_INTERVAL_MS,
     () => dispatchCampaigns(deps),
     logger,
+    { idleIntervalMs: config.DISPATCH_IDLE_INTERVAL_MS, nextDueAt: () => campaigns.nextDueAt() },
   );
   const sweeper = new PeriodicTask(
     'campaign preparation sweep',
     config.PREPARE_SWEEP_INTERVAL_MS,
     () => prepareWaitingUploads(deps),
     logger,
+    { idleIntervalMs: config.PREPARE_SWEEP_IDLE_INTERVAL_MS },
   );
 
   const app = createHttpApp({
@@ -105,9 +110,12 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
     startWorkers: async () => {
       await registerConsumers(amqp, deps);
       await amqp.connect();
-      relay.start();
-      sweeper.start();
-      dispatcher.start();
+      await listener.start();
+      await listener.listen(DISPATCH_CHANNEL, (at) => dispatcher.wakeAt(new Date(Number(at))));
+      listener.onReconnect(() => dispatcher.wake());
+      await relay.start();
+      await sweeper.start();
+      await dispatcher.start();
     },
     close: async () => {
       await dispatcher.stop();
@@ -115,6 +123,7 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
       await Promise.allSettled([...preparing]);
       await amqp.close();
       await relay.stop();
+      await listener.close();
       await dataSource.destroy();
     },
   };

@@ -8,6 +8,7 @@ import {
   type Logger,
   OutboxRelay,
   PeriodicTask,
+  PgListener,
   pingDatabase,
   requireInternalCaller,
   SecretBox,
@@ -22,7 +23,7 @@ import { FlowRepository } from './data-access/flow.repository';
 import { FlowSessionRepository } from './data-access/flow-session.repository';
 import { createMessagingDataSource, MESSAGING_SCHEMA } from './data-access/data-source';
 import { MessageLogRepository } from './data-access/message-log.repository';
-import { MessageSweepRepository } from './data-access/message-sweep.repository';
+import { DUE_CHANNEL, MessageSweepRepository } from './data-access/message-sweep.repository';
 import { MessageLogWriter } from './data-access/message-log-writer';
 import { TemplateRepository } from './data-access/template.repository';
 import { CloudApiClient } from './data-access/upstream/cloud-api.client';
@@ -30,6 +31,7 @@ import { upstreamMetrics } from './data-access/upstream/upstream-metrics';
 import { expireFlowSessions } from './domain/flows/expire-flow-sessions.use-case';
 import type { MessagingDeps } from './domain/messaging-deps';
 import { releaseDueMessages } from './domain/scheduling/release-due-messages.use-case';
+import { expirePendingReports } from './domain/statuses/expire-pending-reports.use-case';
 import { ThroughputLimiter } from './domain/sending/throughput-limiter';
 import { registerConsumers } from './entry-points/consumers/messaging.consumers';
 import { capacityRoutes } from './entry-points/http/capacity.routes';
@@ -82,6 +84,8 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     flows: new FlowRepository(dataSource),
     flowSessions: new FlowSessionRepository(dataSource),
   };
+  // Wakes the relay and the scheduler when there is work, so that an idle service costs next to nothing.
+  const listener = new PgListener({ url: config.DATABASE_URL, logger, applicationName: 'messaging-listener' });
   // Status receipts and sends come in bursts of thousands: large passes, and a short pause when quiet.
   const relay = new OutboxRelay({
     dataSource,
@@ -91,11 +95,19 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     metrics,
     batchSize: 500,
     intervalMs: 50,
+    listener,
   });
   const scheduler = new PeriodicTask(
     'scheduler',
     config.SCHEDULER_INTERVAL_MS,
     () => releaseDueMessages(deps),
+    logger,
+    { idleIntervalMs: config.SCHEDULER_IDLE_INTERVAL_MS, nextDueAt: () => deps.sweeps.nextDueAt() },
+  );
+  const reportRetention = new PeriodicTask(
+    'pending report retention',
+    10 * 60 * 1000,
+    () => expirePendingReports(deps),
     logger,
   );
   const flowSweep = new PeriodicTask(
@@ -135,14 +147,20 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     startWorkers: async () => {
       await registerConsumers(amqp, deps, new ThroughputLimiter(redis, config.THROUGHPUT_SAFETY));
       await amqp.connect();
-      relay.start();
-      scheduler.start();
-      flowSweep.start();
+      await listener.start();
+      await listener.listen(DUE_CHANNEL, (at) => scheduler.wakeAt(new Date(Number(at))));
+      listener.onReconnect(() => scheduler.wake());
+      await relay.start();
+      await scheduler.start();
+      await flowSweep.start();
+      await reportRetention.start();
     },
     close: async () => {
+      await reportRetention.stop();
       await flowSweep.stop();
       await scheduler.stop();
       await relay.stop();
+      await listener.close();
       await amqp.close();
       redis.disconnect();
       await dataSource.destroy();

@@ -102,7 +102,7 @@ export async function createDispatcherService(config: DispatcherConfig): Promise
       await registerConsumers(amqp, deps);
       await amqp.connect();
       worker.start();
-      retention.start();
+      await retention.start();
     },
     close: async () => {
       await retention.stop();

@@ -6,6 +6,8 @@ import {
   type Logger,
   OutboxRelay,
   PeriodicTask,
+  PgListener,
+  WakeGate,
   pingDatabase,
   requireInternalCaller,
   serviceHealthRoutes,
@@ -57,8 +59,11 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     ),
     metrics: ingressMetrics(metrics, dataSource),
   };
+  // Wakes the relay and the splitter when there is work, so that an idle service costs next to nothing.
+  const listener = new PgListener({ url: config.DATABASE_URL, logger, applicationName: 'ingress-listener' });
   // Bodies batch thousands of items: large passes, and a short pause so a quiet relay adds little latency.
   const relay = new OutboxRelay({
+    listener,
     dataSource,
     schema: INGRESS_SCHEMA,
     amqp,
@@ -72,6 +77,10 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     config.INGRESS_PROCESS_INTERVAL_MS,
     () => processPendingEvents(deps),
     logger,
+    {
+      gate: new WakeGate(listener, 'ingress_inbound_events'),
+      idleIntervalMs: config.INGRESS_PROCESS_IDLE_INTERVAL_MS,
+    },
   );
 
   const app = createHttpApp({
@@ -96,12 +105,14 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     startWorkers: async () => {
       await registerNotificationConsumers(amqp, deps);
       await amqp.connect();
-      relay.start();
-      splitter.start();
+      await listener.start();
+      await relay.start();
+      await splitter.start();
     },
     close: async () => {
       await splitter.stop();
       await relay.stop();
+      await listener.close();
       await amqp.close();
       await dataSource.destroy();
     },

@@ -98,6 +98,9 @@ export interface RecipientCounts {
 }
 
 /** Statuses the dispatcher works on. */
+/** Where campaigns' triggers announce a campaign the dispatcher has to step, and when (epoch ms). */
+export const DISPATCH_CHANNEL = 'campaign_dispatch';
+
 const ACTIVE = `('pending', 'scheduled', 'processing', 'throttled')`;
 
 export class CampaignRepository {
@@ -245,6 +248,18 @@ export class CampaignRepository {
       [limit, except],
     );
     return rows.map(toCampaign);
+  }
+
+  /** The earliest future time a scheduled campaign starts or a throttled one is checked again, if any. */
+  async nextDueAt(): Promise<Date | undefined> {
+    const [row] = await queryRows<{ at: Date | null }>(
+      this.dataSource,
+      `SELECT least(
+         (SELECT min(scheduled_at) FROM campaign.campaigns WHERE status = 'scheduled' AND scheduled_at > now()),
+         (SELECT min(next_check_at) FROM campaign.campaigns
+           WHERE status IN ${ACTIVE} AND next_check_at > now())) AS at`,
+    );
+    return row?.at ?? undefined;
   }
 
   async setStatus(

@@ -101,11 +101,42 @@ export async function takePendingReports<R>(
   );
 }
 
-/** Messages that have their provider id and yet kept reports (their transaction raced the reports'). */
-export async function messagesWithOrphanedReports(db: DataSource): Promise<number[]> {
-  const rows: Array<{ id: string }> = await db.query(
-    `SELECT DISTINCT m.id FROM messaging.pending_status_reports p
-       JOIN messaging.message_logs m ON m.provider_message_id = p.provider_message_id LIMIT 100`,
+/**
+ * Messages that have their provider id and yet kept reports (their transaction raced the reports'), among the
+ * reports that arrived since `since` (all when null): an index range on arrival time, then one index lookup per
+ * report. Answers the database's time of the check too, the next check's starting point.
+ */
+export async function messagesWithOrphanedReports(
+  db: DataSource,
+  since: Date | null,
+): Promise<{ ids: number[]; checkedAt: Date }> {
+  const [row] = await queryRows<{ ids: string[]; checked_at: Date }>(
+    db,
+    `SELECT now() AS checked_at, ARRAY(
+       SELECT DISTINCT m.id FROM messaging.pending_status_reports p
+         JOIN messaging.message_logs m ON m.provider_message_id = p.provider_message_id
+        WHERE p.received_at >= coalesce($1::timestamptz, '-infinity') LIMIT 100)::text[] AS ids`,
+    [since],
   );
-  return rows.map((r) => Number(r.id));
+  return { ids: row.ids.map(Number), checkedAt: row.checked_at };
+}
+
+/** Deletes up to `limit` kept reports that arrived more than `retentionHours` ago; answers how many. */
+export async function deleteExpiredPendingReports(
+  db: DataSource,
+  retentionHours: number,
+  limit: number,
+): Promise<number> {
+  const rows = await queryRows<{ n: number }>(
+    db,
+    `WITH gone AS (
+       DELETE FROM messaging.pending_status_reports WHERE ctid = ANY(ARRAY(
+         SELECT ctid FROM messaging.pending_status_reports
+          WHERE received_at < now() - $1::double precision * interval '1 hour'
+          ORDER BY received_at LIMIT $2))
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [retentionHours, limit],
+  );
+  return rows[0].n;
 }

@@ -17,6 +17,6 @@ export async function releaseDueMessages(deps: MessagingDeps): Promise<number> {
   released += await releaseDueRetries(deps);
   released += await requeueStrandedMessages(deps);
   await settleAbandonedAttempts(deps);
-  await applyOrphanedReports(deps);
+  released += await applyOrphanedReports(deps);
   return released;
 }
