@@ -98,9 +98,10 @@ async function watched(starter: number, db: Client): Promise<Map<number, string>
 }
 
 async function commits(db: Client): Promise<number> {
-  const r = await db.query<{ n: string }>('SELECT xact_commit AS n FROM pg_stat_database WHERE datname = $1', [
-    DATABASE,
-  ]);
+  const r = await db.query<{ n: string }>(
+    'SELECT xact_commit AS n FROM pg_stat_database WHERE datname = $1',
+    [DATABASE],
+  );
   return Number(r.rows[0]?.n ?? 0);
 }
 
@@ -145,7 +146,9 @@ async function main(): Promise<void> {
     }
     process.stdout.write(`${'services + own backends'.padEnd(30)} ${pct(ours).padStart(6)}% of a core\n`);
     process.stdout.write(`${'total'.padEnd(30)} ${pct(total).padStart(6)}% of a core\n`);
-    process.stdout.write(`commits/s (this database)      ${((commitsAfter - commitsBefore) / elapsed).toFixed(1)}\n`);
+    process.stdout.write(
+      `commits/s (this database)      ${((commitsAfter - commitsBefore) / elapsed).toFixed(1)}\n`,
+    );
   } finally {
     await db.end();
     stack.kill('SIGTERM');

@@ -80,6 +80,7 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     {
       gate: new WakeGate(listener, 'ingress_inbound_events'),
       idleIntervalMs: config.INGRESS_PROCESS_IDLE_INTERVAL_MS,
+      nextDueAt: () => deps.events.nextDueAt(),
     },
   );
 

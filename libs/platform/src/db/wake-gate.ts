@@ -96,7 +96,11 @@ export async function createWakeTrigger(
 }
 
 /** Drops what `createWakeTrigger` created. */
-export async function dropWakeTrigger(queryRunner: QueryRunner, schema: string, table: string): Promise<void> {
+export async function dropWakeTrigger(
+  queryRunner: QueryRunner,
+  schema: string,
+  table: string,
+): Promise<void> {
   const { fn, trigger } = wakeNames(schema, table);
   await queryRunner.query(`DROP TRIGGER IF EXISTS ${trigger} ON ${quoteSchema(schema)}.${table}`);
   await queryRunner.query(`DROP FUNCTION IF EXISTS ${fn}()`);

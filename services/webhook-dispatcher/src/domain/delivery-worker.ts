@@ -77,7 +77,10 @@ export class DeliveryWorker {
       return c.DISPATCHER_POLL_INTERVAL_MS;
     }
     const pause = this.idlePauseMs;
-    this.idlePauseMs = Math.min(pause * 2, Math.max(c.DISPATCHER_POLL_INTERVAL_MS, c.DISPATCHER_IDLE_POLL_INTERVAL_MS));
+    this.idlePauseMs = Math.min(
+      pause * 2,
+      Math.max(c.DISPATCHER_POLL_INTERVAL_MS, c.DISPATCHER_IDLE_POLL_INTERVAL_MS),
+    );
     const due = await this.deps.deliveries.nextDueAt();
     return due ? Math.max(0, Math.min(pause, due.getTime() - Date.now())) : pause;
   }

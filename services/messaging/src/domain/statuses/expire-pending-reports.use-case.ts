@@ -11,7 +11,11 @@ const BATCH = 1000;
 export async function expirePendingReports(deps: MessagingDeps): Promise<number> {
   let deleted = 0;
   for (;;) {
-    const n = await deleteExpiredPendingReports(deps.dataSource, deps.config.PENDING_REPORT_RETENTION_HOURS, BATCH);
+    const n = await deleteExpiredPendingReports(
+      deps.dataSource,
+      deps.config.PENDING_REPORT_RETENTION_HOURS,
+      BATCH,
+    );
     deleted += n;
     if (n < BATCH) return deleted;
   }
