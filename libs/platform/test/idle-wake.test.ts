@@ -16,6 +16,7 @@ import {
   enqueueEvent,
   loadConfig,
   outboxChannel,
+  queryRows,
   runMigrations,
   withTransaction,
   type CommonConfig,
@@ -191,10 +192,11 @@ describe('periodic task back-off', () => {
       20,
       async () => {
         passes.push(Date.now());
-        const [row] = await ds.query<{ n: number }[]>(
+        const rows = await queryRows<{ n: number }>(
+          ds,
           `DELETE FROM "${schema}".outbox WHERE id IN (SELECT id FROM "${schema}".outbox LIMIT 1) RETURNING 1 AS n`,
         );
-        return row ? 1 : 0;
+        return rows.length;
       },
       logger,
       { idleIntervalMs: 400 },
