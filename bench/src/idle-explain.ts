@@ -138,10 +138,15 @@ async function explainAll(db: Client): Promise<Explained[]> {
     sweep(x).lockUnknownOutcomes(x.manager, 900_000),
   );
   await run('messaging scheduler: orphaned reports since the last pass', (x) =>
-    statusReports.messagesWithOrphanedReports(x, new Date(Date.now() - 130_000)),
+    statusReports.messagesWithOrphanedReports(
+      x,
+      { at: new Date(Date.now() - 130_000), providerMessageId: '' },
+      5000,
+    ),
   );
-  await run('messaging scheduler: orphaned reports, first pass after start (all kept)', (x) =>
-    statusReports.messagesWithOrphanedReports(x, null),
+  await run(
+    'messaging scheduler: orphaned reports, first pass after start (first slice of those kept)',
+    (x) => statusReports.messagesWithOrphanedReports(x, null, 5000),
   );
   await run('messaging scheduler: next due time', (x) => sweep(x).nextDueAt());
   await run('messaging pending report retention (every 10 min)', (x) =>

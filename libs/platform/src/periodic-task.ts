@@ -102,7 +102,9 @@ export class PeriodicTask {
     }
     let delay: number;
     try {
-      delay = Math.min(await this.nextPause(worked), await this.untilDue());
+      const pause = await this.nextPause(worked);
+      // Stored work due sooner matters only when the task would sleep past its interval.
+      delay = pause > this.intervalMs ? Math.min(pause, await this.untilDue()) : pause;
     } catch (err) {
       this.logger.warn(`${this.name} could not plan its next pass`, { error: (err as Error).message });
       delay = this.intervalMs;

@@ -112,21 +112,22 @@ async function watch(channel: string): Promise<string[]> {
   return seen;
 }
 
+/** A relay with its listener (named `wake-test-<s>`), once it sleeps holding its gate, and what it publishes. */
+async function sleepingRelay(idlePollMs: number) {
+  const { s, schema, ds } = await outboxSchema();
+  const received = await consume(s);
+  const listener = await startListener(`wake-test-${s}`);
+  const amqp = await connectedClient();
+  const relay = new OutboxRelay({ dataSource: ds, schema, amqp, logger, listener, idlePollMs });
+  cleanups.push(() => relay.stop());
+  await relay.start();
+  await waitFor(() => gateHeld(ds, outboxChannel(schema)), { what: 'relay asleep' });
+  return { s, schema, ds, received };
+}
+
 describe('outbox relay woken by notification', () => {
   it('when the relay sleeps on a long safety poll, then an event committed later is published at once', async () => {
-    const { s, schema, ds } = await outboxSchema();
-    const received = await consume(s);
-    const listener = await startListener(`wake-test-${s}`);
-    const relay = new OutboxRelay({
-      dataSource: ds,
-      schema,
-      amqp: await connectedClient(),
-      logger,
-      listener,
-    });
-    cleanups.push(() => relay.stop());
-    await relay.start();
-    await waitFor(() => gateHeld(ds, outboxChannel(schema)), { what: 'relay asleep' });
+    const { s, schema, ds, received } = await sleepingRelay(5_000);
 
     const started = Date.now();
     const id = await enqueue(ds, schema, s);
@@ -156,21 +157,8 @@ describe('outbox relay woken by notification', () => {
   });
 
   it('when the listening connection is lost, then the relay reconnects and publishes what came meanwhile', async () => {
-    const { s, schema, ds } = await outboxSchema();
-    const received = await consume(s);
+    const { s, schema, ds, received } = await sleepingRelay(60_000);
     const name = `wake-test-${s}`;
-    const listener = await startListener(name);
-    const relay = new OutboxRelay({
-      dataSource: ds,
-      schema,
-      amqp: await connectedClient(),
-      logger,
-      listener,
-      idlePollMs: 60_000,
-    });
-    cleanups.push(() => relay.stop());
-    await relay.start();
-    await waitFor(() => gateHeld(ds, outboxChannel(schema)), { what: 'relay asleep' });
 
     await ds.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
       name,

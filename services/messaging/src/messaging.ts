@@ -85,7 +85,11 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     flowSessions: new FlowSessionRepository(dataSource),
   };
   // Wakes the relay and the scheduler when there is work, so that an idle service costs next to nothing.
-  const listener = new PgListener({ url: config.DATABASE_URL, logger, applicationName: 'messaging-listener' });
+  const listener = new PgListener({
+    url: config.DATABASE_URL,
+    logger,
+    applicationName: 'messaging-listener',
+  });
   // Status receipts and sends come in bursts of thousands: large passes, and a short pause when quiet.
   const relay = new OutboxRelay({
     dataSource,

@@ -81,8 +81,9 @@ export class PgListener {
       connectionString: this.o.url,
       application_name: this.o.applicationName ?? 'pg-listener',
       connectionTimeoutMillis: 3_000,
-      // A WakeGate waits this long for the writers holding its lock before giving up on sleeping.
-      lock_timeout: 1_000,
+      // A WakeGate waits this long for the writers holding its lock (short transactions) before giving up on
+      // sleeping; longer means another replica's worker holds it, and waiting would hold up this connection.
+      lock_timeout: 200,
     });
     client.on('error', () => this.drop(client));
     client.on('end', () => this.drop(client));

@@ -101,24 +101,48 @@ export async function takePendingReports<R>(
   );
 }
 
+/** A point in the kept reports' arrival order. */
+export interface ReportCursor {
+  at: Date;
+  providerMessageId: string;
+}
+
 /**
- * Messages that have their provider id and yet kept reports (their transaction raced the reports'), among the
- * reports that arrived since `since` (all when null): an index range on arrival time, then one index lookup per
- * report. Answers the database's time of the check too, the next check's starting point.
+ * Messages that have their provider id and yet kept reports (their transaction raced the reports'), among up to
+ * `limit` reports that arrived after `after` (from the first when null), in arrival order: an index range, then
+ * one index lookup per report. Answers the last report read when the range was full (the next call starts
+ * there), and the database's time of the check.
  */
 export async function messagesWithOrphanedReports(
   db: DataSource,
-  since: Date | null,
-): Promise<{ ids: number[]; checkedAt: Date }> {
-  const [row] = await queryRows<{ ids: string[]; checked_at: Date }>(
+  after: ReportCursor | null,
+  limit: number,
+): Promise<{ ids: number[]; next: ReportCursor | null; checkedAt: Date }> {
+  const [row] = await queryRows<{
+    ids: string[];
+    scanned: number;
+    last_at: Date | null;
+    last_id: string | null;
+    checked_at: Date;
+  }>(
     db,
-    `SELECT now() AS checked_at, ARRAY(
-       SELECT DISTINCT m.id FROM messaging.pending_status_reports p
-         JOIN messaging.message_logs m ON m.provider_message_id = p.provider_message_id
-        WHERE p.received_at >= coalesce($1::timestamptz, '-infinity') LIMIT 100)::text[] AS ids`,
-    [since],
+    `WITH p AS MATERIALIZED (
+       SELECT provider_message_id, received_at FROM messaging.pending_status_reports
+        WHERE (received_at, provider_message_id) > ($1::timestamptz, $2::text)
+        ORDER BY received_at, provider_message_id LIMIT $3),
+     last AS (SELECT * FROM p ORDER BY received_at DESC, provider_message_id DESC LIMIT 1)
+     SELECT now() AS checked_at, (SELECT count(*) FROM p)::int AS scanned,
+            (SELECT received_at FROM last) AS last_at, (SELECT provider_message_id FROM last) AS last_id,
+            ARRAY(SELECT DISTINCT m.id FROM p
+                    JOIN messaging.message_logs m ON m.provider_message_id = p.provider_message_id)::text[] AS ids`,
+    [after?.at ?? '-infinity', after?.providerMessageId ?? '', limit],
   );
-  return { ids: row.ids.map(Number), checkedAt: row.checked_at };
+  const full = row.scanned === limit && row.last_at !== null && row.last_id !== null;
+  return {
+    ids: row.ids.map(Number),
+    next: full ? { at: row.last_at!, providerMessageId: row.last_id! } : null,
+    checkedAt: row.checked_at,
+  };
 }
 
 /** Deletes up to `limit` kept reports that arrived more than `retentionHours` ago; answers how many. */

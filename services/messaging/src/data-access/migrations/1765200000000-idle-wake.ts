@@ -29,7 +29,8 @@ export class IdleWake1765200000000 implements MigrationInterface {
                            AND NEW.next_attempt_at IS DISTINCT FROM OLD.next_attempt_at)
         EXECUTE FUNCTION messaging.message_due_wake()`);
     await q.query(
-      'CREATE INDEX pending_status_reports_received_idx ON messaging.pending_status_reports (received_at)',
+      `CREATE INDEX pending_status_reports_received_idx
+         ON messaging.pending_status_reports (received_at, provider_message_id)`,
     );
   }
 

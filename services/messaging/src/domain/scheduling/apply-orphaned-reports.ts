@@ -1,6 +1,9 @@
-import { messagesWithOrphanedReports } from '../../data-access/status-report.repository';
+import { messagesWithOrphanedReports, type ReportCursor } from '../../data-access/status-report.repository';
 import type { MessagingDeps } from '../messaging-deps';
 import { applyPendingReports } from '../statuses/apply-status-report.use-case';
+
+/** Kept reports one pass reads at most: its cost stays flat however many are kept. */
+const REPORTS_PER_PASS = 5_000;
 
 /**
  * How far before the last check the next one starts: a report is stamped with its transaction's start, and that
@@ -8,25 +11,29 @@ import { applyPendingReports } from '../statuses/apply-status-report.use-case';
  */
 const REPORT_TRANSACTION_MARGIN_MS = 2 * 60 * 1000;
 
-/** Each service's last complete check, so a pass reads only the reports that arrived since (the first reads all). */
-const lastChecks = new WeakMap<MessagingDeps, Date>();
+/** Where each service's next pass starts reading (none yet: from the first report kept). */
+const cursors = new WeakMap<MessagingDeps, ReportCursor>();
 
 /**
  * Sweeps reports whose message got its provider id in a transaction that raced theirs. Such a race leaves a
- * report that arrived around the time its message was sent, so a pass looks only at reports that arrived since
- * the previous one (less a margin): its cost follows the recent reports, not all that are kept.
+ * report that arrived around the time its message was sent, so a pass reads only the reports that arrived since
+ * the previous one (less a margin); after a start it walks through those kept, a bounded slice per pass.
  */
 export async function applyOrphanedReports(deps: MessagingDeps): Promise<number> {
-  const last = lastChecks.get(deps);
-  const since = last ? new Date(last.getTime() - REPORT_TRANSACTION_MARGIN_MS) : null;
-  const { ids, checkedAt } = await messagesWithOrphanedReports(deps.dataSource, since);
+  const { ids, next, checkedAt } = await messagesWithOrphanedReports(
+    deps.dataSource,
+    cursors.get(deps) ?? null,
+    REPORTS_PER_PASS,
+  );
   for (const id of ids) {
     await deps.dataSource.transaction(async (tx) => {
       const message = await deps.messages.findById(tx, id, { lock: true });
       if (message) await applyPendingReports(deps, tx, message);
     });
   }
-  // A full batch may have left others behind: the next pass starts from the same point.
-  if (ids.length < 100) lastChecks.set(deps, checkedAt);
+  cursors.set(
+    deps,
+    next ?? { at: new Date(checkedAt.getTime() - REPORT_TRANSACTION_MARGIN_MS), providerMessageId: '' },
+  );
   return ids.length;
 }
