@@ -3,9 +3,10 @@ import { createOutboxWakeTrigger, dropWakeTrigger } from '@bm/platform';
 
 /**
  * What lets an idle messaging service sleep: the outbox relay is woken by its wake trigger instead of polling,
- * the scheduler by a notification on `messaging_due` carrying the time a scheduled message or a retry falls due (rare writes, so
- * the notification's commit cost stays off the hot paths), and the sweep for reports kept before their message
- * had its provider id reads only recent ones, by arrival time, as does their retention.
+ * the scheduler by a notification on `messaging_due` carrying the time a scheduled message or a retry falls due
+ * (rare writes, so the notification's commit cost stays off the hot paths). The sweep for reports kept before
+ * their message had its provider id reads them by arrival time, as does their retention; the sweep for attempts
+ * held before their throughput slot gets an index of its own.
  */
 export class IdleWake1765200000000 implements MigrationInterface {
   name = 'IdleWake1765200000000';
@@ -32,9 +33,15 @@ export class IdleWake1765200000000 implements MigrationInterface {
       `CREATE INDEX pending_status_reports_received_idx
          ON messaging.pending_status_reports (received_at, provider_message_id)`,
     );
+    // The sweep for attempts a dead worker held before their slot reads only those, not every attempt in flight.
+    await q.query(
+      `CREATE INDEX message_logs_awaiting_slot_idx ON messaging.message_logs (attempt_started_at)
+        WHERE status = 'queued' AND attempt_started_at IS NOT NULL AND awaiting_slot`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP INDEX messaging.message_logs_awaiting_slot_idx');
     await q.query('DROP INDEX messaging.pending_status_reports_received_idx');
     await q.query('DROP TRIGGER message_retry_wake ON messaging.message_logs');
     await q.query('DROP TRIGGER message_scheduled_wake ON messaging.message_logs');
