@@ -153,7 +153,7 @@ async function explainAll(db: Client): Promise<Explained[]> {
     statusReports.deleteExpiredPendingReports(x, 168, 1000),
   );
   await run('messaging flow session timeouts', (x) => new FlowSessionRepository(x).expireDue(x.manager, 100));
-  await run('campaign dispatcher: claim', (x) => new CampaignRepository(x).claimDue(x.manager, 1, []));
+  await run('campaign dispatcher: claim', (x) => new CampaignRepository(x).claimDue([]));
   await run('campaign dispatcher: next due time', (x) => new CampaignRepository(x).nextDueAt());
   await run('campaign preparation sweep', (x) => new CampaignRepository(x).waitingUploadIds([], 10));
   await run('ingress splitter: due events', (x) => new InboundEventRepository(x).dueWithBodies(100, 4 << 20));

@@ -1,18 +1,7 @@
-import { ERROR_CODES, INTERNAL_HEADERS, type ErrorCode, type TemplateDto } from '@bm/contracts';
+import { ERROR_CODES, INTERNAL_HEADERS, type ErrorCode } from '@bm/contracts';
 import { AppError } from '@bm/platform';
-import type { OptOutChange } from './opt-out.repository';
-
-export interface Capacity {
-  daily_limit: number | null;
-  used_today: number;
-  /** Null when the tier has no limit. */
-  remaining: number | null;
-}
-
-export interface CampaignTemplate {
-  template: TemplateDto;
-  throughput_per_second: number;
-}
+import type { CampaignTemplate, Capacity, MessagingPort } from '../domain/ports/messaging.port';
+import type { OptOutChange } from '../domain/ports/opt-outs.port';
 
 interface Envelope<T> {
   success?: boolean;
@@ -28,7 +17,7 @@ const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'strin
  * TEMPLATE_NOT_FOUND, …) come back as the same AppError; messaging unreachable or failing is 503
  * SERVICE_UNAVAILABLE, so nothing is half-done.
  */
-export class MessagingClient {
+export class MessagingClient implements MessagingPort {
   constructor(
     private readonly baseUrl: string,
     private readonly internalToken: string,
