@@ -215,7 +215,7 @@ export async function benchDispatcher(
   try {
     await waitHealthy(`${dispatcherUrl}/health/ready`);
     await amqp.connect();
-    await relay.start();
+    relay.start();
     const tenant = () => 900_000_000 + Math.floor(Math.random() * 1_000_000_000);
     const tenantsOn = async (url: string) => {
       const ids = Array.from({ length: options.tenants ?? 10 }, tenant);

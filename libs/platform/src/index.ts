@@ -20,6 +20,7 @@ export * from './http/server';
 export * from './http/service-health.routes';
 export * from './periodic-task';
 export * from './group-commit';
+export * from './service-runtime';
 export * from './scheduling';
 export * from './db/data-source';
 export * from './db/migrate-main';

@@ -33,6 +33,7 @@ export class PeriodicTask {
   private busy = false;
   private wokenWhileBusy = false;
   private dueWhileBusy = Infinity;
+  private wakesRegistered = false;
   private pauseMs: number;
   private readonly idleIntervalMs: number;
 
@@ -48,9 +49,10 @@ export class PeriodicTask {
   }
 
   /** Starts the passes; with a gate, its notifications wake the task from then on. */
-  async start(): Promise<void> {
+  start(): void {
     this.stopped = false;
-    await this.options.gate?.onWake(() => this.wake());
+    if (!this.wakesRegistered) this.options.gate?.onWake(() => this.wake());
+    this.wakesRegistered = true;
     this.schedule(0);
   }
 

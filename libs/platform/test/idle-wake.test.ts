@@ -61,7 +61,8 @@ async function outboxSchema(): Promise<{ s: string; schema: string; ds: DataSour
 
 async function startListener(name: string): Promise<PgListener> {
   const listener = new PgListener({ url: config.DATABASE_URL, logger, applicationName: name });
-  await listener.start();
+  listener.start();
+  await waitFor(() => listener.connected || undefined, { what: 'listener connected' });
   cleanups.push(() => listener.close());
   return listener;
 }
@@ -120,7 +121,7 @@ async function sleepingRelay(idlePollMs: number) {
   const amqp = await connectedClient();
   const relay = new OutboxRelay({ dataSource: ds, schema, amqp, logger, listener, idlePollMs });
   cleanups.push(() => relay.stop());
-  await relay.start();
+  relay.start();
   await waitFor(() => gateHeld(ds, outboxChannel(schema)), { what: 'relay asleep' });
   return { s, schema, ds, received };
 }
@@ -190,7 +191,7 @@ describe('periodic task back-off', () => {
       { idleIntervalMs: 400 },
     );
     cleanups.push(() => task.stop());
-    await task.start();
+    task.start();
     await new Promise((r) => setTimeout(r, 1_500));
     // 20, 40, 80, 160, 320, then 400 ms apart: a handful of passes, not the 75 of a fixed 20 ms interval.
     expect(passes.length).toBeLessThanOrEqual(10);
@@ -216,7 +217,7 @@ describe('periodic task back-off', () => {
       },
     );
     cleanups.push(() => task.stop());
-    await task.start();
+    task.start();
     // Passes at 0, 20, 60, 140, 300, 620, 1260 and 2540 ms: none due between 1.5 s and 1.8 s.
     await new Promise((r) => setTimeout(r, 1_500));
     const count = passes.length;

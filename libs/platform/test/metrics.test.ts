@@ -193,7 +193,7 @@ describe('consumer and outbox metrics', () => {
         enqueueEvent(tx, schema, { routingKey: 'metrics.backlog', payload: { i } }),
       );
     }
-    await relay.start();
+    relay.start();
     const backlog = async () =>
       sample((await metrics.expose()).body, 'bm_outbox_backlog', { schema }) ?? Number.NaN;
     expect(await backlog()).toBe(3);

@@ -103,7 +103,7 @@ describe('transactional outbox', () => {
     const received = await listen(s);
 
     const relay = newRelay({ dataSource: await openDatabase(schema), schema, amqp: await connectedClient() });
-    await relay.start();
+    relay.start();
 
     await waitFor(() => received.length > 0, { what: 'relayed event' });
     expect(received).toEqual([
@@ -132,7 +132,7 @@ describe('transactional outbox', () => {
       enqueueEvent(tx, schema, { routingKey: `test.${s}.committed`, payload: {} }),
     );
 
-    await newRelay({ dataSource: ds, schema, amqp: await connectedClient() }).start();
+    newRelay({ dataSource: ds, schema, amqp: await connectedClient() }).start();
 
     // The later, committed marker arriving shows the relay has passed the place where the rolled-back row would be.
     await waitFor(() => received.some((m) => m.messageId === marker), { what: 'marker' });
@@ -162,7 +162,7 @@ describe('transactional outbox', () => {
       }),
     ];
 
-    for (const relay of replicas) await relay.start();
+    for (const relay of replicas) relay.start();
     await waitFor(async () => (await replicas[0].backlog()) === 0, { what: 'empty backlog' });
     await Promise.all(replicas.map((r) => r.stop()));
 

@@ -1,22 +1,16 @@
-import type { Express } from 'express';
 import {
-  amqpClientFor,
-  createHttpApp,
-  createLogger,
+  createServiceRuntime,
   IdempotencyStore,
-  type Logger,
+  openServiceBase,
   OutboxRelay,
   PeriodicTask,
   PgListener,
-  pingDatabase,
-  requireInternalCaller,
-  serviceHealthRoutes,
-  serviceMetrics,
+  type ServiceRuntime,
 } from '@bm/platform';
 import type { CampaignConfig } from './config';
 import { CampaignIdempotency, CampaignUnitOfWork } from './data-access/campaign-unit-of-work';
-import { CAMPAIGN_SCHEMA, createCampaignDataSource } from './data-access/data-source';
 import { CampaignRepository, DISPATCH_CHANNEL } from './data-access/campaign.repository';
+import { CAMPAIGN_SCHEMA, createCampaignDataSource } from './data-access/data-source';
 import { MessagingClient } from './data-access/messaging-client';
 import { OptOutRepository } from './data-access/opt-out.repository';
 import { RecipientRepository } from './data-access/recipient.repository';
@@ -29,24 +23,14 @@ import { registerConsumers } from './entry-points/consumers/campaign.consumers';
 import { campaignRoutes } from './entry-points/http/campaigns.routes';
 import { optOutRoutes } from './entry-points/http/opt-outs.routes';
 
-export interface CampaignService {
-  app: Express;
-  logger: Logger;
+export interface CampaignService extends ServiceRuntime {
   deps: CampaignDeps;
-  /** Starts the consumers, the outbox relay, preparation and the dispatcher. */
-  startWorkers(): Promise<void>;
-  /** Stops in reverse: background passes (finished), consumers (drained), relay, then the connections. */
-  close(): Promise<void>;
 }
 
 /** Wires the campaign service: repositories, messaging client, HTTP routes, consumers and background work. */
 export async function createCampaignService(config: CampaignConfig): Promise<CampaignService> {
-  const logger = createLogger('campaign', config.LOG_LEVEL);
-  const dataSource = createCampaignDataSource(config);
-  await dataSource.initialize();
-  const metrics = serviceMetrics('campaign');
-  const amqp = amqpClientFor(config, logger, metrics);
-  const withWorkers = config.CAMPAIGN_ROLE !== 'api';
+  const base = await openServiceBase('campaign', config, createCampaignDataSource(config));
+  const { logger, metrics, dataSource, amqp } = base;
   const preparing = new Set<Promise<unknown>>();
 
   const campaigns = new CampaignRepository(dataSource);
@@ -82,6 +66,8 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
     logger,
     { idleIntervalMs: config.DISPATCH_IDLE_INTERVAL_MS, nextDueAt: () => campaigns.nextDueAt() },
   );
+  listener.listen(DISPATCH_CHANNEL, (at) => dispatcher.wakeAt(new Date(Number(at))));
+  listener.onReconnect(() => dispatcher.wake());
   const sweeper = new PeriodicTask(
     'campaign preparation sweep',
     config.PREPARE_SWEEP_INTERVAL_MS,
@@ -90,43 +76,24 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
     { idleIntervalMs: config.PREPARE_SWEEP_IDLE_INTERVAL_MS },
   );
 
-  const app = createHttpApp({
-    logger,
-    bodyLimit: config.BODY_LIMIT,
-    securityHeaders: false,
-    routes: (a) => {
-      serviceHealthRoutes(a.router, {
-        database: () => pingDatabase(dataSource),
-        ...(withWorkers ? { broker: amqp.ready } : {}),
-      });
-      a.use(requireInternalCaller(config.INTERNAL_TOKEN));
-      campaignRoutes(a.router, deps);
-      optOutRoutes(a.router, deps);
+  const runtime = createServiceRuntime({
+    ...base,
+    port: config.CAMPAIGN_PORT,
+    describe: { role: config.CAMPAIGN_ROLE },
+    workers: config.CAMPAIGN_ROLE !== 'api',
+    http: {
+      bodyLimit: config.BODY_LIMIT,
+      routes: (router) => {
+        campaignRoutes(router, deps);
+        optOutRoutes(router, deps);
+      },
     },
+    consumers: () => registerConsumers(amqp, deps),
+    relay,
+    tasks: [sweeper, dispatcher],
+    // Preparations started by this replica finish (or the sweep of another takes them up).
+    drain: [{ stop: () => Promise.allSettled([...preparing]) }],
+    connections: [{ name: 'pg listener', close: () => listener.close() }],
   });
-
-  return {
-    app,
-    logger,
-    deps,
-    startWorkers: async () => {
-      await registerConsumers(amqp, deps);
-      await amqp.connect();
-      await listener.start();
-      await listener.listen(DISPATCH_CHANNEL, (at) => dispatcher.wakeAt(new Date(Number(at))));
-      listener.onReconnect(() => dispatcher.wake());
-      await relay.start();
-      await sweeper.start();
-      await dispatcher.start();
-    },
-    close: async () => {
-      await dispatcher.stop();
-      await sweeper.stop();
-      await Promise.allSettled([...preparing]);
-      await amqp.close();
-      await relay.stop();
-      await listener.close();
-      await dataSource.destroy();
-    },
-  };
+  return { ...runtime, deps };
 }

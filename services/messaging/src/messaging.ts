@@ -1,19 +1,13 @@
-import type { Express } from 'express';
 import {
-  amqpClientFor,
-  createHttpApp,
-  createLogger,
   createRedis,
+  createServiceRuntime,
   IdempotencyStore,
-  type Logger,
+  openServiceBase,
   OutboxRelay,
   PeriodicTask,
   PgListener,
-  pingDatabase,
-  requireInternalCaller,
   SecretBox,
-  serviceHealthRoutes,
-  serviceMetrics,
+  type ServiceRuntime,
 } from '@bm/platform';
 import type { MessagingConfig } from './config';
 import { ChannelAccountRepository } from './data-access/channel-account.repository';
@@ -42,25 +36,17 @@ import { messageRoutes } from './entry-points/http/messages.routes';
 import { templateRoutes } from './entry-points/http/templates.routes';
 import { dashboardRoutes } from './entry-points/http/dashboard.routes';
 
-export interface MessagingService {
-  app: Express;
-  logger: Logger;
+export interface MessagingService extends ServiceRuntime {
   deps: MessagingDeps;
-  /** Starts consuming, relaying the outbox and the scheduler. */
-  startWorkers(): Promise<void>;
-  /** Stops in reverse: scheduler, consumers (drained), relay, then the connections. */
-  close(): Promise<void>;
 }
 
 /** Wires the messaging service: repositories, upstream adapter, HTTP routes, consumers and background tasks. */
 export async function createMessagingService(config: MessagingConfig): Promise<MessagingService> {
-  const logger = createLogger('messaging', config.LOG_LEVEL);
-  const metrics = serviceMetrics('messaging');
-  const dataSource = createMessagingDataSource(config);
-  await dataSource.initialize();
+  const base = await openServiceBase('messaging', config, createMessagingDataSource(config));
+  const { logger, metrics, dataSource, amqp } = base;
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger });
-  const amqp = amqpClientFor(config, logger, metrics);
   const messages = new MessageLogRepository(dataSource, config.CAPACITY_WINDOW_MS);
+  const messageWriter = new MessageLogWriter(messages, dataSource);
   const deps: MessagingDeps = {
     config,
     logger,
@@ -77,7 +63,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     templates: new TemplateRepository(dataSource),
     messages,
     sweeps: new MessageSweepRepository(dataSource),
-    messageWriter: new MessageLogWriter(messages, dataSource),
+    messageWriter,
     customers: new CustomerStateRepository(dataSource),
     ledger: new ConversationLedger(dataSource, config.CAPACITY_WINDOW_MS),
     idempotency: new IdempotencyStore(dataSource, MESSAGING_SCHEMA),
@@ -108,6 +94,8 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     logger,
     { idleIntervalMs: config.SCHEDULER_IDLE_INTERVAL_MS, nextDueAt: () => deps.sweeps.nextDueAt() },
   );
+  listener.listen(DUE_CHANNEL, (at) => scheduler.wakeAt(new Date(Number(at))));
+  listener.onReconnect(() => scheduler.wake());
   const reportRetention = new PeriodicTask(
     'pending report retention',
     10 * 60 * 1000,
@@ -121,53 +109,29 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     logger,
   );
 
-  const app = createHttpApp({
-    logger,
-    metrics,
-    bodyLimit: config.BODY_LIMIT,
-    securityHeaders: false,
-    routes: (a) => {
-      serviceHealthRoutes(a.router, {
-        database: () => pingDatabase(dataSource),
-        cache: () => redis.ping(),
-        // An API-only deployment never connects to the broker: the outbox holds its events for the workers.
-        ...(config.MESSAGING_ROLE === 'api' ? {} : { broker: amqp.ready }),
-      });
-      a.use(requireInternalCaller(config.INTERNAL_TOKEN));
-      messageRoutes(a.router, deps);
-      templateRoutes(a.router, deps);
-      capacityRoutes(a.router, deps);
-      optOutCopyRoutes(a.router, deps);
-      channelLookupRoutes(a.router, deps);
-      flowRoutes(a.router, deps);
-      dashboardRoutes(a.router, deps);
+  const runtime = createServiceRuntime({
+    ...base,
+    redis,
+    port: config.MESSAGING_PORT,
+    describe: { upstream: config.UPSTREAM_BASE_URL },
+    workers: config.MESSAGING_ROLE !== 'api',
+    http: {
+      bodyLimit: config.BODY_LIMIT,
+      routes: (router) => {
+        messageRoutes(router, deps);
+        templateRoutes(router, deps);
+        capacityRoutes(router, deps);
+        optOutCopyRoutes(router, deps);
+        channelLookupRoutes(router, deps);
+        flowRoutes(router, deps);
+        dashboardRoutes(router, deps);
+      },
     },
+    consumers: () => registerConsumers(amqp, deps, new ThroughputLimiter(redis, config.THROUGHPUT_SAFETY)),
+    relay,
+    tasks: [scheduler, flowSweep, reportRetention],
+    drain: [messageWriter.inserts],
+    connections: [{ name: 'pg listener', close: () => listener.close() }],
   });
-
-  return {
-    app,
-    logger,
-    deps,
-    startWorkers: async () => {
-      await registerConsumers(amqp, deps, new ThroughputLimiter(redis, config.THROUGHPUT_SAFETY));
-      await amqp.connect();
-      await listener.start();
-      await listener.listen(DUE_CHANNEL, (at) => scheduler.wakeAt(new Date(Number(at))));
-      listener.onReconnect(() => scheduler.wake());
-      await relay.start();
-      await scheduler.start();
-      await flowSweep.start();
-      await reportRetention.start();
-    },
-    close: async () => {
-      await reportRetention.stop();
-      await flowSweep.stop();
-      await scheduler.stop();
-      await relay.stop();
-      await listener.close();
-      await amqp.close();
-      redis.disconnect();
-      await dataSource.destroy();
-    },
-  };
+  return { ...runtime, deps };
 }

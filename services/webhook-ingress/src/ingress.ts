@@ -1,17 +1,11 @@
-import type { Express } from 'express';
 import {
-  amqpClientFor,
-  createHttpApp,
-  createLogger,
-  type Logger,
+  createServiceRuntime,
+  openServiceBase,
   OutboxRelay,
   PeriodicTask,
   PgListener,
   WakeGate,
-  pingDatabase,
-  requireInternalCaller,
-  serviceHealthRoutes,
-  serviceMetrics,
+  type ServiceRuntime,
 } from '@bm/platform';
 import type { IngressConfig } from './config';
 import { ChannelAccountLookup } from './data-access/channel-account-lookup';
@@ -27,28 +21,20 @@ import { registerNotificationConsumers } from './entry-points/consumers/notifica
 import { inboundEventRoutes } from './entry-points/http/inbound-events.routes';
 import { notificationRoutes } from './entry-points/http/notifications.routes';
 
-export interface IngressService {
-  app: Express;
-  logger: Logger;
+export interface IngressService extends ServiceRuntime {
   deps: IngressDeps;
-  /** Starts splitting stored events, relaying the outbox and keeping messaging's live-chat requests. */
-  startWorkers(): Promise<void>;
-  /** Stops in reverse: the splitter, the relay, then the connections. */
-  close(): Promise<void>;
 }
 
 /** Wires webhook-ingress: the upstream's endpoints, the audit and notification APIs, the splitter and relay. */
 export async function createIngressService(config: IngressConfig): Promise<IngressService> {
-  const logger = createLogger('webhook-ingress', config.LOG_LEVEL);
-  const metrics = serviceMetrics('webhook-ingress');
-  const dataSource = createIngressDataSource(config);
-  await dataSource.initialize();
-  const amqp = amqpClientFor(config, logger, metrics);
+  const base = await openServiceBase('webhook-ingress', config, createIngressDataSource(config));
+  const { logger, metrics, dataSource, amqp } = base;
+  const events = new InboundEventRepository(dataSource);
   const deps: IngressDeps = {
     config,
     logger,
     dataSource,
-    events: new InboundEventRepository(dataSource),
+    events,
     items: new PublishedItemRepository(),
     notifications: new NotificationRepository(dataSource),
     accounts: new ChannelAccountLookup(
@@ -80,42 +66,30 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     {
       gate: new WakeGate(listener, 'ingress_inbound_events'),
       idleIntervalMs: config.INGRESS_PROCESS_IDLE_INTERVAL_MS,
-      nextDueAt: () => deps.events.nextDueAt(),
+      nextDueAt: () => events.nextDueAt(),
     },
   );
 
-  const app = createHttpApp({
-    logger,
-    metrics,
-    // The webhook route reads its body raw for the signature; the other routes take no body.
-    parseJson: false,
-    routes: (a) => {
+  const runtime = createServiceRuntime({
+    ...base,
+    port: config.INGRESS_PORT,
+    describe: { messaging: config.MESSAGING_URL },
+    http: {
+      // The webhook route reads its body raw for the signature; the other routes take no body.
+      parseJson: false,
       // Ready means webhooks can be stored: while the broker is away the outbox keeps their items.
-      serviceHealthRoutes(a.router, { database: () => pingDatabase(dataSource) });
-      channelWebhookRoutes(a.router, deps);
-      a.use(requireInternalCaller(config.INTERNAL_TOKEN));
-      inboundEventRoutes(a.router, deps);
-      notificationRoutes(a.router, deps);
+      readyNeedsBroker: false,
+      publicRoutes: (router) => channelWebhookRoutes(router, deps),
+      routes: (router) => {
+        inboundEventRoutes(router, deps);
+        notificationRoutes(router, deps);
+      },
     },
+    consumers: () => registerNotificationConsumers(amqp, deps),
+    relay,
+    tasks: [splitter],
+    drain: [events.inserts],
+    connections: [{ name: 'pg listener', close: () => listener.close() }],
   });
-
-  return {
-    app,
-    logger,
-    deps,
-    startWorkers: async () => {
-      await registerNotificationConsumers(amqp, deps);
-      await amqp.connect();
-      await listener.start();
-      await relay.start();
-      await splitter.start();
-    },
-    close: async () => {
-      await splitter.stop();
-      await relay.stop();
-      await listener.close();
-      await amqp.close();
-      await dataSource.destroy();
-    },
-  };
+  return { ...runtime, deps };
 }

@@ -61,7 +61,7 @@ export class OutboxRelay {
   }
 
   /** Starts relaying; a full batch is followed at once by the next pass. */
-  async start(): Promise<void> {
+  start(): void {
     if (this.running) return;
     this.running = true;
     this.lastCleanup = Date.now();
@@ -73,7 +73,7 @@ export class OutboxRelay {
       },
       async () => [{ labels: { schema: this.o.schema }, value: await this.backlog() }],
     );
-    await this.task.start();
+    this.task.start();
   }
 
   /** Stops relaying and waits for the pass in progress to commit. */

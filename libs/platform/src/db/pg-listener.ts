@@ -22,6 +22,7 @@ export class PgListener {
   private readonly reconnected: Array<() => void> = [];
   private readonly lost: Array<() => void> = [];
   private closed = false;
+  private started = false;
   private connecting?: Promise<void>;
   private retryTimer?: NodeJS.Timeout;
   private failures = 0;
@@ -34,13 +35,14 @@ export class PgListener {
   }
 
   /** Calls handler with each notification's payload on channel (from the next connection on, if not connected). */
-  async listen(channel: string, handler: Handler): Promise<void> {
+  listen(channel: string, handler: Handler): void {
     const first = !this.handlers.has(channel);
     this.handlers.set(channel, [...(this.handlers.get(channel) ?? []), handler]);
-    if (first && this.client) await this.client.query(`LISTEN ${quoteChannel(channel)}`);
+    // A failure means the connection is going: the next one listens to every channel.
+    if (first && this.client) this.client.query(`LISTEN ${quoteChannel(channel)}`).catch(() => undefined);
   }
 
-  /** Called after each reconnection, once the channels are listened to again. */
+  /** Called after each connection (the first too), once the channels are listened to: a chance to catch up. */
   onReconnect(callback: () => void): void {
     this.reconnected.push(callback);
   }
@@ -50,10 +52,15 @@ export class PgListener {
     this.lost.push(callback);
   }
 
-  /** Connects; on failure retries in the background (the caller goes on, polling covers the gap). */
-  async start(): Promise<void> {
+  /**
+   * Connects in the background, retrying until it succeeds (its users poll meanwhile); every part that uses the
+   * listener calls it, the first call connects.
+   */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
     this.closed = false;
-    await this.connect(false);
+    void this.connect();
   }
 
   /** Runs a statement on the listening session; fails when not connected. */
@@ -64,6 +71,7 @@ export class PgListener {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.started = false;
     clearTimeout(this.retryTimer);
     await this.connecting;
     const client = this.client;
@@ -71,12 +79,13 @@ export class PgListener {
     await client?.end().catch(() => undefined);
   }
 
-  private connect(reconnecting: boolean): Promise<void> {
-    this.connecting ??= this.open(reconnecting).finally(() => (this.connecting = undefined));
+  /** Never rejects: a failure is logged and retried. */
+  private connect(): Promise<void> {
+    this.connecting ??= this.open().finally(() => (this.connecting = undefined));
     return this.connecting;
   }
 
-  private async open(reconnecting: boolean): Promise<void> {
+  private async open(): Promise<void> {
     const client = new Client({
       connectionString: this.o.url,
       application_name: this.o.applicationName ?? 'pg-listener',
@@ -106,7 +115,7 @@ export class PgListener {
     }
     this.failures = 0;
     this.client = client;
-    if (reconnecting) for (const callback of this.reconnected) callback();
+    for (const callback of this.reconnected) callback();
   }
 
   private drop(client: Client): void {
@@ -123,7 +132,7 @@ export class PgListener {
     if (this.closed) return;
     this.failures += 1;
     const delay = Math.min(100 * 2 ** this.failures, this.o.maxReconnectDelayMs ?? 5_000);
-    this.retryTimer = setTimeout(() => void this.connect(true), delay);
+    this.retryTimer = setTimeout(() => void this.connect(), delay);
   }
 }
 

@@ -31,11 +31,15 @@ export class WakeGate {
     return this.holding && this.listener.connected;
   }
 
-  /** Calls wake on each notification, and after the listener reconnects (it may have missed some). */
-  async onWake(wake: () => void): Promise<void> {
-    await this.listener.listen(this.channel, wake);
+  /**
+   * Calls wake on each notification, and whenever the listener connects or loses its connection (notifications
+   * may have been missed, the lock is gone); starts the listener.
+   */
+  onWake(wake: () => void): void {
+    this.listener.listen(this.channel, wake);
     this.listener.onReconnect(wake);
     this.listener.onLost(wake);
+    this.listener.start();
   }
 
   /**
