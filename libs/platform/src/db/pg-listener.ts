@@ -36,6 +36,7 @@ export class PgListener {
 
   /** Calls handler with each notification's payload on channel (from the next connection on, if not connected). */
   listen(channel: string, handler: Handler): void {
+    quoteChannel(channel);
     const first = !this.handlers.has(channel);
     this.handlers.set(channel, [...(this.handlers.get(channel) ?? []), handler]);
     // A failure means the connection is going: the next one listens to every channel.
