@@ -23,7 +23,7 @@ type Repository = Record<string, (...args: unknown[]) => Promise<unknown>>;
 type Module = Record<string, (new (db: unknown) => Repository) & ((...args: unknown[]) => Promise<unknown>)>;
 const load = (service: string, file: string) => require(dist(service, file)) as Module;
 const { MessageSweepRepository } = load('messaging', 'data-access/message-sweep.repository.js');
-const statusReports = load('messaging', 'data-access/status-report.repository.js');
+const { StatusReportRepository } = load('messaging', 'data-access/status-report.repository.js');
 const { FlowSessionRepository } = load('messaging', 'data-access/flow-session.repository.js');
 const { CampaignRepository } = load('campaign', 'data-access/campaign.repository.js');
 const { InboundEventRepository } = load('webhook-ingress', 'data-access/inbound-event.repository.js');
@@ -138,19 +138,18 @@ async function explainAll(db: Client): Promise<Explained[]> {
     sweep(x).lockUnknownOutcomes(x.manager, 900_000),
   );
   await run('messaging scheduler: orphaned reports since the last pass', (x) =>
-    statusReports.messagesWithOrphanedReports(
-      x,
+    new StatusReportRepository(x).messagesWithOrphanedReports(
       { at: new Date(Date.now() - 130_000), providerMessageId: '' },
       5000,
     ),
   );
   await run(
     'messaging scheduler: orphaned reports, first pass after start (first slice of those kept)',
-    (x) => statusReports.messagesWithOrphanedReports(x, null, 5000),
+    (x) => new StatusReportRepository(x).messagesWithOrphanedReports(null, 5000),
   );
   await run('messaging scheduler: next due time', (x) => sweep(x).nextDueAt());
   await run('messaging pending report retention (every 10 min)', (x) =>
-    statusReports.deleteExpiredPendingReports(x, 168, 1000),
+    new StatusReportRepository(x).deleteExpiredPendingReports(168, 1000),
   );
   await run('messaging flow session timeouts', (x) => new FlowSessionRepository(x).expireDue(x.manager, 100));
   await run('campaign dispatcher: claim', (x) => new CampaignRepository(x).claimDue([]));

@@ -9,6 +9,7 @@ import {
   SecretBox,
   type ServiceRuntime,
 } from '@bm/platform';
+import type { DataSource } from 'typeorm';
 import type { MessagingConfig } from './config';
 import { ChannelAccountRepository } from './data-access/channel-account.repository';
 import { ConversationLedger } from './data-access/conversation-ledger.repository';
@@ -16,10 +17,16 @@ import { CustomerStateRepository } from './data-access/customer-state.repository
 import { FlowRepository } from './data-access/flow.repository';
 import { FlowSessionRepository } from './data-access/flow-session.repository';
 import { createMessagingDataSource, MESSAGING_SCHEMA } from './data-access/data-source';
+import { InboundMessageRepository } from './data-access/inbound-message.repository';
 import { MessageLogRepository } from './data-access/message-log.repository';
+import { MessageStatsRepository } from './data-access/message-stats.repository';
 import { DUE_CHANNEL, MessageSweepRepository } from './data-access/message-sweep.repository';
 import { MessageLogWriter } from './data-access/message-log-writer';
+import { MessagingOutbox } from './data-access/outbox';
+import { RedisSlotSchedule } from './data-access/redis-slot-schedule';
+import { StatusReportRepository } from './data-access/status-report.repository';
 import { TemplateRepository } from './data-access/template.repository';
+import { idempotentRequests, TransactionRunner } from './data-access/unit-of-work';
 import { CloudApiClient } from './data-access/upstream/cloud-api.client';
 import { upstreamMetrics } from './data-access/upstream/upstream-metrics';
 import { expireFlowSessions } from './domain/flows/expire-flow-sessions.use-case';
@@ -37,7 +44,8 @@ import { templateRoutes } from './entry-points/http/templates.routes';
 import { dashboardRoutes } from './entry-points/http/dashboard.routes';
 
 export interface MessagingService extends ServiceRuntime {
-  deps: MessagingDeps;
+  /** The ports the routes and consumers hand to the use cases, and the data source (tests read it). */
+  deps: MessagingDeps & { dataSource: DataSource };
 }
 
 /** Wires the messaging service: repositories, upstream adapter, HTTP routes, consumers and background tasks. */
@@ -47,11 +55,12 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger });
   const messages = new MessageLogRepository(dataSource, config.CAPACITY_WINDOW_MS);
   const messageWriter = new MessageLogWriter(messages, dataSource);
-  const deps: MessagingDeps = {
+  const deps: MessagingService['deps'] = {
+    dataSource,
     config,
     logger,
-    dataSource,
-    redis,
+    unitOfWork: new TransactionRunner(dataSource),
+    outbox: new MessagingOutbox(),
     secrets: new SecretBox(config.ENCRYPTION_KEY),
     upstream: new CloudApiClient(
       config.UPSTREAM_BASE_URL,
@@ -62,11 +71,14 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     accounts: new ChannelAccountRepository(dataSource),
     templates: new TemplateRepository(dataSource),
     messages,
+    statusReports: new StatusReportRepository(dataSource),
     sweeps: new MessageSweepRepository(dataSource),
     messageWriter,
     customers: new CustomerStateRepository(dataSource),
+    inbound: new InboundMessageRepository(),
+    stats: new MessageStatsRepository(dataSource),
     ledger: new ConversationLedger(dataSource, config.CAPACITY_WINDOW_MS),
-    idempotency: new IdempotencyStore(dataSource, MESSAGING_SCHEMA),
+    idempotency: idempotentRequests(new IdempotencyStore(dataSource, MESSAGING_SCHEMA)),
     flows: new FlowRepository(dataSource),
     flowSessions: new FlowSessionRepository(dataSource),
   };
@@ -127,7 +139,12 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
         dashboardRoutes(router, deps);
       },
     },
-    consumers: () => registerConsumers(amqp, deps, new ThroughputLimiter(redis, config.THROUGHPUT_SAFETY)),
+    consumers: () =>
+      registerConsumers(
+        amqp,
+        deps,
+        new ThroughputLimiter(new RedisSlotSchedule(redis), config.THROUGHPUT_SAFETY),
+      ),
     relay,
     tasks: [scheduler, flowSweep, reportRetention],
     drain: [messageWriter.inserts],

@@ -1,6 +1,7 @@
 import { queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import { toMessageLog, type MessageLog } from './message-log.repository';
+import { toMessageLog } from './message-log.repository';
+import type { MessageLog, MessageSweeps } from '../domain/ports/message-log.port';
 
 type Row = Parameters<typeof toMessageLog>[0];
 
@@ -14,7 +15,7 @@ const SWEEP_BATCH = 500;
  * The scheduler's queries over message logs: batches of due, stranded or unfinished messages, each taken with
  * SKIP LOCKED so that several replicas sweep side by side.
  */
-export class MessageSweepRepository {
+export class MessageSweepRepository implements MessageSweeps {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Locks a batch of scheduled messages whose time has come, the earliest first (rows other replicas hold skipped). */

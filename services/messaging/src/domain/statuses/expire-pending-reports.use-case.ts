@@ -1,4 +1,3 @@
-import { deleteExpiredPendingReports } from '../../data-access/status-report.repository';
 import type { MessagingDeps } from '../messaging-deps';
 
 const BATCH = 1000;
@@ -8,11 +7,12 @@ const BATCH = 1000;
  * number, say) once they are PENDING_REPORT_RETENTION_HOURS old, a batch at a time so no statement holds many
  * rows; answers how many went.
  */
-export async function expirePendingReports(deps: MessagingDeps): Promise<number> {
+export async function expirePendingReports(
+  deps: Pick<MessagingDeps, 'config' | 'statusReports'>,
+): Promise<number> {
   let deleted = 0;
   for (;;) {
-    const n = await deleteExpiredPendingReports(
-      deps.dataSource,
+    const n = await deps.statusReports.deleteExpiredPendingReports(
       deps.config.PENDING_REPORT_RETENTION_HOURS,
       BATCH,
     );
