@@ -24,6 +24,8 @@ export * from './service-runtime';
 export * from './scheduling';
 export * from './db/data-source';
 export * from './db/migrate-main';
+export * from './db/pg-listener';
+export * from './db/wake-gate';
 export * from './amqp';
 export * from './metrics';
 export * from './tracing';

@@ -3,6 +3,8 @@ import {
   openServiceBase,
   OutboxRelay,
   PeriodicTask,
+  PgListener,
+  WakeGate,
   type ServiceRuntime,
 } from '@bm/platform';
 import type { IngressConfig } from './config';
@@ -43,8 +45,11 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     ),
     metrics: ingressMetrics(metrics, dataSource),
   };
+  // Wakes the relay and the splitter when there is work, so that an idle service costs next to nothing.
+  const listener = new PgListener({ url: config.DATABASE_URL, logger, applicationName: 'ingress-listener' });
   // Bodies batch thousands of items: large passes, and a short pause so a quiet relay adds little latency.
   const relay = new OutboxRelay({
+    listener,
     dataSource,
     schema: INGRESS_SCHEMA,
     amqp,
@@ -58,6 +63,11 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     config.INGRESS_PROCESS_INTERVAL_MS,
     () => processPendingEvents(deps),
     logger,
+    {
+      gate: new WakeGate(listener, 'ingress_inbound_events'),
+      idleIntervalMs: config.INGRESS_PROCESS_IDLE_INTERVAL_MS,
+      nextDueAt: () => events.nextDueAt(),
+    },
   );
 
   const runtime = createServiceRuntime({
@@ -79,6 +89,7 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     relay,
     tasks: [splitter],
     drain: [events.inserts],
+    connections: [{ name: 'pg listener', close: () => listener.close() }],
   });
   return { ...runtime, deps };
 }

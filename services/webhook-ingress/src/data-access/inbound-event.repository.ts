@@ -192,6 +192,16 @@ export class InboundEventRepository {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
+  /** The earliest future retry time of a stored event waiting to be split, if any (one index lookup). */
+  async nextDueAt(): Promise<Date | undefined> {
+    const [row] = await queryRows<{ at: Date | null }>(
+      this.dataSource,
+      `SELECT min(next_attempt_at) AS at FROM ingress.inbound_events
+        WHERE outcome = 'pending' AND next_attempt_at > now()`,
+    );
+    return row?.at ?? undefined;
+  }
+
   /** Stored events waiting to be split whose retry time has come, oldest first. */
   private due(limit: number) {
     return queryRows<{ id: string; body_bytes: number }>(
