@@ -4,6 +4,7 @@ import {
   createHttpApp,
   createLogger,
   IdempotencyStore,
+  InternalClient,
   type Logger,
   OutboxRelay,
   PeriodicTask,
@@ -47,6 +48,12 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
   const preparing = new Set<Promise<unknown>>();
 
   const campaigns = new CampaignRepository(dataSource);
+  const messaging = new InternalClient({
+    service: 'messaging',
+    baseUrl: config.MESSAGING_URL,
+    token: config.INTERNAL_TOKEN,
+    timeoutMs: config.MESSAGING_TIMEOUT_MS,
+  });
   const deps: CampaignDeps = {
     config,
     logger,
@@ -54,7 +61,7 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
     campaigns,
     recipients: new RecipientRepository(dataSource),
     optOuts: new OptOutRepository(dataSource),
-    messaging: new MessagingClient(config.MESSAGING_URL, config.INTERNAL_TOKEN, config.MESSAGING_TIMEOUT_MS),
+    messaging: new MessagingClient(messaging),
     idempotency: new IdempotencyStore(dataSource, CAMPAIGN_SCHEMA),
     metrics: campaignMetrics(metrics, campaigns),
     // The replica that took the list starts on it at once; if it dies first, the sweep of any worker does it.
@@ -115,6 +122,7 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
       await Promise.allSettled([...preparing]);
       await amqp.close();
       await relay.stop();
+      await messaging.close();
       await dataSource.destroy();
     },
   };

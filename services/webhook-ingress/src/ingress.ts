@@ -3,6 +3,7 @@ import {
   amqpClientFor,
   createHttpApp,
   createLogger,
+  InternalClient,
   type Logger,
   OutboxRelay,
   PeriodicTask,
@@ -17,6 +18,7 @@ import { createIngressDataSource, INGRESS_SCHEMA } from './data-access/data-sour
 import { InboundEventRepository } from './data-access/inbound-event.repository';
 import { NotificationRepository } from './data-access/notification.repository';
 import { PublishedItemRepository } from './data-access/published-item.repository';
+import { DatabaseUnitOfWork } from './data-access/unit-of-work';
 import type { IngressDeps } from './domain/ingress-deps';
 import { ingressMetrics } from './domain/ingress-metrics';
 import { processPendingEvents } from './domain/process-pending-events.use-case';
@@ -42,20 +44,22 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
   const dataSource = createIngressDataSource(config);
   await dataSource.initialize();
   const amqp = amqpClientFor(config, logger, metrics);
+  const events = new InboundEventRepository(dataSource);
+  const messaging = new InternalClient({
+    service: 'messaging',
+    baseUrl: config.MESSAGING_URL,
+    token: config.INTERNAL_TOKEN,
+    timeoutMs: config.MESSAGING_TIMEOUT_MS,
+  });
   const deps: IngressDeps = {
     config,
     logger,
-    dataSource,
-    events: new InboundEventRepository(dataSource),
+    unitOfWork: new DatabaseUnitOfWork(dataSource),
+    events,
     items: new PublishedItemRepository(),
     notifications: new NotificationRepository(dataSource),
-    accounts: new ChannelAccountLookup(
-      config.MESSAGING_URL,
-      config.INTERNAL_TOKEN,
-      config.ACCOUNT_CACHE_TTL_MS,
-      config.MESSAGING_TIMEOUT_MS,
-    ),
-    metrics: ingressMetrics(metrics, dataSource),
+    accounts: new ChannelAccountLookup(messaging, config.ACCOUNT_CACHE_TTL_MS),
+    metrics: ingressMetrics(metrics, events),
   };
   // Bodies batch thousands of items: large passes, and a short pause so a quiet relay adds little latency.
   const relay = new OutboxRelay({
@@ -103,6 +107,7 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
       await splitter.stop();
       await relay.stop();
       await amqp.close();
+      await messaging.close();
       await dataSource.destroy();
     },
   };

@@ -1,6 +1,6 @@
 import { currentTraceparent, queryRows } from '@bm/platform';
 import { DEFAULT_CAPACITY_WINDOW_MS, openConversationSql } from './conversation-ledger.repository';
-import type { MessageLogType, MessageStatus } from '@bm/contracts';
+import { DELIVER_COMMAND, type MessageLogType, type MessageStatus } from '@bm/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 
 /** A message log as the domain sees it. */
@@ -151,8 +151,7 @@ export interface CampaignSend {
   traceparent: string | null;
 }
 
-/** The internal command that hands one queued message to a send worker. */
-export const DELIVER_COMMAND = 'messaging.deliver';
+export { DELIVER_COMMAND };
 
 export class MessageLogRepository {
   constructor(

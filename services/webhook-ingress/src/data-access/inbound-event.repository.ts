@@ -247,6 +247,14 @@ export class InboundEventRepository {
     );
   }
 
+  async countFailed(): Promise<number> {
+    const [row] = await queryRows<{ count: number }>(
+      this.dataSource,
+      `SELECT count(*)::int AS count FROM ingress.inbound_events WHERE outcome = 'failed'`,
+    );
+    return row.count;
+  }
+
   /**
    * A failed split of a pending event is retried later, backing off up to five minutes. A failure that will not
    * change on retry (`permanent`) counts toward `failAfter`: at that count the event becomes `failed` and is no
