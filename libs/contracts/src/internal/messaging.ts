@@ -53,11 +53,7 @@ export interface CapacityReservationDto {
   capacity: TierCapacityDto;
 }
 
-const reserveCapacity = internalEndpoint<
-  { id: string },
-  CapacityReservationRequest,
-  CapacityReservationDto
->({
+const reserveCapacity = internalEndpoint<{ id: string }, CapacityReservationRequest, CapacityReservationDto>({
   method: 'POST',
   path: '/internal/v1/channel-accounts/:id/capacity/reservations',
   input: Joi.object<CapacityReservationRequest>({
@@ -102,11 +98,7 @@ export interface ChannelAccountOwnerDto {
   tenant_id: number;
 }
 
-const accountByPhoneNumber = internalEndpoint<
-  { phoneNumberId: string },
-  undefined,
-  ChannelAccountOwnerDto
->({
+const accountByPhoneNumber = internalEndpoint<{ phoneNumberId: string }, undefined, ChannelAccountOwnerDto>({
   method: 'GET',
   path: '/internal/v1/channel-accounts/by-phone-number/:phoneNumberId',
 });

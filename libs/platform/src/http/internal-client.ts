@@ -72,8 +72,8 @@ function queryOf(input: unknown): string {
 async function readBody(answer: Dispatcher.ResponseData): Promise<AnswerBody> {
   const text = await answer.body.text();
   try {
-    const body: unknown = JSON.parse(text);
-    return body !== null && typeof body === 'object' ? (body as AnswerBody) : {};
+    const body = JSON.parse(text) as AnswerBody | null;
+    return body !== null && typeof body === 'object' ? body : {};
   } catch {
     return {};
   }

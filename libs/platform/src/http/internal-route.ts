@@ -16,7 +16,7 @@ export interface InternalRequest<Params extends PathParams, Input> {
  */
 export function internalRoute<Params extends PathParams, Input, Output>(
   endpoint: InternalEndpoint<Params, Input, Output>,
-  handler: (request: InternalRequest<Params, Input>, res: Response) => Promise<Output>,
+  handler: (request: InternalRequest<Params, Input>, res: Response) => Output | Promise<Output>,
 ): RouteDefinition {
   return {
     method: endpoint.method,

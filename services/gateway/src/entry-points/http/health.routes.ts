@@ -31,6 +31,6 @@ export function healthRouter(dataSource: DataSource, redis: RedisClient, timeout
     },
   ]);
   // Probes: ready while the database answers (Redis down only meters nothing, so it does not take pods out).
-  serviceHealthRoutes(router, { database: probes.database }, timeoutMs);
+  serviceHealthRoutes(router, { database: () => probes.database() }, timeoutMs);
   return router;
 }
