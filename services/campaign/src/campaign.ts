@@ -4,7 +4,7 @@ import {
   createHttpApp,
   createLogger,
   IdempotencyStore,
-  InternalClient,
+  messagingClientFor,
   type Logger,
   OutboxRelay,
   PeriodicTask,
@@ -48,12 +48,7 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
   const preparing = new Set<Promise<unknown>>();
 
   const campaigns = new CampaignRepository(dataSource);
-  const messaging = new InternalClient({
-    service: 'messaging',
-    baseUrl: config.MESSAGING_URL,
-    token: config.INTERNAL_TOKEN,
-    timeoutMs: config.MESSAGING_TIMEOUT_MS,
-  });
+  const messaging = messagingClientFor(config);
   const deps: CampaignDeps = {
     config,
     logger,

@@ -3,7 +3,7 @@ import {
   amqpClientFor,
   createHttpApp,
   createLogger,
-  InternalClient,
+  messagingClientFor,
   type Logger,
   OutboxRelay,
   PeriodicTask,
@@ -45,12 +45,7 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
   await dataSource.initialize();
   const amqp = amqpClientFor(config, logger, metrics);
   const events = new InboundEventRepository(dataSource);
-  const messaging = new InternalClient({
-    service: 'messaging',
-    baseUrl: config.MESSAGING_URL,
-    token: config.INTERNAL_TOKEN,
-    timeoutMs: config.MESSAGING_TIMEOUT_MS,
-  });
+  const messaging = messagingClientFor(config);
   const deps: IngressDeps = {
     config,
     logger,

@@ -168,3 +168,20 @@ export class InternalClient {
     await this.pool.close();
   }
 }
+
+/** The settings of a service that calls messaging's internal endpoints. */
+export interface MessagingCallerConfig {
+  MESSAGING_URL: string;
+  MESSAGING_TIMEOUT_MS: number;
+  INTERNAL_TOKEN: string;
+}
+
+/** The internal client of the messaging service, from the caller's configuration. */
+export function messagingClientFor(config: MessagingCallerConfig): InternalClient {
+  return new InternalClient({
+    service: 'messaging',
+    baseUrl: config.MESSAGING_URL,
+    token: config.INTERNAL_TOKEN,
+    timeoutMs: config.MESSAGING_TIMEOUT_MS,
+  });
+}

@@ -32,7 +32,9 @@ export class ChannelAccountLookup implements AccountDirectory {
     if (hit && hit.expiresAt > Date.now()) return hit.owner;
     let data;
     try {
-      data = await this.messaging.call(MESSAGING_ENDPOINTS.accountByPhoneNumber, { params: { phoneNumberId } });
+      data = await this.messaging.call(MESSAGING_ENDPOINTS.accountByPhoneNumber, {
+        params: { phoneNumberId },
+      });
     } catch (err) {
       // Only messaging's own "no such account" means unknown; a 404 of a route it lacks is a failure to retry.
       if (err instanceof AppError && err.code === 'CHANNEL_ACCOUNT_NOT_FOUND') return null;

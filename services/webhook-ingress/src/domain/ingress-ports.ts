@@ -5,8 +5,8 @@ import type {
   Outcome,
   PendingBody,
   SplitSummary,
-} from '../data-access/inbound-event.repository';
-import type { NewNotification, Notification } from '../data-access/notification.repository';
+} from './inbound-event';
+import type { NewNotification, Notification } from './notification';
 import type { OutgoingItem, PublishedItem } from '../data-access/published-item.repository';
 
 /*
@@ -57,7 +57,12 @@ export interface InboundEventStore {
   lockPending(tx: Tx, ids: string[]): Promise<Set<string>>;
   lock(tx: Tx, id: string, skipLocked: boolean): Promise<{ outcome: Outcome } | undefined>;
   finishMany(tx: Tx, summaries: Array<SplitSummary & { id: string }>): Promise<void>;
-  recordFailure(id: string, error: string, permanent: boolean, failAfter: number): Promise<Outcome | undefined>;
+  recordFailure(
+    id: string,
+    error: string,
+    permanent: boolean,
+    failAfter: number,
+  ): Promise<Outcome | undefined>;
   /** Events given up (outcome failed), waiting for an operator. */
   countFailed(): Promise<number>;
 }

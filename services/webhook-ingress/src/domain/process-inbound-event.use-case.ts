@@ -1,5 +1,5 @@
 import { isTransientFailure, storableJson } from '@bm/platform';
-import type { SplitSummary } from '../data-access/inbound-event.repository';
+import type { SplitSummary } from './inbound-event';
 import type { OutgoingItem } from '../data-access/published-item.repository';
 import type { IngressDeps } from './ingress-deps';
 import { AccountLookupRefused, type AccountOwner, type Tx } from './ingress-ports';

@@ -1,5 +1,5 @@
 import { isTransientFailure } from '@bm/platform';
-import type { PendingBody } from '../data-access/inbound-event.repository';
+import type { PendingBody } from './inbound-event';
 import type { IngressDeps } from './ingress-deps';
 import {
   countSkipped,
