@@ -7,8 +7,8 @@ import type {
   Outcome,
   PendingBody,
   SplitSummary,
+  InboundEventStore,
 } from '../domain/inbound-event';
-import type { InboundEventStore } from '../domain/ingress-ports';
 import { queryRows, storableText } from '@bm/platform';
 import { InboundEventWriter } from './inbound-event-writer';
 

@@ -1,7 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '@bm/platform';
-import type { NotificationStore } from '../domain/ingress-ports';
-import type { NewNotification, Notification } from '../domain/notification';
+import type { NewNotification, Notification, NotificationStore } from '../domain/notification';
 
 interface Row {
   id: string;

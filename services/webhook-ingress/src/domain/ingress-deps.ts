@@ -1,13 +1,9 @@
 import type { Logger } from '@bm/platform';
 import type { IngressConfig } from '../config';
 import type { IngressMetrics } from './ingress-metrics';
-import type {
-  AccountDirectory,
-  InboundEventStore,
-  NotificationStore,
-  PublishedItemStore,
-  UnitOfWork,
-} from './ingress-ports';
+import type { InboundEventStore } from './inbound-event';
+import type { AccountDirectory, PublishedItemStore, UnitOfWork } from './ingress-ports';
+import type { NotificationStore } from './notification';
 
 /** What the webhook-ingress use cases need; built once in ingress.ts. */
 export interface IngressDeps {

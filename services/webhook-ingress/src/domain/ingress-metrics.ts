@@ -1,5 +1,5 @@
 import type { ServiceMetrics } from '@bm/platform';
-import type { InboundEventStore } from './ingress-ports';
+import type { InboundEventStore } from './inbound-event';
 
 /** Where an item was left out: `split` (unreadable, or refused by the contract) or `publish` (could not be stored). */
 export type SkipStage = 'split' | 'publish';

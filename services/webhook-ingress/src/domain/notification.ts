@@ -1,3 +1,5 @@
+import type { Tx } from './ingress-ports';
+
 /* What webhook-ingress raises for tenants: live-chat requests and template reviews. */
 
 interface NotificationBase {
@@ -31,3 +33,9 @@ export interface TemplateReview extends NotificationBase {
 
 export type NewNotification = LiveChatRequest | TemplateReview;
 export type Notification = NewNotification & { createdAt: Date };
+
+/** Notifications raised for tenants. */
+export interface NotificationStore {
+  insertMany(tx: Tx, notifications: NewNotification[]): Promise<void>;
+  list(tenantId: number, page: number, perPage: number): Promise<{ items: Notification[]; total: number }>;
+}
