@@ -31,6 +31,19 @@ export default tseslint.config(
     },
   },
   {
+    // A domain declares the ports it needs; the drivers and the data-access layer stay behind them.
+    files: ['services/campaign/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['typeorm', 'ioredis', 'amqplib'],
+          patterns: [{ group: ['**/data-access/**'], message: 'The domain works through its ports.' }],
+        },
+      ],
+    },
+  },
+  {
     // The dashboard runs in browsers and has its own TypeScript project (JSX, DOM, bundler resolution).
     files: ['services/dashboard/src/**/*.{ts,tsx}'],
     languageOptions: {

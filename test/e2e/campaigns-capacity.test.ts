@@ -82,11 +82,12 @@ describe('tier capacity', () => {
     expect(replay.body).toEqual(res.body);
     const conflict = await postCampaign(stack, t, { ...body, campaign_name: 'Other' }, key).expect(409);
     expect(conflict.body.error.code).toBe('IDEMPOTENCY_KEY_CONFLICT');
-    const keys: Array<{ idempotency_key: string }> = await stack.campaign!.deps.dataSource.query(
-      'SELECT idempotency_key FROM campaign.campaigns WHERE campaign_group_id = $1 ORDER BY part_number',
-      [data.campaign_group_id],
-    );
-    expect(keys.map((k) => k.idempotency_key)).toEqual(
+    const { campaigns: group } = await stack.campaign!.deps.campaigns.pageForTenant(t.tenantId, {
+      page: 1,
+      per_page: 10,
+      campaign_group_id: data.campaign_group_id as string,
+    });
+    expect(group.map((c) => c.idempotencyKey)).toEqual(
       ['-p1', '-p2', '-p3'].map((s) => `${key['Idempotency-Key']}${s}`),
     );
 

@@ -253,9 +253,9 @@ describe('sweeps take their rows one by one', () => {
     const leftBehind = async (body: string) => {
       const id = newUlid();
       const uploadId = newUlid();
-      await deps.dataSource.transaction(async (tx) => {
-        await deps.campaigns.insertUpload(tx, uploadId, t.tenantId, body);
-        await deps.campaigns.insert(tx, {
+      await deps.unitOfWork.run(async (tx) => {
+        await tx.campaigns.insertUpload(uploadId, t.tenantId, body);
+        await tx.campaigns.insert({
           id,
           tenantId: t.tenantId,
           channelAccountId: t.channelAccountId,

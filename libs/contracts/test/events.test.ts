@@ -93,4 +93,23 @@ describe('domain event schemas', () => {
     };
     expect(validate(DOMAIN_EVENT_SCHEMAS['messaging.send_requested'], command)).toEqual(command);
   });
+
+  it('when a send command names the recipient attempt, then it is kept, and a negative one is refused', () => {
+    const command = {
+      ...base,
+      campaign_id: '01JD7S5Q4W2N8V0YB3C6E9F1GJ',
+      campaign_recipient_id: '42',
+      campaign_recipient_attempt: 1,
+      channel_account_id: '01JD7S5Q4W2N8V0YB3C6E9F1GH',
+      phone: '966501234567',
+      template_name: 'order_update',
+      template_language: 'en_US',
+      components: [],
+    };
+    const schema = DOMAIN_EVENT_SCHEMAS['messaging.send_requested'];
+    expect(validate(schema, command)).toEqual(command);
+    expect(() => validate(schema, { ...command, campaign_recipient_attempt: -1 })).toThrow(
+      'The request is invalid',
+    );
+  });
 });

@@ -14,6 +14,7 @@ import {
   serviceMetrics,
 } from '@bm/platform';
 import type { CampaignConfig } from './config';
+import { CampaignIdempotency, CampaignUnitOfWork } from './data-access/campaign-unit-of-work';
 import { CampaignRepository } from './data-access/campaign.repository';
 import { CAMPAIGN_SCHEMA, createCampaignDataSource } from './data-access/data-source';
 import { MessagingClient } from './data-access/messaging-client';
@@ -22,7 +23,8 @@ import { RecipientRepository } from './data-access/recipient.repository';
 import type { CampaignDeps } from './domain/campaign-deps';
 import { campaignMetrics } from './domain/campaign-metrics';
 import { dispatchCampaigns } from './domain/sending/dispatch-campaigns.use-case';
-import { prepareUpload, prepareWaitingUploads } from './domain/creating/prepare-campaign.use-case';
+import { prepareUpload } from './domain/creating/prepare-campaign.use-case';
+import { prepareWaitingUploads } from './domain/creating/prepare-waiting-campaigns.use-case';
 import { registerConsumers } from './entry-points/consumers/campaign.consumers';
 import { campaignRoutes } from './entry-points/http/campaigns.routes';
 import { optOutRoutes } from './entry-points/http/opt-outs.routes';
@@ -52,12 +54,12 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
   const deps: CampaignDeps = {
     config,
     logger,
-    dataSource,
+    unitOfWork: new CampaignUnitOfWork(dataSource),
     campaigns,
     recipients: new RecipientRepository(dataSource),
     optOuts: new OptOutRepository(dataSource),
     messaging: new MessagingClient(messaging),
-    idempotency: new IdempotencyStore(dataSource, CAMPAIGN_SCHEMA),
+    idempotency: new CampaignIdempotency(new IdempotencyStore(dataSource, CAMPAIGN_SCHEMA)),
     metrics: campaignMetrics(metrics, campaigns),
     // The replica that took the list starts on it at once; if it dies first, the sweep of any worker does it.
     wakePreparer: (uploadId) => {

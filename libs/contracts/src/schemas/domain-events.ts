@@ -76,6 +76,11 @@ export interface MessageStatusUpdatedEvent extends DomainEventBase {
   campaign_id: string | null;
   /** Set when the send came from `messaging.send_requested`, so the campaign finds its recipient row. */
   campaign_recipient_id: string | null;
+  /**
+   * The recipient's attempt the send was for, as the command gave it. Absent from producers that predate it and
+   * null for a command without one (then `campaign_recipient_id` is the older "<id>-<attempt>" form).
+   */
+  campaign_recipient_attempt?: number | null;
 }
 export const messageStatusUpdatedSchema = domainEventSchema<MessageStatusUpdatedEvent>({
   message_log_id: Joi.number().integer().min(1).required(),
@@ -93,6 +98,7 @@ export const messageStatusUpdatedSchema = domainEventSchema<MessageStatusUpdated
   error_message: nullableString,
   campaign_id: nullableString,
   campaign_recipient_id: nullableString,
+  campaign_recipient_attempt: Joi.number().integer().min(0).allow(null),
 });
 
 export const inboundMediaSchema = Joi.object<InboundMedia>({
@@ -200,6 +206,11 @@ export const optOutChangedSchema = domainEventSchema<OptOutChangedEvent>({
 export interface SendRequestedCommand extends DomainEventBase {
   campaign_id: string;
   campaign_recipient_id: string;
+  /**
+   * Which send of the recipient this is (0 first, one more per retry). Absent from producers that predate it,
+   * whose `campaign_recipient_id` is "<id>-<attempt>" after a retry.
+   */
+  campaign_recipient_attempt?: number;
   channel_account_id: string;
   /** Normalized digits. */
   phone: string;
@@ -210,6 +221,7 @@ export interface SendRequestedCommand extends DomainEventBase {
 export const sendRequestedSchema = domainEventSchema<SendRequestedCommand>({
   campaign_id: Joi.string().required(),
   campaign_recipient_id: Joi.string().required(),
+  campaign_recipient_attempt: Joi.number().integer().min(0),
   channel_account_id: Joi.string().required(),
   phone: Joi.string()
     .pattern(/^\d{1,15}$/)

@@ -1,39 +1,13 @@
 import type { CampaignStatus, HeaderMediaInput, TemplateComponent } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
-import type { DataSource, EntityManager } from 'typeorm';
-
-type Db = DataSource | EntityManager;
-
-export interface Campaign {
-  id: string;
-  tenantId: number;
-  channelAccountId: string;
-  name: string | null;
-  status: CampaignStatus;
-  templateName: string;
-  templateLanguage: string;
-  templateComponents: TemplateComponent[];
-  templateParams: string[];
-  headerMedia: HeaderMediaInput | null;
-  requestedCount: number;
-  totalCount: number;
-  scheduledAt: Date | null;
-  createdAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  failureReason: string | null;
-  campaignGroupId: string | null;
-  partNumber: number | null;
-  partsTotal: number | null;
-  idempotencyKey: string | null;
-  uploadId: string | null;
-  uploadOffset: number;
-}
-
-export type NewCampaign = Omit<
+import type {
   Campaign,
-  'createdAt' | 'startedAt' | 'finishedAt' | 'failureReason' | 'totalCount'
->;
+  Campaigns,
+  NewCampaign,
+  RecipientCounts,
+  StatusChange,
+} from '../domain/ports/campaigns.port';
+import type { Db } from './db';
 
 interface Row {
   id: string;
@@ -87,25 +61,17 @@ const toCampaign = (r: Row): Campaign => ({
   uploadOffset: r.upload_offset,
 });
 
-/** Recipient counts of a campaign by where they stand. */
-export interface RecipientCounts {
-  sent: number;
-  failed: number;
-  /** Pending and not yet handed to messaging. */
-  unrequested: number;
-  /** Handed to messaging, no answer yet. */
-  inFlight: number;
-}
-
 /** Statuses the dispatcher works on. */
 const ACTIVE = `('pending', 'scheduled', 'processing', 'throttled')`;
 
-export class CampaignRepository {
-  constructor(private readonly dataSource: DataSource) {}
+/** The campaigns in SQL, on the data source or inside one transaction (see CampaignUnitOfWork). */
+export class CampaignRepository implements Campaigns {
+  constructor(private readonly db: Db) {}
 
   /** Campaigns not yet finished, counted by status. */
   async countActiveByStatus(): Promise<Array<{ status: string; count: number }>> {
-    const rows: Array<{ status: string; count: string }> = await this.dataSource.query(
+    const rows = await queryRows<{ status: string; count: string }>(
+      this.db,
       `SELECT status, count(*) AS count FROM campaign.campaigns
         WHERE status IN ('preparing', 'pending', 'scheduled', 'processing', 'throttled', 'paused')
         GROUP BY status`,
@@ -113,16 +79,17 @@ export class CampaignRepository {
     return rows.map((r) => ({ status: r.status, count: Number(r.count) }));
   }
 
-  async insertUpload(tx: EntityManager, id: string, tenantId: number, body: string): Promise<void> {
-    await tx.query('INSERT INTO campaign.uploads (id, tenant_id, body) VALUES ($1, $2, $3)', [
+  async insertUpload(id: string, tenantId: number, body: string): Promise<void> {
+    await this.db.query('INSERT INTO campaign.uploads (id, tenant_id, body) VALUES ($1, $2, $3)', [
       id,
       tenantId,
       body,
     ]);
   }
 
-  async insert(tx: EntityManager, c: NewCampaign): Promise<Campaign> {
-    const rows: Row[] = await tx.query(
+  async insert(c: NewCampaign): Promise<Campaign> {
+    const rows = await queryRows<Row>(
+      this.db,
       `INSERT INTO campaign.campaigns
          (id, tenant_id, channel_account_id, name, status, template_name, template_language, template_components,
           template_params, header_media, requested_count, scheduled_at, campaign_group_id, part_number,
@@ -152,87 +119,62 @@ export class CampaignRepository {
     return toCampaign(rows[0]);
   }
 
-  /** A tenant's campaign; undefined for an unknown id or another tenant's. */
-  async findForTenant(
-    id: string,
-    tenantId: number,
-    db: Db = this.dataSource,
-    lock = false,
-  ): Promise<Campaign | undefined> {
-    const rows: Row[] = await db.query(
+  async findForTenant(id: string, tenantId: number, { lock = false } = {}): Promise<Campaign | undefined> {
+    return this.one(
       `SELECT * FROM campaign.campaigns WHERE id = $1 AND tenant_id = $2${lock ? ' FOR UPDATE' : ''}`,
       [id, tenantId],
     );
-    return rows[0] ? toCampaign(rows[0]) : undefined;
   }
 
-  async listGroup(db: Db, groupId: string): Promise<Campaign[]> {
-    const rows: Row[] = await db.query(
-      'SELECT * FROM campaign.campaigns WHERE campaign_group_id = $1 ORDER BY part_number',
-      [groupId],
-    );
-    return rows.map(toCampaign);
-  }
-
-  /** The campaigns of an upload, locked: preparation writes all their recipients at once. */
-  async lockUploadCampaigns(tx: EntityManager, uploadId: string): Promise<Campaign[]> {
-    const rows: Row[] = await tx.query(
-      `SELECT * FROM campaign.campaigns WHERE upload_id = $1 ORDER BY part_number NULLS FIRST FOR UPDATE`,
+  async lockUploadCampaigns(uploadId: string): Promise<Campaign[]> {
+    return this.many(
+      'SELECT * FROM campaign.campaigns WHERE upload_id = $1 ORDER BY part_number NULLS FIRST FOR UPDATE',
       [uploadId],
     );
-    return rows.map(toCampaign);
   }
 
-  /** Locks a stored list for preparation; undefined when it is gone or another replica holds it. */
-  async lockUpload(tx: EntityManager, id: string): Promise<{ id: string; body: string } | undefined> {
-    const rows: Array<{ id: string; body: string }> = await tx.query(
+  async lockUpload(id: string): Promise<{ id: string; body: string } | undefined> {
+    const rows = await queryRows<{ id: string; body: string }>(
+      this.db,
       'SELECT id, body FROM campaign.uploads WHERE id = $1 FOR UPDATE SKIP LOCKED',
       [id],
     );
     return rows[0];
   }
 
-  /** Stored lists waiting for preparation, oldest first, less those already tried in this pass. */
   async waitingUploadIds(exceptIds: readonly string[], limit: number): Promise<string[]> {
     const rows = await queryRows<{ id: string }>(
-      this.dataSource,
+      this.db,
       'SELECT id FROM campaign.uploads WHERE id <> ALL($1::text[]) ORDER BY created_at LIMIT $2',
       [exceptIds, limit],
     );
     return rows.map((r) => r.id);
   }
 
-  async deleteUpload(tx: EntityManager, id: string): Promise<void> {
-    await tx.query('DELETE FROM campaign.uploads WHERE id = $1', [id]);
+  async deleteUpload(id: string): Promise<void> {
+    await this.db.query('DELETE FROM campaign.uploads WHERE id = $1', [id]);
   }
 
-  async finishPreparation(
-    tx: EntityManager,
-    id: string,
-    status: CampaignStatus,
-    totalCount: number,
-  ): Promise<Campaign> {
-    const rows = await queryRows<Row>(
-      tx,
+  async finishPreparation(id: string, status: CampaignStatus, totalCount: number): Promise<Campaign> {
+    return (await this.one(
       `UPDATE campaign.campaigns SET status = $2, total_count = $3, upload_id = NULL, updated_at = now()
         WHERE id = $1 RETURNING *`,
       [id, status, totalCount],
-    );
-    return toCampaign(rows[0]);
+    ))!;
   }
 
   /**
-   * Campaigns with work to do now, locked so one replica handles each: due ones, running ones, throttled ones
-   * whose recheck time has come, and a later split part whose previous part ran and has finished (pulled
-   * forward when capacity allows). A previous part cancelled before it started pulls nothing forward: the
-   * group's start time has not come, and the client may be cancelling the group part by part.
+   * Due ones, running ones, throttled ones whose recheck time has come (a lease is a recheck time too), and a
+   * later split part whose previous part ran and has finished (pulled forward when capacity allows). A previous
+   * part cancelled before it started pulls nothing forward: the group's start time has not come, and the client
+   * may be cancelling the group part by part.
    */
-  async claimDue(tx: EntityManager, limit: number, except: readonly string[] = []): Promise<Campaign[]> {
-    const rows: Row[] = await tx.query(
+  async claimDue(except: readonly string[]): Promise<Campaign | undefined> {
+    return this.one(
       `SELECT c.* FROM campaign.campaigns c
         WHERE c.status IN ${ACTIVE}
           AND (c.next_check_at IS NULL OR c.next_check_at <= now())
-          AND c.id <> ALL($2::text[])
+          AND c.id <> ALL($1::text[])
           AND (c.status <> 'scheduled' OR c.scheduled_at IS NULL OR c.scheduled_at <= now()
                OR (c.part_number > 1 AND EXISTS (
                      SELECT 1 FROM campaign.campaigns p
@@ -240,27 +182,26 @@ export class CampaignRepository {
                         AND p.started_at IS NOT NULL
                         AND p.status IN ('completed', 'cancelled', 'failed'))))
         ORDER BY c.created_at, c.part_number
-        LIMIT $1
+        LIMIT 1
         FOR UPDATE OF c SKIP LOCKED`,
-      [limit, except],
+      [except],
     );
-    return rows.map(toCampaign);
   }
 
-  async setStatus(
-    tx: EntityManager,
-    id: string,
-    status: CampaignStatus,
-    extra: {
-      started?: boolean;
-      finished?: boolean;
-      failureReason?: string;
-      nextCheckAt?: Date | null;
-      /** A retried campaign starts over: no finish time, no failure reason. */
-      reopened?: boolean;
-    } = {},
-  ): Promise<void> {
-    await tx.query(
+  async lease(id: string, until: Date): Promise<void> {
+    await this.db.query('UPDATE campaign.campaigns SET next_check_at = $2 WHERE id = $1', [id, until]);
+  }
+
+  async reclaim(id: string, until: Date): Promise<Campaign | undefined> {
+    return this.one(
+      `UPDATE campaign.campaigns SET next_check_at = NULL
+        WHERE id = $1 AND next_check_at = $2 AND status IN ${ACTIVE} RETURNING *`,
+      [id, until],
+    );
+  }
+
+  async setStatus(id: string, status: CampaignStatus, change: StatusChange = {}): Promise<void> {
+    await this.db.query(
       `UPDATE campaign.campaigns
           SET status = $2, updated_at = now(),
               started_at = CASE WHEN $3 THEN now() ELSE started_at END,
@@ -271,44 +212,39 @@ export class CampaignRepository {
       [
         id,
         status,
-        extra.started ?? false,
-        extra.finished ?? false,
-        extra.failureReason ?? null,
-        extra.nextCheckAt ?? null,
-        extra.reopened ?? false,
+        change.started ?? false,
+        change.finished ?? false,
+        change.failureReason ?? null,
+        change.nextCheckAt ?? null,
+        change.reopened ?? false,
       ],
     );
   }
 
-  /** Moves a tenant's campaign from one of `from` to `to`; the updated row, or undefined when it was elsewhere. */
   async transition(
-    db: Db,
     id: string,
     tenantId: number,
     from: readonly CampaignStatus[],
     to: CampaignStatus,
   ): Promise<Campaign | undefined> {
-    const rows = await queryRows<Row>(
-      db,
+    return this.one(
       `UPDATE campaign.campaigns SET status = $4, updated_at = now(), next_check_at = NULL,
               finished_at = CASE WHEN $4 IN ('cancelled', 'completed', 'failed') THEN now() ELSE finished_at END
         WHERE id = $1 AND tenant_id = $2 AND status = ANY($3::text[]) RETURNING *`,
       [id, tenantId, from, to],
     );
-    return rows[0] ? toCampaign(rows[0]) : undefined;
   }
 
-  async counts(db: Db, campaignId: string): Promise<RecipientCounts> {
-    const rows: Array<{ sent: string; failed: string; unrequested: string; in_flight: string }> =
-      await db.query(
-        `SELECT count(*) FILTER (WHERE status = 'sent') AS sent,
+  async counts(campaignId: string): Promise<RecipientCounts> {
+    const [r] = await queryRows<{ sent: string; failed: string; unrequested: string; in_flight: string }>(
+      this.db,
+      `SELECT count(*) FILTER (WHERE status = 'sent') AS sent,
               count(*) FILTER (WHERE status = 'failed') AS failed,
               count(*) FILTER (WHERE status = 'pending' AND requested_at IS NULL) AS unrequested,
               count(*) FILTER (WHERE status = 'pending' AND requested_at IS NOT NULL) AS in_flight
          FROM campaign.recipients WHERE campaign_id = $1`,
-        [campaignId],
-      );
-    const r = rows[0];
+      [campaignId],
+    );
     return {
       sent: Number(r.sent),
       failed: Number(r.failed),
@@ -327,13 +263,13 @@ export class CampaignRepository {
     const params = [tenantId, query.status ?? null, query.campaign_group_id ?? null];
     const [rows, count] = await Promise.all([
       queryRows<Row>(
-        this.dataSource,
+        this.db,
         `SELECT * FROM campaign.campaigns WHERE ${where} ORDER BY ${order}
           LIMIT ${query.per_page} OFFSET ${(query.page - 1) * query.per_page}`,
         params,
       ),
       queryRows<{ total: string }>(
-        this.dataSource,
+        this.db,
         `SELECT count(*) AS total FROM campaign.campaigns WHERE ${where}`,
         params,
       ),
@@ -346,7 +282,7 @@ export class CampaignRepository {
     const out = new Map<string, { sent: number; failed: number }>();
     if (campaignIds.length === 0) return out;
     const rows = await queryRows<{ campaign_id: string; sent: string; failed: string }>(
-      this.dataSource,
+      this.db,
       `SELECT campaign_id, count(*) FILTER (WHERE status = 'sent') AS sent,
               count(*) FILTER (WHERE status = 'failed') AS failed
          FROM campaign.recipients WHERE campaign_id = ANY($1::text[]) AND status IN ('sent', 'failed')
@@ -355,5 +291,13 @@ export class CampaignRepository {
     );
     for (const r of rows) out.set(r.campaign_id, { sent: Number(r.sent), failed: Number(r.failed) });
     return out;
+  }
+
+  private async many(sql: string, params: unknown[]): Promise<Campaign[]> {
+    return (await queryRows<Row>(this.db, sql, params)).map(toCampaign);
+  }
+
+  private async one(sql: string, params: unknown[]): Promise<Campaign | undefined> {
+    return (await this.many(sql, params))[0];
   }
 }

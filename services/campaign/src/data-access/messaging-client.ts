@@ -1,22 +1,15 @@
-import {
-  MESSAGING_ENDPOINTS,
-  type CampaignTemplateDto,
-  type CapacityReservationDto,
-  type TierCapacityDto,
-} from '@bm/contracts';
+import { MESSAGING_ENDPOINTS } from '@bm/contracts';
 import type { InternalClient } from '@bm/platform';
-import type { OptOutChange } from './opt-out.repository';
-
-export type Capacity = TierCapacityDto;
-export type CampaignTemplate = CampaignTemplateDto;
+import type { CampaignTemplate, Capacity, MessagingPort } from '../domain/ports/messaging.port';
+import type { OptOutChange } from '../domain/ports/opt-outs.port';
 
 /**
- * Messaging's internal endpoints a campaign needs: the template it would send, the number's tier capacity,
- * holds on that capacity, and messaging's copy of the opt-outs. Messaging's own refusals (NO_ACTIVE_ACCOUNT,
- * TEMPLATE_NOT_FOUND, …) come back as the same AppError; messaging unreachable is 503 SERVICE_UNAVAILABLE, so
- * nothing is half-done (see InternalClient).
+ * Messaging's internal endpoints a campaign needs, called through their contracts (MESSAGING_ENDPOINTS): the
+ * template it would send, the number's tier capacity, holds on that capacity, and messaging's copy of the
+ * opt-outs. Messaging's own refusals (NO_ACTIVE_ACCOUNT, TEMPLATE_NOT_FOUND, …) come back as the same AppError;
+ * messaging unreachable is 503 SERVICE_UNAVAILABLE, so nothing is half-done (see InternalClient).
  */
-export class MessagingClient {
+export class MessagingClient implements MessagingPort {
   constructor(private readonly client: InternalClient) {}
 
   campaignTemplate(
@@ -36,14 +29,13 @@ export class MessagingClient {
     return this.client.call(MESSAGING_ENDPOINTS.capacity, { tenantId, params: { id: accountId } });
   }
 
-  /** Holds up to `count` slots for `reference` (replacing its earlier hold); all or nothing unless `partial`. */
   reserve(
     tenantId: number,
     accountId: string,
     reference: string,
     count: number,
     partial: boolean,
-  ): Promise<CapacityReservationDto> {
+  ): Promise<{ granted: number; capacity: Capacity }> {
     return this.client.call(MESSAGING_ENDPOINTS.reserveCapacity, {
       tenantId,
       params: { id: accountId },
@@ -58,7 +50,6 @@ export class MessagingClient {
     });
   }
 
-  /** Sets messaging's copy of one opt-out, which its single MARKETING sends are checked against. */
   async setOptOut(change: OptOutChange): Promise<void> {
     await this.client.call(MESSAGING_ENDPOINTS.setOptOutCopy, {
       tenantId: change.tenantId,

@@ -1,12 +1,7 @@
 import type { OptOutSource } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
-import type { DataSource, EntityManager } from 'typeorm';
-
-export interface OptOut {
-  phone: string;
-  source: OptOutSource;
-  createdAt: Date;
-}
+import type { OptOut, OptOuts } from '../domain/ports/opt-outs.port';
+import type { Db } from './db';
 
 interface Row {
   phone: string;
@@ -14,28 +9,15 @@ interface Row {
   created_at: Date;
 }
 
-/** One committed change of a phone's opt-out, in the order of the tenant's changes (see the migration). */
-export interface OptOutChange {
-  tenantId: number;
-  phone: string;
-  optedOut: boolean;
-  version: number;
-}
-
 const toOptOut = (r: Row): OptOut => ({ phone: r.phone, source: r.source, createdAt: r.created_at });
 
 /** A tenant's opted-out phones (normalized digits). */
-export class OptOutRepository {
-  constructor(private readonly dataSource: DataSource) {}
+export class OptOutRepository implements OptOuts {
+  constructor(private readonly db: Db) {}
 
   /** Adds a phone; the new row, or undefined when it was already there (nothing changes then). */
-  async add(
-    tx: EntityManager,
-    tenantId: number,
-    phone: string,
-    source: OptOutSource,
-  ): Promise<OptOut | undefined> {
-    const rows: Row[] = await tx.query(
+  async add(tenantId: number, phone: string, source: OptOutSource): Promise<OptOut | undefined> {
+    const rows: Row[] = await this.db.query(
       `INSERT INTO campaign.opt_outs (tenant_id, phone, source) VALUES ($1, $2, $3)
        ON CONFLICT DO NOTHING RETURNING phone, source, created_at`,
       [tenantId, phone, source],
@@ -43,12 +25,8 @@ export class OptOutRepository {
     return rows[0] ? toOptOut(rows[0]) : undefined;
   }
 
-  async find(
-    tenantId: number,
-    phone: string,
-    db: DataSource | EntityManager = this.dataSource,
-  ): Promise<OptOut | undefined> {
-    const rows: Row[] = await db.query(
+  async find(tenantId: number, phone: string): Promise<OptOut | undefined> {
+    const rows: Row[] = await this.db.query(
       'SELECT phone, source, created_at FROM campaign.opt_outs WHERE tenant_id = $1 AND phone = $2',
       [tenantId, phone],
     );
@@ -56,18 +34,18 @@ export class OptOutRepository {
   }
 
   /** Removes a phone; whether it was there. */
-  async remove(tx: EntityManager, tenantId: number, phone: string): Promise<boolean> {
+  async remove(tenantId: number, phone: string): Promise<boolean> {
     const rows = await queryRows<{ phone: string }>(
-      tx,
+      this.db,
       'DELETE FROM campaign.opt_outs WHERE tenant_id = $1 AND phone = $2 RETURNING phone',
       [tenantId, phone],
     );
     return rows.length > 0;
   }
 
-  /** The version of a change just made in `tx` (after its row operation, which holds the row's lock). */
-  async nextVersion(tx: EntityManager): Promise<number> {
-    const rows: Array<{ version: string }> = await tx.query(
+  /** The version of a change just made in this transaction (after its row operation, which holds the row's lock). */
+  async nextVersion(): Promise<number> {
+    const rows: Array<{ version: string }> = await this.db.query(
       "SELECT nextval('campaign.opt_out_versions') AS version",
     );
     return Number(rows[0].version);
@@ -82,12 +60,12 @@ export class OptOutRepository {
   ): Promise<{ optOuts: OptOut[]; total: number }> {
     const where = `tenant_id = $1 AND phone LIKE $2 || '%'`;
     const [rows, count] = await Promise.all([
-      this.dataSource.query<Row[]>(
+      this.db.query<Row[]>(
         `SELECT phone, source, created_at FROM campaign.opt_outs WHERE ${where}
           ORDER BY created_at DESC, phone LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
         [tenantId, phonePrefix],
       ),
-      this.dataSource.query<Array<{ total: string }>>(
+      this.db.query<Array<{ total: string }>>(
         `SELECT count(*) AS total FROM campaign.opt_outs WHERE ${where}`,
         [tenantId, phonePrefix],
       ),
@@ -98,7 +76,7 @@ export class OptOutRepository {
   /** How many of these phones (normalized digits) are opted out: one primary-key probe each. */
   async countAmong(tenantId: number, phones: readonly string[]): Promise<number> {
     if (phones.length === 0) return 0;
-    const rows: Array<{ n: string }> = await this.dataSource.query(
+    const rows: Array<{ n: string }> = await this.db.query(
       'SELECT count(*) AS n FROM campaign.opt_outs WHERE tenant_id = $1 AND phone = ANY($2::text[])',
       [tenantId, [...new Set(phones)]],
     );

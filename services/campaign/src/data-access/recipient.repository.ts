@@ -1,38 +1,20 @@
 import type { RecipientStatus } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
-import type { DataSource, EntityManager } from 'typeorm';
+import type {
+  MessageOutcome,
+  NewRecipient,
+  Recipient,
+  RecipientFailure,
+  Recipients,
+} from '../domain/ports/recipients.port';
+import type { Db } from './db';
 
-export interface NewRecipient {
-  phone: string;
-  name: string | null;
-  variables: Record<string, string> | null;
-  /** Why the recipient is written as failed (an invalid phone, kept as submitted); null for a valid one. */
-  error: string | null;
-}
-
-export interface Recipient {
-  id: string;
-  phone: string;
-  name: string | null;
-  variables: Record<string, string> | null;
-  status: RecipientStatus;
-  attempt: number;
-  messageLogId: string | null;
-  errorMessage: string | null;
-  sentAt: Date | null;
-}
-
-interface Row {
-  id: string;
-  phone: string;
-  name: string | null;
-  variables: Record<string, string> | null;
-  status: RecipientStatus;
-  attempt: number;
+/** A row as the database answers it: the recipient's own fields are named alike, the rest in snake case. */
+type Row = Omit<Recipient, 'messageLogId' | 'errorMessage' | 'sentAt'> & {
   message_log_id: string | null;
   error_message: string | null;
   sent_at: Date | null;
-}
+};
 
 const toRecipient = (r: Row): Recipient => ({
   id: String(r.id),
@@ -46,27 +28,14 @@ const toRecipient = (r: Row): Recipient => ({
   sentAt: r.sent_at,
 });
 
-/** An answer of messaging about one recipient's message. */
-export interface MessageOutcome {
-  recipientId: string;
-  attempt: number;
-  messageLogId: number;
-  status: 'sent' | 'failed';
-  errorMessage: string | null;
-  at: Date;
-}
-
-export class RecipientRepository {
-  constructor(private readonly dataSource: DataSource) {}
+/** A campaign's recipients in SQL, on the data source or inside one transaction. */
+export class RecipientRepository implements Recipients {
+  constructor(private readonly db: Db) {}
 
   /** Writes a campaign's recipients in one statement (arrays unnested server-side, like COPY without a stream). */
-  async insertMany(
-    tx: EntityManager,
-    campaignId: string,
-    recipients: readonly NewRecipient[],
-  ): Promise<void> {
+  async insertMany(campaignId: string, recipients: readonly NewRecipient[]): Promise<void> {
     if (recipients.length === 0) return;
-    await tx.query(
+    await this.db.query(
       `INSERT INTO campaign.recipients (campaign_id, phone, name, variables, invalid, status, error_message)
        SELECT $1, r.phone, r.name, r.variables, r.error IS NOT NULL,
               CASE WHEN r.error IS NOT NULL THEN 'failed' ELSE 'pending' END, r.error
@@ -82,13 +51,9 @@ export class RecipientRepository {
   }
 
   /** Removes the valid recipients whose phone the tenant has opted out; how many, per campaign. */
-  async dropOptedOut(
-    tx: EntityManager,
-    tenantId: number,
-    campaignIds: readonly string[],
-  ): Promise<Map<string, number>> {
+  async dropOptedOut(tenantId: number, campaignIds: readonly string[]): Promise<Map<string, number>> {
     const rows = await queryRows<{ campaign_id: string }>(
-      tx,
+      this.db,
       `DELETE FROM campaign.recipients r USING campaign.opt_outs o
         WHERE r.campaign_id = ANY($2::text[]) AND NOT r.invalid AND o.tenant_id = $1 AND o.phone = r.phone
         RETURNING r.campaign_id`,
@@ -108,12 +73,12 @@ export class RecipientRepository {
     const filter = status ? 'AND status = $2' : '';
     const params: unknown[] = status ? [campaignId, status] : [campaignId];
     const [rows, count] = await Promise.all([
-      this.dataSource.query<Row[]>(
+      this.db.query<Row[]>(
         `SELECT * FROM campaign.recipients WHERE campaign_id = $1 ${filter}
           ORDER BY id LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
         params,
       ),
-      this.dataSource.query<Array<{ total: string }>>(
+      this.db.query<Array<{ total: string }>>(
         `SELECT count(*) AS total FROM campaign.recipients WHERE campaign_id = $1 ${filter}`,
         params,
       ),
@@ -123,12 +88,12 @@ export class RecipientRepository {
 
   /** The next recipients not yet handed to messaging, locked, with whether their phone has opted out since. */
   async takeUnrequested(
-    tx: EntityManager,
     campaignId: string,
     tenantId: number,
     limit: number,
   ): Promise<Array<Recipient & { optedOut: boolean }>> {
-    const rows: Array<Row & { opted_out: boolean }> = await tx.query(
+    const rows = await queryRows<Row & { opted_out: boolean }>(
+      this.db,
       `SELECT r.*, EXISTS (SELECT 1 FROM campaign.opt_outs o WHERE o.tenant_id = $2 AND o.phone = r.phone) AS opted_out
          FROM campaign.recipients r
         WHERE r.campaign_id = $1 AND r.status = 'pending' AND r.requested_at IS NULL
@@ -138,17 +103,16 @@ export class RecipientRepository {
     return rows.map((r) => ({ ...toRecipient(r), optedOut: r.opted_out }));
   }
 
-  async markRequested(tx: EntityManager, ids: readonly string[]): Promise<void> {
+  async markRequested(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await tx.query('UPDATE campaign.recipients SET requested_at = now() WHERE id = ANY($1::bigint[])', [ids]);
+    await this.db.query('UPDATE campaign.recipients SET requested_at = now() WHERE id = ANY($1::bigint[])', [
+      ids,
+    ]);
   }
 
-  async failMany(
-    tx: EntityManager,
-    failures: ReadonlyArray<{ id: string; errorMessage: string }>,
-  ): Promise<void> {
+  async failMany(failures: readonly RecipientFailure[]): Promise<void> {
     if (failures.length === 0) return;
-    await tx.query(
+    await this.db.query(
       `UPDATE campaign.recipients r SET status = 'failed', error_message = f.error_message
          FROM unnest($1::bigint[], $2::text[]) AS f(id, error_message)
         WHERE r.id = f.id AND r.status = 'pending'`,
@@ -157,8 +121,8 @@ export class RecipientRepository {
   }
 
   /** Fails every recipient still pending and not handed to messaging (a campaign that cannot go on). */
-  async failUnrequested(tx: EntityManager, campaignId: string, errorMessage: string): Promise<void> {
-    await tx.query(
+  async failUnrequested(campaignId: string, errorMessage: string): Promise<void> {
+    await this.db.query(
       `UPDATE campaign.recipients SET status = 'failed', error_message = $2
         WHERE campaign_id = $1 AND status = 'pending' AND requested_at IS NULL`,
       [campaignId, errorMessage],
@@ -180,7 +144,7 @@ export class RecipientRepository {
     }
     const list = [...merged.values()];
     const rows = await queryRows<{ status: 'sent' | 'failed' }>(
-      this.dataSource,
+      this.db,
       `UPDATE campaign.recipients r
           SET status = o.status, message_log_id = o.message_log_id,
               sent_at = CASE WHEN o.status = 'sent' THEN o.at ELSE r.sent_at END,
@@ -209,9 +173,9 @@ export class RecipientRepository {
    * Queues again the failed recipients of a campaign, except invalid phones and phones opted out now: each gets
    * a new attempt, so messaging sees a new send. Returns how many.
    */
-  async resetFailed(tx: EntityManager, campaignId: string, tenantId: number): Promise<number> {
+  async resetFailed(campaignId: string, tenantId: number): Promise<number> {
     const rows = await queryRows<{ id: string }>(
-      tx,
+      this.db,
       `UPDATE campaign.recipients r
           SET status = 'pending', attempt = r.attempt + 1, requested_at = NULL, message_log_id = NULL,
               error_message = NULL, sent_at = NULL

@@ -1,22 +1,25 @@
-import type { IdempotencyStore, Logger } from '@bm/platform';
-import type { DataSource } from 'typeorm';
+import type { Logger } from '@bm/platform';
 import type { CampaignConfig } from '../config';
-import type { CampaignRepository } from '../data-access/campaign.repository';
-import type { MessagingClient } from '../data-access/messaging-client';
-import type { OptOutRepository } from '../data-access/opt-out.repository';
-import type { RecipientRepository } from '../data-access/recipient.repository';
 import type { CampaignMetrics } from './campaign-metrics';
+import type { Campaigns } from './ports/campaigns.port';
+import type { MessagingPort } from './ports/messaging.port';
+import type { OptOuts } from './ports/opt-outs.port';
+import type { Recipients } from './ports/recipients.port';
+import type { IdempotentRequests, UnitOfWork } from './ports/unit-of-work.port';
 
-/** What the campaign use cases work with. */
+/**
+ * Everything the campaign use cases may be given; each takes only the part it uses (`Pick<CampaignDeps, …>`).
+ * The stores here work outside any transaction; `unitOfWork` gives them inside one.
+ */
 export interface CampaignDeps {
   config: CampaignConfig;
   logger: Logger;
-  dataSource: DataSource;
-  campaigns: CampaignRepository;
-  recipients: RecipientRepository;
-  optOuts: OptOutRepository;
-  messaging: MessagingClient;
-  idempotency: IdempotencyStore;
+  unitOfWork: UnitOfWork;
+  campaigns: Campaigns;
+  recipients: Recipients;
+  optOuts: OptOuts;
+  messaging: MessagingPort;
+  idempotency: IdempotentRequests;
   metrics: CampaignMetrics;
   /** Asks the background preparation to look at an upload now (it also sweeps on its own). */
   wakePreparer(uploadId: string): void;

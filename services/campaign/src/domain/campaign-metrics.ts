@@ -1,5 +1,5 @@
 import type { ServiceMetrics } from '@bm/platform';
-import type { CampaignRepository } from '../data-access/campaign.repository';
+import type { Campaigns } from './ports/campaigns.port';
 
 /** What a campaign recipient became: handed to messaging, sent, or failed (at preparation, dispatch or send). */
 export type RecipientOutcome = 'requested' | 'sent' | 'failed';
@@ -12,7 +12,10 @@ export interface CampaignMetrics {
  * Campaign progress: recipients by outcome, and campaigns by status read from the database at scrape time (so
  * every replica reports the same, whole picture).
  */
-export function campaignMetrics(metrics: ServiceMetrics, campaigns: CampaignRepository): CampaignMetrics {
+export function campaignMetrics(
+  metrics: ServiceMetrics,
+  campaigns: Pick<Campaigns, 'countActiveByStatus'>,
+): CampaignMetrics {
   metrics.sampledGauge(
     { name: 'bm_campaigns_active', help: 'Campaigns not yet finished, by status', labelNames: ['status'] },
     async () =>

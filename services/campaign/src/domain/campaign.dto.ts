@@ -1,6 +1,6 @@
 import type { CampaignCreatedDto, CampaignDto, CampaignPartDto, CampaignRecipientDto } from '@bm/contracts';
-import type { Campaign, RecipientCounts } from '../data-access/campaign.repository';
-import type { Recipient } from '../data-access/recipient.repository';
+import type { Campaign, RecipientCounts } from './ports/campaigns.port';
+import type { Recipient } from './ports/recipients.port';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 

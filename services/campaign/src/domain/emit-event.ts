@@ -1,9 +1,7 @@
-import type { EntityManager } from 'typeorm';
 import { DOMAIN_EVENTS, type CampaignEvent, type OptOutChangedEvent } from '@bm/contracts';
-import { enqueueEvent, newUlid } from '@bm/platform';
-import type { Campaign, RecipientCounts } from '../data-access/campaign.repository';
-import type { OptOutChange } from '../data-access/opt-out.repository';
-import { CAMPAIGN_SCHEMA } from '../data-access/data-source';
+import { newUlid, type OutboxEvent } from '@bm/platform';
+import type { Campaign, RecipientCounts } from './ports/campaigns.port';
+import type { OptOutChange } from './ports/opt-outs.port';
 
 type CampaignEventKey = 'campaign.created' | 'campaign.started' | 'campaign.completed';
 
@@ -15,34 +13,28 @@ function base(tenantId: number) {
   };
 }
 
-/** A campaign event through the outbox, with the campaign's counts at that moment. */
-export async function emitCampaignEvent(
-  tx: EntityManager,
+/** A campaign event for the outbox, with the campaign's counts at that moment. */
+export function campaignEvent(
   routingKey: CampaignEventKey,
   campaign: Campaign,
   counts: Pick<RecipientCounts, 'sent' | 'failed'>,
-  totalCount = campaign.totalCount,
-): Promise<void> {
+): OutboxEvent {
   const { messageId, fields } = base(campaign.tenantId);
   const payload: CampaignEvent = {
     ...fields,
     campaign_id: campaign.id,
     name: campaign.name,
     status: campaign.status,
-    total_count: totalCount,
+    total_count: campaign.totalCount,
     sent_count: counts.sent,
     failed_count: counts.failed,
     campaign_group_id: campaign.campaignGroupId,
   };
-  await enqueueEvent(tx, CAMPAIGN_SCHEMA, { routingKey, messageId, payload });
+  return { routingKey, messageId, payload };
 }
 
 /** Tells the other services (messaging keeps a copy for single sends) that a phone opted out or back in. */
-export async function emitOptOutChanged(
-  tx: EntityManager,
-  change: OptOutChange,
-  source: string,
-): Promise<void> {
+export function optOutChangedEvent(change: OptOutChange, source: string): OutboxEvent {
   const { messageId, fields } = base(change.tenantId);
   const payload: OptOutChangedEvent = {
     ...fields,
@@ -51,5 +43,5 @@ export async function emitOptOutChanged(
     source,
     version: change.version,
   };
-  await enqueueEvent(tx, CAMPAIGN_SCHEMA, { routingKey: DOMAIN_EVENTS.optOutChanged, messageId, payload });
+  return { routingKey: DOMAIN_EVENTS.optOutChanged, messageId, payload };
 }

@@ -16,6 +16,7 @@ import { UnknownOutcomeResend1763900000009 } from './migrations/1763900000009-un
 import { TemplateQualityFlag1763900000012 } from './migrations/1763900000012-template-quality-flag';
 import { ChannelAccountHealth1764900000001 } from './migrations/1764900000001-channel-account-health';
 import { MessageStats1764900000010 } from './migrations/1764900000010-message-stats';
+import { CampaignRecipientAttempt1764900000020 } from './migrations/1764900000020-campaign-recipient-attempt';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -39,6 +40,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       TemplateQualityFlag1763900000012,
       ChannelAccountHealth1764900000001,
       MessageStats1764900000010,
+      CampaignRecipientAttempt1764900000020,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

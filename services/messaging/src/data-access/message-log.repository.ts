@@ -30,6 +30,8 @@ export interface MessageLog {
   retriedByMessageLogId: number | null;
   campaignId: string | null;
   campaignRecipientId: string | null;
+  /** Which send of the campaign recipient (null from commands that predate the field). */
+  campaignRecipientAttempt: number | null;
   sendAttempts: number;
   attemptStartedAt: Date | null;
   createdAt: Date;
@@ -58,6 +60,7 @@ export interface NewMessageLog {
   retryOfMessageLogId?: number | null;
   campaignId?: string | null;
   campaignRecipientId?: string | null;
+  campaignRecipientAttempt?: number | null;
 }
 
 interface Row {
@@ -86,6 +89,7 @@ interface Row {
   retried_by_message_log_id: string | null;
   campaign_id: string | null;
   campaign_recipient_id: string | null;
+  campaign_recipient_attempt: number | null;
   send_attempts: number;
   attempt_started_at: Date | null;
   created_at: Date;
@@ -122,6 +126,7 @@ export function toMessageLog(r: Row): MessageLog {
     retriedByMessageLogId: num(r.retried_by_message_log_id),
     campaignId: r.campaign_id,
     campaignRecipientId: r.campaign_recipient_id,
+    campaignRecipientAttempt: r.campaign_recipient_attempt,
     sendAttempts: r.send_attempts,
     attemptStartedAt: r.attempt_started_at,
     createdAt: r.created_at,
@@ -148,8 +153,19 @@ export interface CampaignSend {
   conversationCategory: string;
   campaignId: string;
   campaignRecipientId: string;
+  campaignRecipientAttempt: number | null;
   traceparent: string | null;
 }
+
+/** A campaign recipient's send: the recipient and its attempt (null from commands that predate the field). */
+export interface CampaignRecipientRef {
+  id: string;
+  attempt: number | null;
+}
+
+/** One campaign recipient's send as a set key. */
+export const campaignSendKey = (send: CampaignRecipientRef): string =>
+  JSON.stringify([send.id, send.attempt]);
 
 export { DELIVER_COMMAND };
 
@@ -184,10 +200,10 @@ export class MessageLogRepository {
          SELECT t.*, nextval('messaging.message_logs_id_seq') AS new_id
            FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::text[], $8::text[],
                        $9::timestamptz[], $10::boolean[], $11::int[], $12::bigint[], $13::text[], $14::text[],
-                       $15::boolean[], $16::boolean[], $17::text[])
+                       $15::boolean[], $16::boolean[], $17::text[], $18::int[])
                 WITH ORDINALITY AS t(tenant_id, channel_account_id, to_phone, message_type, content, template_category,
                   conversation_category, status, scheduled_at, auto_retry, retry_count, retry_of, campaign_id,
-                  campaign_recipient_id, deliver, require_window, traceparent, ord)),
+                  campaign_recipient_id, deliver, require_window, traceparent, campaign_recipient_attempt, ord)),
        ok AS (
          SELECT * FROM i
           WHERE NOT i.require_window OR EXISTS (
@@ -198,10 +214,10 @@ export class MessageLogRepository {
          INSERT INTO messaging.message_logs
            (id, tenant_id, channel_account_id, to_phone, message_type, content, template_category, conversation_category,
             status, scheduled_at, auto_retry_on_frequency_cap, retry_count, retry_of_message_log_id, campaign_id,
-            campaign_recipient_id, traceparent)
+            campaign_recipient_id, campaign_recipient_attempt, traceparent)
          SELECT new_id, tenant_id, channel_account_id, to_phone, message_type, content, template_category,
                 conversation_category, status, scheduled_at, auto_retry, retry_count, retry_of, campaign_id,
-                campaign_recipient_id, traceparent FROM ok
+                campaign_recipient_id, campaign_recipient_attempt, traceparent FROM ok
          RETURNING *),
        o AS (
          INSERT INTO messaging.outbox (message_id, routing_key, payload, headers)
@@ -230,6 +246,7 @@ export class MessageLogRepository {
         column((_m, o) => o.deliver ?? false),
         column((_m, o) => o.requireServiceWindow ?? false),
         column((_m, o) => o.traceparent ?? null),
+        column((m) => m.campaignRecipientAttempt ?? null),
       ],
     );
     return rows.map((r) => (r.id === null ? undefined : toMessageLog(r)));
@@ -263,19 +280,21 @@ export class MessageLogRepository {
     return rows[0] ? toMessageLog(rows[0]) : undefined;
   }
 
-  /** Which of these campaign recipients already have their message log. */
-  async existingCampaignRecipients(campaignRecipientIds: readonly string[]): Promise<Set<string>> {
-    const rows: Array<{ campaign_recipient_id: string }> = await this.dataSource.query(
-      'SELECT campaign_recipient_id FROM messaging.message_logs WHERE campaign_recipient_id = ANY($1::text[])',
-      [campaignRecipientIds],
+  /** Which of these campaign recipients' sends already have their message log (keys as `campaignSendKey`). */
+  async existingCampaignRecipients(sends: readonly CampaignRecipientRef[]): Promise<Set<string>> {
+    const rows: Array<{ id: string; attempt: number | null }> = await this.dataSource.query(
+      `SELECT campaign_recipient_id AS id, campaign_recipient_attempt AS attempt FROM messaging.message_logs
+        WHERE campaign_recipient_id = ANY($1::text[])`,
+      [sends.map((s) => s.id)],
     );
-    return new Set(rows.map((r) => r.campaign_recipient_id));
+    return new Set(rows.map(campaignSendKey));
   }
 
-  async findByCampaignRecipient(campaignRecipientId: string): Promise<MessageLog | undefined> {
+  async findByCampaignRecipient(send: CampaignRecipientRef): Promise<MessageLog | undefined> {
     const rows: Row[] = await this.dataSource.query(
-      'SELECT * FROM messaging.message_logs WHERE campaign_recipient_id = $1',
-      [campaignRecipientId],
+      `SELECT * FROM messaging.message_logs
+        WHERE campaign_recipient_id = $1 AND campaign_recipient_attempt IS NOT DISTINCT FROM $2`,
+      [send.id, send.attempt],
     );
     return rows[0] ? toMessageLog(rows[0]) : undefined;
   }
@@ -394,9 +413,10 @@ export class MessageLogRepository {
     const inserted: Array<{ id: string }> = await tx.query(
       `INSERT INTO messaging.message_logs
          (tenant_id, channel_account_id, to_phone, message_type, content, template_category, conversation_category,
-          status, campaign_id, campaign_recipient_id, traceparent)
-       VALUES ($1, $2, $3, 'template', $4, $5, $6, 'queued', $7, $8, $9)
-       ON CONFLICT (campaign_recipient_id) WHERE campaign_recipient_id IS NOT NULL DO NOTHING RETURNING id`,
+          status, campaign_id, campaign_recipient_id, campaign_recipient_attempt, traceparent)
+       VALUES ($1, $2, $3, 'template', $4, $5, $6, 'queued', $7, $8, $10, $9)
+       ON CONFLICT (campaign_recipient_id, campaign_recipient_attempt) WHERE campaign_recipient_id IS NOT NULL
+       DO NOTHING RETURNING id`,
       [
         send.tenantId,
         send.channelAccountId,
@@ -407,6 +427,7 @@ export class MessageLogRepository {
         send.campaignId,
         send.campaignRecipientId,
         send.traceparent,
+        send.campaignRecipientAttempt,
       ],
     );
     return inserted.length === 0 ? undefined : Number(inserted[0].id);

@@ -1,11 +1,15 @@
 import {
+  buildSendComponents,
   expectedParameters,
+  mergeTemplateValues,
   type CreateCampaignRequest,
   type HeaderMediaInput,
+  type SendComponent,
   type TemplateDto,
 } from '@bm/contracts';
 import { AppError } from '@bm/platform';
 import type { CampaignDeps } from '../campaign-deps';
+import type { Campaign } from '../ports/campaigns.port';
 
 /** The template a campaign sends and the media its header needs, checked as a single send is. */
 export interface CheckedTemplate {
@@ -24,7 +28,7 @@ function validationError(field: string, message: string): AppError {
  * variables, the number of `template_params` (a recipient whose merged values do not fit fails alone later).
  */
 export async function checkCampaignTemplate(
-  deps: CampaignDeps,
+  deps: Pick<CampaignDeps, 'messaging'>,
   tenantId: number,
   request: CreateCampaignRequest,
 ): Promise<CheckedTemplate> {
@@ -65,4 +69,24 @@ export async function checkCampaignTemplate(
     });
   }
   return { template, headerMedia, throughputPerSecond: throughput_per_second };
+}
+
+/**
+ * One recipient's send components: the campaign's `template_params` merged with the recipient's variables, or
+ * why they do not fit the template (checked as the recipient is handed to messaging).
+ */
+export function recipientSendComponents(
+  campaign: Pick<Campaign, 'templateComponents' | 'templateParams' | 'headerMedia'>,
+  variables: Record<string, string>,
+): { components: SendComponent[] } | { error: string } {
+  const spec = expectedParameters(campaign.templateComponents);
+  const values = mergeTemplateValues(campaign.templateParams, variables);
+  if (values !== null && values.length === spec.textPlaceholders) {
+    return { components: buildSendComponents(spec, values, campaign.headerMedia ?? undefined) };
+  }
+  return {
+    error:
+      `TEMPLATE_PARAMETER_MISMATCH: the template takes ${spec.textPlaceholders} values, ` +
+      `template_params and variables give ${values === null ? 'a gap in' : values.length}`,
+  };
 }

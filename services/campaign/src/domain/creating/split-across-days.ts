@@ -1,7 +1,3 @@
-import type { MessagingTierLimitDetails } from '@bm/contracts';
-import { AppError } from '@bm/platform';
-import type { Capacity } from '../../data-access/messaging-client';
-
 /**
  * Part sizes of a list of `requested` recipients when `available` fit now: one part when all fit; else the
  * first part takes what fits now (a whole day's limit when nothing does: it waits, throttled) and each later
@@ -19,22 +15,6 @@ export function partSizes(requested: number, available: number, dailyLimit: numb
     next = dailyLimit;
   }
   return sizes;
-}
-
-/** The refusal of a campaign larger than the capacity left, when it may not be split across days. */
-export function tierLimitExceeded(capacity: Capacity, requested: number): AppError {
-  const details: MessagingTierLimitDetails = {
-    daily_limit: capacity.daily_limit ?? 0,
-    used_today: capacity.used_today,
-    remaining: capacity.remaining ?? 0,
-    requested,
-  };
-  return new AppError(
-    'MESSAGING_TIER_LIMIT_EXCEEDED',
-    `The campaign has ${requested} recipients and the number can open ${details.remaining} more conversations ` +
-      'in the rolling 24 hours; set split_across_days to send it in daily parts',
-    details as unknown as Record<string, unknown>,
-  );
 }
 
 /** When part `n` (1-based) is planned to start: the first at `scheduledAt` (null: now), each later one a day on. */

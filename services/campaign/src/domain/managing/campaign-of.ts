@@ -1,11 +1,13 @@
 import { ulidSchema, type CampaignDto, type CampaignStatus, type ErrorCode } from '@bm/contracts';
 import { AppError } from '@bm/platform';
-import type { Campaign } from '../../data-access/campaign.repository';
 import type { CampaignDeps } from '../campaign-deps';
 import { toCampaignDto } from '../campaign.dto';
+import type { Campaign } from '../ports/campaigns.port';
+
+export type ManagingDeps = Pick<CampaignDeps, 'campaigns'>;
 
 /** A tenant's campaign; 404 CAMPAIGN_NOT_FOUND for a malformed id, an unknown one or another tenant's. */
-export async function campaignOf(deps: CampaignDeps, tenantId: number, id: string): Promise<Campaign> {
+export async function campaignOf(deps: ManagingDeps, tenantId: number, id: string): Promise<Campaign> {
   const campaign = ulidSchema.validate(id).error
     ? undefined
     : await deps.campaigns.findForTenant(id, tenantId);
@@ -14,13 +16,13 @@ export async function campaignOf(deps: CampaignDeps, tenantId: number, id: strin
 }
 
 /** The campaign as the API shows it, with its recipients counted. */
-export async function dtoOf(deps: CampaignDeps, campaign: Campaign): Promise<CampaignDto> {
-  return toCampaignDto(campaign, await deps.campaigns.counts(deps.dataSource, campaign.id));
+export async function dtoOf(deps: ManagingDeps, campaign: Campaign): Promise<CampaignDto> {
+  return toCampaignDto(campaign, await deps.campaigns.counts(campaign.id));
 }
 
 /** Moves a campaign between statuses, or answers `refusal` (409) with the status it is in. */
 export async function transitionCampaign(
-  deps: CampaignDeps,
+  deps: ManagingDeps,
   tenantId: number,
   id: string,
   from: readonly CampaignStatus[],
@@ -28,7 +30,7 @@ export async function transitionCampaign(
   refusal: ErrorCode,
 ): Promise<Campaign> {
   const current = await campaignOf(deps, tenantId, id);
-  const moved = await deps.campaigns.transition(deps.dataSource, current.id, tenantId, from, to);
+  const moved = await deps.campaigns.transition(current.id, tenantId, from, to);
   if (moved) return moved;
   const now = (await deps.campaigns.findForTenant(current.id, tenantId)) ?? current;
   throw new AppError(refusal, undefined, { status: now.status });

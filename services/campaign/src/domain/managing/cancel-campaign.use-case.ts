@@ -1,10 +1,11 @@
 import { CANCELLABLE_CAMPAIGN_STATUSES, type CampaignCancelledDto } from '@bm/contracts';
 import type { CampaignDeps } from '../campaign-deps';
+import { releaseCapacityHold } from '../release-capacity-hold';
 import { transitionCampaign } from './campaign-of';
 
 /** Cancels a campaign nothing has been sent for (pending, or a split part waiting as scheduled). */
 export async function cancelCampaign(
-  deps: CampaignDeps,
+  deps: Pick<CampaignDeps, 'campaigns' | 'messaging' | 'logger' | 'wakeDispatcher'>,
   tenantId: number,
   id: string,
 ): Promise<CampaignCancelledDto> {
@@ -16,11 +17,7 @@ export async function cancelCampaign(
     'cancelled',
     'CAMPAIGN_NOT_CANCELLABLE',
   );
-  await deps.messaging
-    .release(tenantId, campaign.channelAccountId, campaign.id)
-    .catch((err: unknown) =>
-      deps.logger.warn('could not release a capacity hold', { error: (err as Error).message }),
-    );
+  await releaseCapacityHold(deps, campaign);
   deps.wakeDispatcher();
   return { success: true, campaign_id: campaign.id, status: 'cancelled' };
 }

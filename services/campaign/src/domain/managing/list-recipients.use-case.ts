@@ -5,7 +5,7 @@ import { campaignOf } from './campaign-of';
 
 /** GET /api/v1/campaigns/{id}/recipients: a page of the campaign's recipients, optionally of one status. */
 export async function listRecipients(
-  deps: CampaignDeps,
+  deps: Pick<CampaignDeps, 'campaigns' | 'recipients'>,
   tenantId: number,
   id: string,
   query: CampaignRecipientsQuery,

@@ -1,9 +1,8 @@
 import { PAUSABLE_CAMPAIGN_STATUSES, type CampaignDto } from '@bm/contracts';
-import type { CampaignDeps } from '../campaign-deps';
-import { dtoOf, transitionCampaign } from './campaign-of';
+import { dtoOf, transitionCampaign, type ManagingDeps } from './campaign-of';
 
 /** Stops handing recipients to messaging; those already handed over still finish. */
-export async function pauseCampaign(deps: CampaignDeps, tenantId: number, id: string): Promise<CampaignDto> {
+export async function pauseCampaign(deps: ManagingDeps, tenantId: number, id: string): Promise<CampaignDto> {
   return dtoOf(
     deps,
     await transitionCampaign(

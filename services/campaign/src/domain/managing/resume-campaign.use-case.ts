@@ -3,7 +3,11 @@ import type { CampaignDeps } from '../campaign-deps';
 import { dtoOf, transitionCampaign } from './campaign-of';
 
 /** Hands a paused campaign's recipients to messaging again. */
-export async function resumeCampaign(deps: CampaignDeps, tenantId: number, id: string): Promise<CampaignDto> {
+export async function resumeCampaign(
+  deps: Pick<CampaignDeps, 'campaigns' | 'wakeDispatcher'>,
+  tenantId: number,
+  id: string,
+): Promise<CampaignDto> {
   const campaign = await transitionCampaign(
     deps,
     tenantId,

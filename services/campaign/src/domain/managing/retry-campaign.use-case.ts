@@ -8,19 +8,19 @@ import { campaignOf, dtoOf } from './campaign-of';
  * gets a new attempt and the campaign starts over as `pending`, with its events.
  */
 export async function retryCampaign(
-  deps: CampaignDeps,
+  deps: Pick<CampaignDeps, 'unitOfWork' | 'campaigns' | 'wakeDispatcher'>,
   tenantId: number,
   id: string,
 ): Promise<CampaignRetryDto> {
   const current = await campaignOf(deps, tenantId, id);
-  const result = await deps.dataSource.transaction(async (tx) => {
-    const campaign = await deps.campaigns.findForTenant(current.id, tenantId, tx, true);
+  const result = await deps.unitOfWork.run(async (tx) => {
+    const campaign = await tx.campaigns.findForTenant(current.id, tenantId, { lock: true });
     if (!campaign || !RETRYABLE_CAMPAIGN_STATUSES.includes(campaign.status)) {
       throw new AppError('CAMPAIGN_NOT_RETRYABLE', undefined, { status: campaign?.status ?? current.status });
     }
-    const retried = await deps.recipients.resetFailed(tx, campaign.id, tenantId);
+    const retried = await tx.recipients.resetFailed(campaign.id, tenantId);
     if (retried === 0) return { campaign, retried };
-    await deps.campaigns.setStatus(tx, campaign.id, 'pending', { reopened: true });
+    await tx.campaigns.setStatus(campaign.id, 'pending', { reopened: true });
     return { campaign: { ...campaign, status: 'pending' as const, failureReason: null }, retried };
   });
   if (result.retried > 0) deps.wakeDispatcher();

@@ -3,7 +3,7 @@ import type { CampaignDeps } from '../campaign-deps';
 import { toOptOutDto } from './opt-out.dto';
 
 export async function listOptOuts(
-  deps: CampaignDeps,
+  deps: Pick<CampaignDeps, 'optOuts'>,
   tenantId: number,
   query: ListOptOutsQuery,
 ): Promise<OptOutListDto> {

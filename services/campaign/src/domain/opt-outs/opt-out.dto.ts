@@ -1,5 +1,5 @@
 import type { OptOutDto } from '@bm/contracts';
-import type { OptOut } from '../../data-access/opt-out.repository';
+import type { OptOut } from '../ports/opt-outs.port';
 
 /** An opt-out as the API shows it. */
 export const toOptOutDto = (o: OptOut): OptOutDto => ({

@@ -1,21 +1,22 @@
 import type { OptOutSource } from '@bm/contracts';
-import type { EntityManager } from 'typeorm';
-import type { OptOutChange } from '../../data-access/opt-out.repository';
 import type { CampaignDeps } from '../campaign-deps';
-import { emitOptOutChanged } from '../emit-event';
+import { optOutChangedEvent } from '../emit-event';
+import type { OptOutChange } from '../ports/opt-outs.port';
+import type { CampaignTx } from '../ports/unit-of-work.port';
+
+export type OptOutDeps = Pick<CampaignDeps, 'unitOfWork' | 'messaging' | 'logger'>;
 
 /**
  * Records a change made in `tx`: its version, and the opt_out.changed event committed with it. The change is
- * returned for `syncMessagingCopy` once the transaction has committed.
+ * returned for `syncMessagingCopy` once the unit of work has committed.
  */
 export async function recordChange(
-  deps: CampaignDeps,
-  tx: EntityManager,
+  tx: CampaignTx,
   change: Omit<OptOutChange, 'version'>,
   source: OptOutSource,
 ): Promise<OptOutChange> {
-  const versioned = { ...change, version: await deps.optOuts.nextVersion(tx) };
-  await emitOptOutChanged(tx, versioned, source);
+  const versioned = { ...change, version: await tx.optOuts.nextVersion() };
+  await tx.outbox.enqueue([optOutChangedEvent(versioned, source)]);
   return versioned;
 }
 
@@ -24,7 +25,10 @@ export async function recordChange(
  * effort: the opt_out.changed event committed with the change brings messaging's copy there in any case, and
  * the version keeps whichever arrives second from undoing a newer change.
  */
-export async function syncMessagingCopy(deps: CampaignDeps, change: OptOutChange): Promise<void> {
+export async function syncMessagingCopy(
+  deps: Pick<CampaignDeps, 'messaging' | 'logger'>,
+  change: OptOutChange,
+): Promise<void> {
   try {
     await deps.messaging.setOptOut(change);
   } catch (err) {
@@ -33,4 +37,14 @@ export async function syncMessagingCopy(deps: CampaignDeps, change: OptOutChange
       error: (err as Error).message,
     });
   }
+}
+
+/** Runs an opt-out change in one unit of work, then tells messaging's copy of what changed (if anything). */
+export async function changeOptOut<T extends { change: OptOutChange | null }>(
+  deps: OptOutDeps,
+  work: (tx: CampaignTx) => Promise<T>,
+): Promise<T> {
+  const result = await deps.unitOfWork.run(work);
+  if (result.change) await syncMessagingCopy(deps, result.change);
+  return result;
 }

@@ -5,10 +5,11 @@ import {
   retryPolicyOf,
 } from '@bm/contracts';
 import { GroupCommit, validate, type AmqpClient } from '@bm/platform';
-import type { MessageOutcome } from '../../data-access/recipient.repository';
-import { applyMessageOutcomes, outcomeOf } from '../../domain/sending/apply-message-status.use-case';
 import type { CampaignDeps } from '../../domain/campaign-deps';
 import { applyInboundKeyword } from '../../domain/opt-outs/apply-inbound-keyword.use-case';
+import type { MessageOutcome } from '../../domain/ports/recipients.port';
+import { applyMessageOutcomes } from '../../domain/sending/apply-message-status.use-case';
+import { outcomeOf } from '../../domain/sending/message-outcome';
 
 /**
  * The campaign service's queues: messaging's status events (recipients follow their messages) and the

@@ -1,19 +1,30 @@
 import type { SendRequestedCommand } from '@bm/contracts';
 import { AppError, currentTraceparent } from '@bm/platform';
 import type { ChannelAccount } from '../../data-access/channel-account.repository';
-import type { InsertOptions, NewMessageLog } from '../../data-access/message-log.repository';
+import {
+  campaignSendKey,
+  type CampaignRecipientRef,
+  type InsertOptions,
+  type NewMessageLog,
+} from '../../data-access/message-log.repository';
 import type { Template } from '../../data-access/template.repository';
 import { changeStatus } from '../statuses/change-status';
 import { enqueueDelivery } from '../emit-event';
 import type { MessagingDeps } from '../messaging-deps';
 import { assertTemplateSendable } from '../templates/template-rules';
 
+/** The recipient and attempt a command is for (no attempt from producers that predate the field). */
+const recipientOf = (command: SendRequestedCommand): CampaignRecipientRef => ({
+  id: command.campaign_recipient_id,
+  attempt: command.campaign_recipient_attempt ?? null,
+});
+
 /**
  * A campaign recipient's send: one message log per recipient (a redelivered command finds it and changes
  * nothing). A template that can no longer be sent fails the message, so the campaign still hears back.
  */
 export async function requestCampaignSend(deps: MessagingDeps, command: SendRequestedCommand): Promise<void> {
-  if (await deps.messages.findByCampaignRecipient(command.campaign_recipient_id)) return;
+  if (await deps.messages.findByCampaignRecipient(recipientOf(command))) return;
   const account = await deps.accounts.findActiveForTenant(command.channel_account_id, command.tenant_id);
   const template = account
     ? await deps.templates.find(account.id, command.template_name, command.template_language)
@@ -40,6 +51,7 @@ export async function requestCampaignSend(deps: MessagingDeps, command: SendRequ
       conversationCategory: template?.category ?? 'MARKETING',
       campaignId: command.campaign_id,
       campaignRecipientId: command.campaign_recipient_id,
+      campaignRecipientAttempt: command.campaign_recipient_attempt ?? null,
       traceparent: currentTraceparent() ?? null,
     });
     if (id === undefined) return;
@@ -79,16 +91,15 @@ export async function requestCampaignSends(
   items: readonly CampaignSendItem[],
 ): Promise<void> {
   if (items.length === 1) return requestCampaignSend(deps, items[0].command);
-  const seen = await deps.messages.existingCampaignRecipients(
-    items.map((i) => i.command.campaign_recipient_id),
-  );
+  const seen = await deps.messages.existingCampaignRecipients(items.map((i) => recipientOf(i.command)));
   const accounts = new Map<string, Promise<ChannelAccount | undefined>>();
   const templates = new Map<string, Promise<Template | undefined>>();
   const accepted: Array<{ message: NewMessageLog } & InsertOptions> = [];
   const refused: SendRequestedCommand[] = [];
   for (const { command, traceparent } of items) {
-    if (seen.has(command.campaign_recipient_id)) continue;
-    seen.add(command.campaign_recipient_id);
+    const key = campaignSendKey(recipientOf(command));
+    if (seen.has(key)) continue;
+    seen.add(key);
     const account = await cached(accounts, `${command.tenant_id}:${command.channel_account_id}`, () =>
       deps.accounts.findActiveForTenant(command.channel_account_id, command.tenant_id),
     );
@@ -119,6 +130,7 @@ export async function requestCampaignSends(
         autoRetryOnFrequencyCap: false,
         campaignId: command.campaign_id,
         campaignRecipientId: command.campaign_recipient_id,
+        campaignRecipientAttempt: command.campaign_recipient_attempt ?? null,
       },
       deliver: true,
       traceparent,

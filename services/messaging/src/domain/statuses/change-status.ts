@@ -27,6 +27,7 @@ export function statusEventFields(updated: MessageLog, previous: MessageStatus) 
     error_message: updated.errorMessage,
     campaign_id: updated.campaignId,
     campaign_recipient_id: updated.campaignRecipientId,
+    campaign_recipient_attempt: updated.campaignRecipientAttempt,
   };
 }
 

@@ -1,0 +1,104 @@
+import type { CampaignStatus, HeaderMediaInput, TemplateComponent } from '@bm/contracts';
+
+export interface Campaign {
+  id: string;
+  tenantId: number;
+  channelAccountId: string;
+  name: string | null;
+  status: CampaignStatus;
+  templateName: string;
+  templateLanguage: string;
+  templateComponents: TemplateComponent[];
+  templateParams: string[];
+  headerMedia: HeaderMediaInput | null;
+  requestedCount: number;
+  totalCount: number;
+  scheduledAt: Date | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  failureReason: string | null;
+  campaignGroupId: string | null;
+  partNumber: number | null;
+  partsTotal: number | null;
+  idempotencyKey: string | null;
+  uploadId: string | null;
+  uploadOffset: number;
+}
+
+export type NewCampaign = Omit<
+  Campaign,
+  'createdAt' | 'startedAt' | 'finishedAt' | 'failureReason' | 'totalCount'
+>;
+
+/** Recipient counts of a campaign by where they stand. */
+export interface RecipientCounts {
+  sent: number;
+  failed: number;
+  /** Pending and not yet handed to messaging. */
+  unrequested: number;
+  /** Handed to messaging, no answer yet. */
+  inFlight: number;
+}
+
+/** What a status change writes besides the status. */
+export interface StatusChange {
+  started?: boolean;
+  finished?: boolean;
+  failureReason?: string;
+  /** When the dispatcher looks at the campaign again (null: on its next pass). */
+  nextCheckAt?: Date | null;
+  /** A retried campaign starts over: no finish time, no failure reason. */
+  reopened?: boolean;
+}
+
+/** The campaigns and the lists they were created from (inside a unit of work, its writes commit with it). */
+export interface Campaigns {
+  /** Campaigns not yet finished, counted by status. */
+  countActiveByStatus(): Promise<Array<{ status: string; count: number }>>;
+  /** Stores a list as received, for preparation to write its recipients. */
+  insertUpload(id: string, tenantId: number, body: string): Promise<void>;
+  insert(campaign: NewCampaign): Promise<Campaign>;
+  /** A tenant's campaign (locked when asked); undefined for an unknown id or another tenant's. */
+  findForTenant(id: string, tenantId: number, options?: { lock?: boolean }): Promise<Campaign | undefined>;
+  /** Locks a stored list for preparation; undefined when it is gone or another replica holds it. */
+  lockUpload(id: string): Promise<{ id: string; body: string } | undefined>;
+  /** The campaigns of a list, locked, in part order. */
+  lockUploadCampaigns(uploadId: string): Promise<Campaign[]>;
+  /** Stored lists waiting for preparation, oldest first, less those already tried in this pass. */
+  waitingUploadIds(exceptIds: readonly string[], limit: number): Promise<string[]>;
+  deleteUpload(id: string): Promise<void>;
+  /** A prepared campaign: its status after preparation and its final recipient count. */
+  finishPreparation(id: string, status: CampaignStatus, totalCount: number): Promise<Campaign>;
+  /**
+   * The next campaign with work to do now, locked so one replica handles it (SKIP LOCKED), less `except`;
+   * undefined when none is due.
+   */
+  claimDue(except: readonly string[]): Promise<Campaign | undefined>;
+  /**
+   * Keeps other replicas off a campaign until `until` while its step talks to messaging outside any
+   * transaction (the dispatcher passes over it until then).
+   */
+  lease(id: string, until: Date): Promise<void>;
+  /**
+   * Locks a leased campaign again and ends the lease; undefined when the campaign changed meanwhile (paused,
+   * cancelled, resumed, or leased by another replica after this lease ran out).
+   */
+  reclaim(id: string, until: Date): Promise<Campaign | undefined>;
+  setStatus(id: string, status: CampaignStatus, change?: StatusChange): Promise<void>;
+  /** Moves a tenant's campaign from one of `from` to `to`; the updated campaign, or undefined when elsewhere. */
+  transition(
+    id: string,
+    tenantId: number,
+    from: readonly CampaignStatus[],
+    to: CampaignStatus,
+  ): Promise<Campaign | undefined>;
+  counts(campaignId: string): Promise<RecipientCounts>;
+  /** A page of the tenant's campaigns, newest first, or a split group's parts in order. */
+  pageForTenant(
+    tenantId: number,
+    query: { page: number; per_page: number; status?: CampaignStatus; campaign_group_id?: string },
+  ): Promise<{ campaigns: Campaign[]; total: number }>;
+  /** Sent and failed recipients of each campaign of a page. */
+  countsOf(campaignIds: readonly string[]): Promise<Map<string, { sent: number; failed: number }>>;
+}

@@ -1,0 +1,120 @@
+import type { CampaignDeps } from '../campaign-deps';
+import { campaignEvent } from '../emit-event';
+import type { Campaign, RecipientCounts } from '../ports/campaigns.port';
+import type { RecipientFailure } from '../ports/recipients.port';
+import type { CampaignTx } from '../ports/unit-of-work.port';
+import { releaseCapacityHold } from '../release-capacity-hold';
+import { sendCommandOf } from './send-command';
+
+export type StepDeps = Pick<CampaignDeps, 'config' | 'logger' | 'unitOfWork' | 'messaging' | 'metrics'>;
+
+/** What messaging answered for a step, asked outside any transaction. */
+export type MessagingAnswer =
+  /** Nothing was asked: no capacity check was due and no recipient is left to hand over. */
+  | { kind: 'none' }
+  /** A campaign due later (a split part pulled forward) found no capacity: it keeps waiting. */
+  | { kind: 'full' }
+  /** Capacity held for the recipients left. */
+  | { kind: 'granted'; granted: number }
+  /** The sending account is no longer active. */
+  | { kind: 'no-account' };
+
+/** Work for after the step's transaction has committed: giving capacity back to messaging (never throws). */
+export type AfterCommit = Array<() => Promise<void>>;
+
+const OPTED_OUT_ERROR = 'RECIPIENT_OPTED_OUT: the recipient opted out before the campaign reached them';
+const NO_ACCOUNT_ERROR = 'NO_ACTIVE_ACCOUNT: the sending account is no longer active';
+
+/** Whether a campaign's step must ask messaging before it can be settled. */
+export function stepNeedsMessaging(campaign: Campaign, counts: RecipientCounts): boolean {
+  return isEarly(campaign) || counts.unrequested > 0;
+}
+
+/** A pending or scheduled campaign whose start time has not come (a later split part, pulled forward). */
+export function isEarly(campaign: Campaign): boolean {
+  return (
+    (campaign.status === 'pending' || campaign.status === 'scheduled') &&
+    campaign.scheduledAt !== null &&
+    campaign.scheduledAt.getTime() > Date.now()
+  );
+}
+
+async function finish(
+  deps: StepDeps,
+  tx: CampaignTx,
+  campaign: Campaign,
+  counts: RecipientCounts,
+  status: 'completed' | 'failed',
+  afterCommit: AfterCommit,
+  failureReason?: string,
+): Promise<void> {
+  await tx.campaigns.setStatus(campaign.id, status, { finished: true, failureReason });
+  await tx.outbox.enqueue([campaignEvent('campaign.completed', { ...campaign, status }, counts)]);
+  afterCommit.push(() => releaseCapacityHold(deps, campaign));
+}
+
+/** Hands the next recipients to messaging: opted-out ones and ones whose values do not fit fail instead. */
+async function requestSends(deps: StepDeps, tx: CampaignTx, campaign: Campaign, room: number): Promise<void> {
+  const batch = await tx.recipients.takeUnrequested(campaign.id, campaign.tenantId, room);
+  const failures: RecipientFailure[] = [];
+  const commands = [];
+  const requested: string[] = [];
+  for (const recipient of batch) {
+    const command = recipient.optedOut ? { error: OPTED_OUT_ERROR } : sendCommandOf(campaign, recipient);
+    if ('error' in command) failures.push({ id: recipient.id, errorMessage: command.error });
+    else {
+      commands.push(command);
+      requested.push(recipient.id);
+    }
+  }
+  await tx.recipients.failMany(failures);
+  await tx.recipients.markRequested(requested);
+  await tx.outbox.enqueue(commands);
+  deps.metrics.recipients.inc({ status: 'requested' }, commands.length);
+  if (failures.length > 0) deps.metrics.recipients.inc({ status: 'failed' }, failures.length);
+}
+
+/**
+ * Settles one step of one campaign under its row lock, with what messaging answered: start it when due (a
+ * later split part early only when capacity is there), finish it when every recipient is answered, otherwise
+ * hand messaging the next recipients that fit the held capacity, or mark it throttled until capacity frees.
+ */
+export async function settleStep(
+  deps: StepDeps,
+  tx: CampaignTx,
+  campaign: Campaign,
+  counts: RecipientCounts,
+  answer: MessagingAnswer,
+  afterCommit: AfterCommit,
+): Promise<void> {
+  const recheckAt = new Date(Date.now() + deps.config.THROTTLE_RECHECK_MS);
+  if (campaign.status === 'pending' || campaign.status === 'scheduled') {
+    if (answer.kind === 'full') {
+      await tx.campaigns.setStatus(campaign.id, campaign.status, { nextCheckAt: recheckAt });
+      return;
+    }
+    campaign = { ...campaign, status: 'processing' };
+    await tx.campaigns.setStatus(campaign.id, 'processing', { started: true });
+    await tx.outbox.enqueue([campaignEvent('campaign.started', campaign, counts)]);
+  }
+  if (counts.unrequested === 0) {
+    if (counts.inFlight === 0) await finish(deps, tx, campaign, counts, 'completed', afterCommit);
+    return;
+  }
+  if (answer.kind === 'no-account') {
+    await tx.recipients.failUnrequested(campaign.id, NO_ACCOUNT_ERROR);
+    const after = { ...counts, failed: counts.failed + counts.unrequested, unrequested: 0 };
+    await finish(deps, tx, campaign, after, 'failed', afterCommit, NO_ACCOUNT_ERROR);
+    return;
+  }
+  if (answer.kind !== 'granted') return;
+  const fits = answer.granted - counts.inFlight;
+  if (fits <= 0) {
+    await tx.campaigns.setStatus(campaign.id, 'throttled', { nextCheckAt: recheckAt });
+    return;
+  }
+  const { DISPATCH_MAX_IN_FLIGHT, DISPATCH_BATCH_SIZE } = deps.config;
+  const room = Math.min(fits, DISPATCH_MAX_IN_FLIGHT - counts.inFlight, DISPATCH_BATCH_SIZE);
+  if (campaign.status === 'throttled') await tx.campaigns.setStatus(campaign.id, 'processing');
+  if (room > 0) await requestSends(deps, tx, campaign, room);
+}
