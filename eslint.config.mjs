@@ -4,7 +4,16 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'k8s/**', 'infra/**', 'libs/client/src/generated/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'coverage/**',
+      'k8s/**',
+      'infra/**',
+      'libs/client/src/generated/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -32,7 +41,7 @@ export default tseslint.config(
   },
   {
     // A domain declares the ports it needs; the drivers and the data-access layer stay behind them.
-    files: ['services/campaign/src/domain/**/*.ts'],
+    files: ['services/campaign/src/domain/**/*.ts', 'services/messaging/src/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -47,10 +56,16 @@ export default tseslint.config(
     // The dashboard runs in browsers and has its own TypeScript project (JSX, DOM, bundler resolution).
     files: ['services/dashboard/src/**/*.{ts,tsx}'],
     languageOptions: {
-      parserOptions: { project: ['./services/dashboard/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        project: ['./services/dashboard/tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
       globals: { ...globals.browser },
     },
   },
-  { files: ['**/*.js', '**/*.mjs', 'services/dashboard/vite.config.mts'], ...tseslint.configs.disableTypeChecked },
+  {
+    files: ['**/*.js', '**/*.mjs', 'services/dashboard/vite.config.mts'],
+    ...tseslint.configs.disableTypeChecked,
+  },
   prettier,
 );

@@ -13,6 +13,7 @@ import {
   stop,
   waitHealthy,
 } from './harness';
+import { campaignCreateFloor, drainFloor, type FloorFigures } from './floors';
 
 export interface CreateFigures {
   recipients: number;
@@ -35,6 +36,11 @@ export interface CampaignBenchResult {
   capped: DispatchFigures & { capPerSecond: number };
   /** Its baseline is the sandbox's ceiling for the same sends, measured right after it. */
   uncapped: DispatchFigures & { ceiling: SandboxCeiling };
+  /** Same-shape floors (issue 22): the 50,000-recipient create's 202, and the minimal drain worker. */
+  floors: {
+    createAcceptMs: number;
+    dispatch: FloorFigures & { seconds: number; failures: number; concurrency: number };
+  };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -242,7 +248,23 @@ export async function benchCampaign(): Promise<CampaignBenchResult> {
       accessToken: 'bench-token',
       messages: uncapped.recipients,
     });
-    return { creates, capped: { ...capped, capPerSecond: CAP }, uncapped: { ...uncapped, ceiling } };
+    // The same-shape floors: the same 50,000-recipient bodies through a bare proxy hop to an endpoint that parses
+    // them and writes them in one statement; the same sends by the minimal drain worker at the same concurrency.
+    const createFloor = await campaignCreateFloor(
+      Array.from({ length: 5 }, (_, run) => listBody(createAccount, 50_000, 3_000_000 + run * 50_000)),
+    );
+    const dispatchFloor = await drainFloor({
+      sandbox: { child: children[0], url: sandboxUrl },
+      phoneNumberId: uncappedNumber,
+      messages: uncapped.recipients,
+      concurrency: ceiling.concurrency,
+    });
+    return {
+      creates,
+      capped: { ...capped, capPerSecond: CAP },
+      uncapped: { ...uncapped, ceiling },
+      floors: { createAcceptMs: createFloor.acceptMs, dispatch: dispatchFloor },
+    };
   } finally {
     await db.end();
     await Promise.all(children.map(stop));
@@ -281,6 +303,16 @@ Baselines: the capped dispatch's is the number's cap itself. The uncapped dispat
 measured right after it in the same sandbox: one process POSTing the campaign's send bodies (rebuilt from its
 message logs) straight to \`/{version}/{phone_number_id}/messages\` with messaging's HTTP client and
 ${r.uncapped.ceiling.concurrency} calls in flight (its \`SEND_CONCURRENCY\`): ${r.uncapped.ceiling.messages} sends in ${r.uncapped.ceiling.seconds.toFixed(1)} s, ${r.uncapped.ceiling.failures} not accepted.
+
+Same-shape floors (issue 22), measured last in the same run: the 50,000-recipient bodies through a bare Node proxy
+hop to a bare Express endpoint that parses each and writes its recipients in one statement before answering 202
+(median of five): ${r.floors.createAcceptMs.toFixed(1)} ms; the campaign's sends by a minimal worker consuming them from RabbitMQ,
+POSTing with a keep-alive pool, ${r.floors.dispatch.concurrency} in flight, updating each row and acking: ${Math.round(r.floors.dispatch.perSecond)} msg/s.
+
+| ratio to the floor | measured | target |
+|---|---|---|
+| 50,000-recipient 202 / floor's 202 | **${(large.acceptMs / r.floors.createAcceptMs).toFixed(2)}x** (${large.acceptMs.toFixed(1)} / ${r.floors.createAcceptMs.toFixed(1)} ms) | <= 1.3x |
+| uncapped dispatch msg/s / floor msg/s | **${(r.uncapped.perSecond / r.floors.dispatch.perSecond).toFixed(2)}x** | >= 0.7x |
 
 Ratio capped dispatch / the number's cap: **${(r.capped.perSecond / r.capped.capPerSecond).toFixed(3)}x** (target >= 0.95x);
 uncapped dispatch / sandbox ceiling: **${(r.uncapped.perSecond / r.uncapped.ceiling.perSecond).toFixed(2)}x**

@@ -1,6 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { forkServer, freePort, load, stop, waitHealthy, type LoadResult } from './harness';
+import { cpuWindow, fixedGroup } from './cpu';
+import { proxyHop } from './floors';
 
 const ROOT = join(__dirname, '..', '..');
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
@@ -10,6 +12,11 @@ export interface GatewayBenchResult {
   baseline: LoadResult;
   gateway: LoadResult;
   ratio: number;
+  /** The same-shape floor: a bare Node proxy hop in front of the same internal service. */
+  proxy: LoadResult;
+  /** CPU milliseconds per request (/proc utime + stime) of the gateway and of the bare proxy hop. */
+  gatewayCpuMs: number;
+  proxyCpuMs: number;
 }
 
 /** An authenticated GET through the gateway to an internal service, beside a bare Express hello-world. */
@@ -34,6 +41,7 @@ export async function benchGateway(
 
   const hello = await forkServer(join(__dirname, 'hello-world.js'), {});
   const echo = await forkServer(join(__dirname, 'echo-service.js'), { INTERNAL_TOKEN });
+  const proxy = await proxyHop(`http://127.0.0.1:${echo.port}`);
   const gatewayPort = await freePort();
   const gateway = spawn(process.execPath, [join(ROOT, 'services/gateway/dist/start.js')], {
     env: {
@@ -68,7 +76,19 @@ export async function benchGateway(
       connections,
       durationSeconds,
     });
+    const proxyUrl = `http://127.0.0.1:${proxy.port}/api/v1/templates`;
+    // The echo service wants the internal credential and a tenant: the bare hop passes what the gateway would add.
+    const internal = { 'x-internal-token': INTERNAL_TOKEN, 'x-bm-tenant-id': String(tenant.data.tenant_id) };
+    await load('warm-up', proxyUrl, { connections, durationSeconds: 2, headers: internal });
+    const proxyCpu = cpuWindow([fixedGroup('proxy', proxy.child.pid)]);
+    const hop = await load('bare Node proxy hop -> internal service', proxyUrl, {
+      connections,
+      durationSeconds,
+      headers: internal,
+    });
+    const proxyCpuMs = proxyCpu.stop().groups[0].cpuMs / Math.max(1, hop.requests);
     await load('warm-up', `${gatewayUrl}/api/v1/templates`, { connections, durationSeconds: 2, headers });
+    const gatewayCpu = cpuWindow([fixedGroup('gateway', gateway.pid)]);
     const through = await load(
       'gateway -> internal service (authenticated, rate-limited)',
       `${gatewayUrl}/api/v1/templates`,
@@ -78,9 +98,17 @@ export async function benchGateway(
         headers,
       },
     );
-    return { baseline, gateway: through, ratio: through.requestsPerSecond / baseline.requestsPerSecond };
+    const gatewayCpuMs = gatewayCpu.stop().groups[0].cpuMs / Math.max(1, through.requests);
+    return {
+      baseline,
+      gateway: through,
+      ratio: through.requestsPerSecond / baseline.requestsPerSecond,
+      proxy: hop,
+      gatewayCpuMs,
+      proxyCpuMs,
+    };
   } finally {
     gateway.kill('SIGTERM');
-    await Promise.all([stop(hello.child), stop(echo.child)]);
+    await Promise.all([stop(hello.child), stop(echo.child), stop(proxy.child)]);
   }
 }

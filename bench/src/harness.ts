@@ -1,4 +1,5 @@
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import autocannon from 'autocannon';
@@ -7,6 +8,8 @@ import { Client } from 'pg';
 export interface LoadResult {
   name: string;
   requestsPerSecond: number;
+  /** Requests answered over the whole load. */
+  requests: number;
   p99Ms: number;
   errors: number;
   non2xx: number;
@@ -69,6 +72,7 @@ export async function load(
   return {
     name,
     requestsPerSecond: result.requests.average,
+    requests: result.requests.total,
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
@@ -140,10 +144,10 @@ export const BENCH_ENV = {
 };
 
 /** Drops and re-creates the bench database with every service's migrations: each run starts empty. */
-export async function migrateBenchDatabase(): Promise<void> {
-  await freshDatabase(DATABASE_URL);
+export async function migrateBenchDatabase(env: typeof BENCH_ENV = BENCH_ENV): Promise<void> {
+  await freshDatabase(env.DATABASE_URL);
   const result = spawnSync(process.execPath, [join(ROOT, 'scripts/dist/migrate-all.js')], {
-    env: { ...process.env, ...BENCH_ENV },
+    env: { ...process.env, ...env },
     stdio: 'inherit',
   });
   if (result.status !== 0) throw new Error('migrations failed');
@@ -194,5 +198,34 @@ export function sandboxCeiling(options: {
     });
     child.once('message', (m: SandboxCeiling) => resolve(m));
     child.once('exit', (code) => reject(new Error(`the sandbox ceiling exited with ${code}`)));
+  });
+}
+
+/** POSTs a JSON body on a keep-alive agent; the answer's status and text (rejects on a network error). */
+export function postJson(
+  agent: Agent,
+  url: URL,
+  body: Buffer,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': body.length, ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
   });
 }

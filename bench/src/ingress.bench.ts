@@ -1,6 +1,6 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import amqp from 'amqplib';
@@ -16,6 +16,7 @@ import {
   ROOT,
   INTERNAL_TOKEN,
   DATABASE_URL,
+  postJson,
 } from './harness';
 
 const APP_SECRET = 'bench-app-secret';
@@ -147,29 +148,8 @@ function statusWebhook(account: Account, wamids: string[]): { body: Buffer; sign
   return { body, signature: `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}` };
 }
 
-function post(agent: Agent, url: URL, body: Buffer, signature: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': body.length,
-          'x-hub-signature-256': signature,
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const post = (agent: Agent, url: URL, body: Buffer, signature: string) =>
+  postJson(agent, url, body, { 'x-hub-signature-256': signature }).then((answer) => answer.status);
 
 /** Watches `message.status_updated` on the messaging exchange: when each message's `delivered` was seen. */
 async function watchStatuses(seen: Map<number, number>) {

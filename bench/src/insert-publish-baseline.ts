@@ -35,12 +35,16 @@ async function main(): Promise<void> {
     const address = server.address();
     process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
   });
+  // Requests still in flight when the load ends finish before the broker and the pool close.
   process.on('SIGTERM', () => {
-    server.close();
-    void connection
-      .close()
-      .then(() => pool.end())
-      .then(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 2_000).unref();
+    server.close(() => {
+      void connection
+        .close()
+        .then(() => pool.end())
+        .then(() => process.exit(0));
+    });
   });
 }
 

@@ -17,6 +17,8 @@ import {
   sandboxCeiling,
   type SandboxCeiling,
 } from './harness';
+import { cpuWindow, fixedGroup } from './cpu';
+import { cpuPerOperation, drainFloor, PROXY, sendFloor, type FloorFigures } from './floors';
 
 export interface MessagingBenchResult {
   baseline: LoadResult;
@@ -26,6 +28,13 @@ export interface MessagingBenchResult {
   /** The drain's baseline: the same bodies POSTed straight to the same sandbox, after the drain. */
   ceiling: SandboxCeiling;
   drainRatio: number;
+  /** The same-shape floor of the send: a bare proxy hop in front of the insert + confirm-publish endpoint. */
+  sendFloor: FloorFigures & { load: LoadResult };
+  /** The gateway's CPU per forwarded send, and the bare proxy hop's per request in the floor. */
+  gatewayCpuMs: number;
+  proxyCpuMs: number;
+  /** The same-shape floor of the drain: the minimal worker, same sandbox, same count, same concurrency. */
+  drainFloor: FloorFigures & { seconds: number; failures: number; concurrency: number };
 }
 
 async function admin<T>(gatewayUrl: string, method: string, path: string, body?: unknown): Promise<T> {
@@ -82,25 +91,27 @@ export async function benchMessaging(
     await freePort(),
   ];
   const messagingEnv = { ...common, UPSTREAM_BASE_URL: `http://127.0.0.1:${sandboxPort}` };
+  const sandbox = startService('services/upstream-sandbox/dist/start.js', {
+    ...common,
+    SANDBOX_PORT: String(sandboxPort),
+    SANDBOX_DEFAULT_MPS: '0',
+    SANDBOX_STATUS_DELAYS_MS: '',
+    SANDBOX_FAULT_PATTERNS: 'false',
+    SANDBOX_MAX_RECORDS: '1000',
+  });
+  const gateway = startService('services/gateway/dist/start.js', {
+    ...common,
+    GATEWAY_PORT: String(gatewayPort),
+    MESSAGING_URL: `http://127.0.0.1:${messagingPort}`,
+  });
   const children: ChildProcess[] = [
-    startService('services/upstream-sandbox/dist/start.js', {
-      ...common,
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_DEFAULT_MPS: '0',
-      SANDBOX_STATUS_DELAYS_MS: '',
-      SANDBOX_FAULT_PATTERNS: 'false',
-      SANDBOX_MAX_RECORDS: '1000',
-    }),
+    sandbox,
+    gateway,
     // The API deployment alone takes the sends; a worker deployment drains what they queued afterwards.
     startService('services/messaging/dist/start.js', {
       ...messagingEnv,
       MESSAGING_PORT: String(messagingPort),
       MESSAGING_ROLE: 'api',
-    }),
-    startService('services/gateway/dist/start.js', {
-      ...common,
-      GATEWAY_PORT: String(gatewayPort),
-      MESSAGING_URL: `http://127.0.0.1:${messagingPort}`,
     }),
   ];
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -159,13 +170,17 @@ export async function benchMessaging(
       `http://127.0.0.1:${baseline.port}/send`,
       { ...post, durationSeconds },
     );
+    // The same-shape floor: a bare proxy hop in front of the same endpoint, its CPU per request read from /proc.
+    const floor = await sendFloor({ connections, durationSeconds, body });
     const authed = { ...post, headers: { ...post.headers, authorization: `Bearer ${key.api_key}` } };
     await load('warm-up', `${gatewayUrl}/api/v1/messages/send`, { ...authed, durationSeconds: 2 });
+    const gatewayCpu = cpuWindow([fixedGroup('gateway', gateway.pid)]);
     const send = await load(
       'POST /api/v1/messages/send (text) through the gateway',
       `${gatewayUrl}/api/v1/messages/send`,
       { ...authed, durationSeconds },
     );
+    const gatewayCpuMs = gatewayCpu.stop().groups[0].cpuMs / Math.max(1, send.requests);
     await stop(baseline.child);
     const drained = await measureDrain(db, account.channel_account_id, () =>
       startService('services/messaging/dist/start.js', {
@@ -185,6 +200,12 @@ export async function benchMessaging(
       accessToken: 'bench-token',
       messages: drain.messages,
     });
+    const drainFloorFigures = await drainFloor({
+      sandbox: { child: sandbox, url: `http://127.0.0.1:${sandboxPort}` },
+      phoneNumberId,
+      messages: drain.messages,
+      concurrency: ceiling.concurrency,
+    });
     return {
       baseline: base,
       send,
@@ -192,6 +213,10 @@ export async function benchMessaging(
       drain,
       ceiling,
       drainRatio: drain.perSecond / ceiling.perSecond,
+      sendFloor: floor,
+      gatewayCpuMs,
+      proxyCpuMs: cpuPerOperation(floor, PROXY),
+      drainFloor: drainFloorFigures,
     };
   } finally {
     await db.end();

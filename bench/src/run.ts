@@ -6,6 +6,8 @@ import { benchMessaging } from './messaging.bench';
 import { benchDispatcher, dispatcherReport } from './dispatcher.bench';
 import { benchIngress, ingressReport } from './ingress.bench';
 import { benchCampaign, campaignReport } from './campaign.bench';
+import { benchLifecycle, lifecycleReport } from './lifecycle.bench';
+import { benchIdle, idleReport } from './idle.bench';
 import type { LoadResult } from './harness';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -25,6 +27,18 @@ ${row(gw.baseline)}
 ${row(gw.gateway)}
 
 Ratio gateway / baseline: **${gw.ratio.toFixed(2)}x**
+
+Same-shape floor (issue 22): a bare Node HTTP proxy hop (its own process, keep-alive pool, no authentication or
+rate limit) in front of the same internal service, the headers the gateway would add given by the load generator.
+
+| target | req/s | p99 ms | errors | non-2xx |
+|---|---|---|---|---|
+${row(gw.proxy)}
+
+| ratio to the floor | measured | target |
+|---|---|---|
+| gateway req/s / bare proxy hop req/s | **${(gw.gateway.requestsPerSecond / gw.proxy.requestsPerSecond).toFixed(2)}x** | - |
+| gateway CPU per forwarded request / bare proxy hop CPU per request (/proc utime+stime) | **${(gw.gatewayCpuMs / gw.proxyCpuMs).toFixed(2)}x** (${gw.gatewayCpuMs.toFixed(3)} / ${gw.proxyCpuMs.toFixed(3)} ms) | <= 1.5x |
 `;
 }
 
@@ -41,6 +55,19 @@ ${row(msg.baseline)}
 ${row(msg.send)}
 
 Ratio send / baseline: **${msg.ratio.toFixed(2)}x**
+
+Same-shape floor (issue 22), measured between the two: a bare Node HTTP proxy hop (its own process) in front of the
+same insert + confirm-publish endpoint, the two-hop shape of gateway + messaging, same body and connections.
+
+| target | req/s | p99 ms | errors | non-2xx |
+|---|---|---|---|---|
+${row(msg.sendFloor.load)}
+
+| ratio to the floor | measured | target |
+|---|---|---|
+| send req/s / floor req/s | **${(msg.send.requestsPerSecond / msg.sendFloor.perSecond).toFixed(2)}x** | >= 0.7x |
+| send p99 / floor p99 | **${(msg.send.p99Ms / (msg.sendFloor.p99Ms ?? NaN)).toFixed(2)}x** | <= 1.5x |
+| gateway CPU per forwarded send / bare proxy hop CPU per request (/proc utime+stime) | **${(msg.gatewayCpuMs / msg.proxyCpuMs).toFixed(2)}x** (${msg.gatewayCpuMs.toFixed(3)} / ${msg.proxyCpuMs.toFixed(3)} ms) | <= 1.5x |
 
 ## Queued to sent, sandbox uncapped (target: >= 1,000 msg/s)
 
@@ -60,6 +87,11 @@ after a warm-up; the worker's start is inside its own time.
 | queued to sent, one worker | ${msg.drain.messages} | ${msg.drain.seconds.toFixed(1)} | ${Math.round(msg.drain.perSecond)} | - |
 
 Ratio drain / sandbox ceiling: **${msg.drainRatio.toFixed(2)}x**
+
+Same-shape floor (issue 22), measured last in the same sandbox: a minimal worker (its own process) consuming
+${msg.drainFloor.operations} deliver commands queued before its clock starts, POSTing each body with a keep-alive pool,
+${msg.drainFloor.concurrency} in flight, updating its row and acking: ${msg.drainFloor.seconds.toFixed(1)} s, ${Math.round(msg.drainFloor.perSecond)} msg/s,
+${msg.drainFloor.failures} not accepted. Ratio drain / floor: **${(msg.drain.perSecond / msg.drainFloor.perSecond).toFixed(2)}x** (target >= 0.7x).
 `;
 }
 
@@ -71,6 +103,8 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
     dispatcherReport(await benchDispatcher(Number(process.env.BENCH_DISPATCHER_EVENTS ?? 10_000))),
   ingress: async () => ingressReport(await benchIngress(CONNECTIONS, DURATION)),
   campaign: async () => campaignReport(await benchCampaign()),
+  lifecycle: async () => lifecycleReport(await benchLifecycle()),
+  idle: async () => idleReport(await benchIdle()),
 };
 
 const begin = (name: string) => `<!-- bench:${name} -->`;
@@ -106,7 +140,12 @@ async function main(): Promise<void> {
   const fresh = new Map<string, string>();
   for (const name of names) {
     const body = await BENCHMARKS[name]();
-    const stamp = `Run: ${new Date().toISOString()} (\`${command}\`, BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_DURATION_SECONDS=${DURATION}).`;
+    // Every other BENCH_ setting given, so the figures can be reproduced.
+    const tuned = Object.entries(process.env)
+      .filter(([k]) => k.startsWith('BENCH_') && k !== 'BENCH_CONNECTIONS' && k !== 'BENCH_DURATION_SECONDS')
+      .map(([k, v]) => `, ${k}=${v}`)
+      .join('');
+    const stamp = `Run: ${new Date().toISOString()} (\`${command}\`, BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_DURATION_SECONDS=${DURATION}${tuned}).`;
     fresh.set(name, `${begin(name)}\n${body}\n${stamp}\n${end(name)}`);
     process.stdout.write(`${body}\n`);
   }

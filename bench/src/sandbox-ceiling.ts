@@ -31,7 +31,10 @@ const { loadMessagingConfig } = require(join(MESSAGING_DIST, 'config.js')) as {
 };
 // The worker's own body builder and attempt naming (messaging's data-access and statuses), so the bodies match.
 const { messageBody } = require(join(MESSAGING_DIST, 'data-access/upstream/message-body.js')) as {
-  messageBody: (message: { toPhone: string; content: unknown }, callbackData: string) => Record<string, unknown>;
+  messageBody: (
+    message: { toPhone: string; content: unknown },
+    callbackData: string,
+  ) => Record<string, unknown>;
 };
 const { callbackDataOf } = require(join(MESSAGING_DIST, 'domain/statuses/send-attempt.js')) as {
   callbackDataOf: (message: { id: number; sendAttempts: number }) => string;

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import express from 'express';
 import { Pool } from 'pg';
+import { serveForked } from './serve';
 
 // The baseline of the ingress benchmark: the least any durable webhook receiver must do. Check the
 // X-Hub-Signature-256 HMAC over the raw body, insert the raw body into a PostgreSQL table, answer 200 once committed.
@@ -23,14 +24,7 @@ async function main(): Promise<void> {
     await pool.query('INSERT INTO bench.baseline_webhooks (raw_body) VALUES ($1)', [raw.toString('utf8')]);
     res.sendStatus(200);
   });
-  const server = app.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
-  });
-  process.on('SIGTERM', () => {
-    server.close();
-    void pool.end().then(() => process.exit(0));
-  });
+  serveForked(app, () => pool.end());
 }
 
 void main();

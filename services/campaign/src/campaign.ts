@@ -1,21 +1,16 @@
-import type { Express } from 'express';
 import {
-  amqpClientFor,
-  createHttpApp,
-  createLogger,
+  createServiceRuntime,
   IdempotencyStore,
   messagingClientFor,
-  type Logger,
+  openServiceBase,
   OutboxRelay,
   PeriodicTask,
-  pingDatabase,
-  requireInternalCaller,
-  serviceHealthRoutes,
-  serviceMetrics,
+  PgListener,
+  type ServiceRuntime,
 } from '@bm/platform';
 import type { CampaignConfig } from './config';
 import { CampaignIdempotency, CampaignUnitOfWork } from './data-access/campaign-unit-of-work';
-import { CampaignRepository } from './data-access/campaign.repository';
+import { CampaignRepository, DISPATCH_CHANNEL } from './data-access/campaign.repository';
 import { CAMPAIGN_SCHEMA, createCampaignDataSource } from './data-access/data-source';
 import { MessagingClient } from './data-access/messaging-client';
 import { OptOutRepository } from './data-access/opt-out.repository';
@@ -29,24 +24,14 @@ import { registerConsumers } from './entry-points/consumers/campaign.consumers';
 import { campaignRoutes } from './entry-points/http/campaigns.routes';
 import { optOutRoutes } from './entry-points/http/opt-outs.routes';
 
-export interface CampaignService {
-  app: Express;
-  logger: Logger;
+export interface CampaignService extends ServiceRuntime {
   deps: CampaignDeps;
-  /** Starts the consumers, the outbox relay, preparation and the dispatcher. */
-  startWorkers(): Promise<void>;
-  /** Stops in reverse: background passes (finished), consumers (drained), relay, then the connections. */
-  close(): Promise<void>;
 }
 
 /** Wires the campaign service: repositories, messaging client, HTTP routes, consumers and background work. */
 export async function createCampaignService(config: CampaignConfig): Promise<CampaignService> {
-  const logger = createLogger('campaign', config.LOG_LEVEL);
-  const dataSource = createCampaignDataSource(config);
-  await dataSource.initialize();
-  const metrics = serviceMetrics('campaign');
-  const amqp = amqpClientFor(config, logger, metrics);
-  const withWorkers = config.CAMPAIGN_ROLE !== 'api';
+  const base = await openServiceBase('campaign', config, createCampaignDataSource(config));
+  const { logger, metrics, dataSource, amqp } = base;
   const preparing = new Set<Promise<unknown>>();
 
   const campaigns = new CampaignRepository(dataSource);
@@ -73,54 +58,47 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
     },
     wakeDispatcher: () => dispatcher.wake(),
   };
-  const relay = new OutboxRelay({ dataSource, schema: CAMPAIGN_SCHEMA, amqp, logger, metrics });
+  // Wakes the relay and the dispatcher when there is work, so that an idle service costs next to nothing.
+  const listener = new PgListener({ url: config.DATABASE_URL, logger, applicationName: 'campaign-listener' });
+  const relay = new OutboxRelay({ dataSource, schema: CAMPAIGN_SCHEMA, amqp, logger, metrics, listener });
   const dispatcher = new PeriodicTask(
     'campaign dispatch',
     config.DISPATCH_INTERVAL_MS,
     () => dispatchCampaigns(deps),
     logger,
+    { idleIntervalMs: config.DISPATCH_IDLE_INTERVAL_MS, nextDueAt: () => campaigns.nextDueAt() },
   );
+  listener.listen(DISPATCH_CHANNEL, (at) => dispatcher.wakeAt(new Date(Number(at))));
+  listener.onReconnect(() => dispatcher.wake());
   const sweeper = new PeriodicTask(
     'campaign preparation sweep',
     config.PREPARE_SWEEP_INTERVAL_MS,
     () => prepareWaitingUploads(deps),
     logger,
+    { idleIntervalMs: config.PREPARE_SWEEP_IDLE_INTERVAL_MS },
   );
 
-  const app = createHttpApp({
-    logger,
-    bodyLimit: config.BODY_LIMIT,
-    securityHeaders: false,
-    routes: (a) => {
-      serviceHealthRoutes(a.router, {
-        database: () => pingDatabase(dataSource),
-        ...(withWorkers ? { broker: amqp.ready } : {}),
-      });
-      a.use(requireInternalCaller(config.INTERNAL_TOKEN));
-      campaignRoutes(a.router, deps);
-      optOutRoutes(a.router, deps);
+  const runtime = createServiceRuntime({
+    ...base,
+    port: config.CAMPAIGN_PORT,
+    describe: { role: config.CAMPAIGN_ROLE },
+    workers: config.CAMPAIGN_ROLE !== 'api',
+    http: {
+      bodyLimit: config.BODY_LIMIT,
+      routes: (router) => {
+        campaignRoutes(router, deps);
+        optOutRoutes(router, deps);
+      },
     },
+    consumers: () => registerConsumers(amqp, deps),
+    relay,
+    tasks: [sweeper, dispatcher],
+    // Preparations started by this replica finish (or the sweep of another takes them up).
+    drain: [{ stop: () => Promise.allSettled([...preparing]) }],
+    connections: [
+      { name: 'pg listener', close: () => listener.close() },
+      { name: 'messaging client', close: () => messaging.close() },
+    ],
   });
-
-  return {
-    app,
-    logger,
-    deps,
-    startWorkers: async () => {
-      await registerConsumers(amqp, deps);
-      await amqp.connect();
-      relay.start();
-      sweeper.start();
-      dispatcher.start();
-    },
-    close: async () => {
-      await dispatcher.stop();
-      await sweeper.stop();
-      await Promise.allSettled([...preparing]);
-      await amqp.close();
-      await relay.stop();
-      await messaging.close();
-      await dataSource.destroy();
-    },
-  };
+  return { ...runtime, deps };
 }

@@ -1,12 +1,13 @@
-import type { Express } from 'express';
 import type { DataSource } from 'typeorm';
 import {
   createHttpApp,
   createLogger,
   createRedis,
+  createServiceRuntime,
   DeadLetterQueues,
-  type Logger,
+  serviceMetrics,
   type RedisClient,
+  type ServiceRuntime,
 } from '@bm/platform';
 import type { GatewayConfig } from './config';
 import { ApiKeyRepository } from './data-access/api-key.repository';
@@ -24,13 +25,9 @@ import { createForwarder, type Forwarder } from './entry-points/http/forward';
 import { healthRouter } from './entry-points/http/health.routes';
 import { publicApiRouter, upstreamWebhookRouter } from './entry-points/http/public-api.routes';
 
-export interface Gateway {
-  app: Express;
-  logger: Logger;
+export interface Gateway extends ServiceRuntime {
   dataSource: DataSource;
   redis: RedisClient;
-  /** Closes outgoing connections, the cache and the database (the HTTP server is closed by its owner first). */
-  close(): Promise<void>;
 }
 
 /** Wires the gateway: repositories, authenticator, rate limiter, forwarder and the three routers. */
@@ -102,17 +99,20 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   // Behind N proxies, req.ip is the client's address they report (0: the socket's peer).
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
 
-  return {
-    app,
+  const runtime = createServiceRuntime({
+    name: 'gateway',
+    config,
     logger,
+    metrics: serviceMetrics('gateway'),
     dataSource,
     redis,
-    close: async () => {
-      await forward.close();
-      await deadLetters.close();
-      invalidation.close();
-      redis.disconnect();
-      await dataSource.destroy();
-    },
-  };
+    port: config.GATEWAY_PORT,
+    http: { app },
+    connections: [
+      { name: 'forwarder', close: () => forward.close() },
+      { name: 'dead letters', close: () => deadLetters.close() },
+      { name: 'auth invalidation', close: () => invalidation.close() },
+    ],
+  });
+  return { ...runtime, dataSource, redis };
 }

@@ -1,19 +1,15 @@
-import type { Express } from 'express';
 import {
-  amqpClientFor,
-  createHttpApp,
-  createLogger,
   createRedis,
+  createServiceRuntime,
   IdempotencyStore,
-  type Logger,
+  openServiceBase,
   OutboxRelay,
   PeriodicTask,
-  pingDatabase,
-  requireInternalCaller,
+  PgListener,
   SecretBox,
-  serviceHealthRoutes,
-  serviceMetrics,
+  type ServiceRuntime,
 } from '@bm/platform';
+import type { DataSource } from 'typeorm';
 import type { MessagingConfig } from './config';
 import { ChannelAccountRepository } from './data-access/channel-account.repository';
 import { ConversationLedger } from './data-access/conversation-ledger.repository';
@@ -21,15 +17,22 @@ import { CustomerStateRepository } from './data-access/customer-state.repository
 import { FlowRepository } from './data-access/flow.repository';
 import { FlowSessionRepository } from './data-access/flow-session.repository';
 import { createMessagingDataSource, MESSAGING_SCHEMA } from './data-access/data-source';
+import { InboundMessageRepository } from './data-access/inbound-message.repository';
 import { MessageLogRepository } from './data-access/message-log.repository';
-import { MessageSweepRepository } from './data-access/message-sweep.repository';
+import { MessageStatsRepository } from './data-access/message-stats.repository';
+import { DUE_CHANNEL, MessageSweepRepository } from './data-access/message-sweep.repository';
 import { MessageLogWriter } from './data-access/message-log-writer';
+import { MessagingOutbox } from './data-access/outbox';
+import { RedisSlotSchedule } from './data-access/redis-slot-schedule';
+import { StatusReportRepository } from './data-access/status-report.repository';
 import { TemplateRepository } from './data-access/template.repository';
+import { idempotentRequests, TransactionRunner } from './data-access/unit-of-work';
 import { CloudApiClient } from './data-access/upstream/cloud-api.client';
 import { upstreamMetrics } from './data-access/upstream/upstream-metrics';
 import { expireFlowSessions } from './domain/flows/expire-flow-sessions.use-case';
 import type { MessagingDeps } from './domain/messaging-deps';
 import { releaseDueMessages } from './domain/scheduling/release-due-messages.use-case';
+import { expirePendingReports } from './domain/statuses/expire-pending-reports.use-case';
 import { ThroughputLimiter } from './domain/sending/throughput-limiter';
 import { registerConsumers } from './entry-points/consumers/messaging.consumers';
 import { capacityRoutes } from './entry-points/http/capacity.routes';
@@ -40,30 +43,24 @@ import { messageRoutes } from './entry-points/http/messages.routes';
 import { templateRoutes } from './entry-points/http/templates.routes';
 import { dashboardRoutes } from './entry-points/http/dashboard.routes';
 
-export interface MessagingService {
-  app: Express;
-  logger: Logger;
-  deps: MessagingDeps;
-  /** Starts consuming, relaying the outbox and the scheduler. */
-  startWorkers(): Promise<void>;
-  /** Stops in reverse: scheduler, consumers (drained), relay, then the connections. */
-  close(): Promise<void>;
+export interface MessagingService extends ServiceRuntime {
+  /** The ports the routes and consumers hand to the use cases, and the data source (tests read it). */
+  deps: MessagingDeps & { dataSource: DataSource };
 }
 
 /** Wires the messaging service: repositories, upstream adapter, HTTP routes, consumers and background tasks. */
 export async function createMessagingService(config: MessagingConfig): Promise<MessagingService> {
-  const logger = createLogger('messaging', config.LOG_LEVEL);
-  const metrics = serviceMetrics('messaging');
-  const dataSource = createMessagingDataSource(config);
-  await dataSource.initialize();
+  const base = await openServiceBase('messaging', config, createMessagingDataSource(config));
+  const { logger, metrics, dataSource, amqp } = base;
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger });
-  const amqp = amqpClientFor(config, logger, metrics);
   const messages = new MessageLogRepository(dataSource, config.CAPACITY_WINDOW_MS);
-  const deps: MessagingDeps = {
+  const messageWriter = new MessageLogWriter(messages, dataSource);
+  const deps: MessagingService['deps'] = {
+    dataSource,
     config,
     logger,
-    dataSource,
-    redis,
+    unitOfWork: new TransactionRunner(dataSource),
+    outbox: new MessagingOutbox(),
     secrets: new SecretBox(config.ENCRYPTION_KEY),
     upstream: new CloudApiClient(
       config.UPSTREAM_BASE_URL,
@@ -74,14 +71,23 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     accounts: new ChannelAccountRepository(dataSource),
     templates: new TemplateRepository(dataSource),
     messages,
+    statusReports: new StatusReportRepository(dataSource),
     sweeps: new MessageSweepRepository(dataSource),
-    messageWriter: new MessageLogWriter(messages, dataSource),
+    messageWriter,
     customers: new CustomerStateRepository(dataSource),
+    inbound: new InboundMessageRepository(),
+    stats: new MessageStatsRepository(dataSource),
     ledger: new ConversationLedger(dataSource, config.CAPACITY_WINDOW_MS),
-    idempotency: new IdempotencyStore(dataSource, MESSAGING_SCHEMA),
+    idempotency: idempotentRequests(new IdempotencyStore(dataSource, MESSAGING_SCHEMA)),
     flows: new FlowRepository(dataSource),
     flowSessions: new FlowSessionRepository(dataSource),
   };
+  // Wakes the relay and the scheduler when there is work, so that an idle service costs next to nothing.
+  const listener = new PgListener({
+    url: config.DATABASE_URL,
+    logger,
+    applicationName: 'messaging-listener',
+  });
   // Status receipts and sends come in bursts of thousands: large passes, and a short pause when quiet.
   const relay = new OutboxRelay({
     dataSource,
@@ -91,11 +97,21 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     metrics,
     batchSize: 500,
     intervalMs: 50,
+    listener,
   });
   const scheduler = new PeriodicTask(
     'scheduler',
     config.SCHEDULER_INTERVAL_MS,
     () => releaseDueMessages(deps),
+    logger,
+    { idleIntervalMs: config.SCHEDULER_IDLE_INTERVAL_MS, nextDueAt: () => deps.sweeps.nextDueAt() },
+  );
+  listener.listen(DUE_CHANNEL, (at) => scheduler.wakeAt(new Date(Number(at))));
+  listener.onReconnect(() => scheduler.wake());
+  const reportRetention = new PeriodicTask(
+    'pending report retention',
+    10 * 60 * 1000,
+    () => expirePendingReports(deps),
     logger,
   );
   const flowSweep = new PeriodicTask(
@@ -105,47 +121,34 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     logger,
   );
 
-  const app = createHttpApp({
-    logger,
-    metrics,
-    bodyLimit: config.BODY_LIMIT,
-    securityHeaders: false,
-    routes: (a) => {
-      serviceHealthRoutes(a.router, {
-        database: () => pingDatabase(dataSource),
-        cache: () => redis.ping(),
-        // An API-only deployment never connects to the broker: the outbox holds its events for the workers.
-        ...(config.MESSAGING_ROLE === 'api' ? {} : { broker: amqp.ready }),
-      });
-      a.use(requireInternalCaller(config.INTERNAL_TOKEN));
-      messageRoutes(a.router, deps);
-      templateRoutes(a.router, deps);
-      capacityRoutes(a.router, deps);
-      optOutCopyRoutes(a.router, deps);
-      channelLookupRoutes(a.router, deps);
-      flowRoutes(a.router, deps);
-      dashboardRoutes(a.router, deps);
+  const runtime = createServiceRuntime({
+    ...base,
+    redis,
+    port: config.MESSAGING_PORT,
+    describe: { upstream: config.UPSTREAM_BASE_URL },
+    workers: config.MESSAGING_ROLE !== 'api',
+    http: {
+      bodyLimit: config.BODY_LIMIT,
+      routes: (router) => {
+        messageRoutes(router, deps);
+        templateRoutes(router, deps);
+        capacityRoutes(router, deps);
+        optOutCopyRoutes(router, deps);
+        channelLookupRoutes(router, deps);
+        flowRoutes(router, deps);
+        dashboardRoutes(router, deps);
+      },
     },
+    consumers: () =>
+      registerConsumers(
+        amqp,
+        deps,
+        new ThroughputLimiter(new RedisSlotSchedule(redis), config.THROUGHPUT_SAFETY),
+      ),
+    relay,
+    tasks: [scheduler, flowSweep, reportRetention],
+    drain: [messageWriter.inserts],
+    connections: [{ name: 'pg listener', close: () => listener.close() }],
   });
-
-  return {
-    app,
-    logger,
-    deps,
-    startWorkers: async () => {
-      await registerConsumers(amqp, deps, new ThroughputLimiter(redis, config.THROUGHPUT_SAFETY));
-      await amqp.connect();
-      relay.start();
-      scheduler.start();
-      flowSweep.start();
-    },
-    close: async () => {
-      await flowSweep.stop();
-      await scheduler.stop();
-      await relay.stop();
-      await amqp.close();
-      redis.disconnect();
-      await dataSource.destroy();
-    },
-  };
+  return { ...runtime, deps };
 }

@@ -1,5 +1,6 @@
 import { createRedis, type RedisClient } from '@bm/platform';
 import { testEnv, uniqueSuffix } from '@bm/platform/testing';
+import { RedisSlotSchedule } from '../src/data-access/redis-slot-schedule';
 import { ThroughputLimiter } from '../src/domain/sending/throughput-limiter';
 
 /** Blocks the event loop, as a large batch of campaign sends being written does. */
@@ -30,7 +31,7 @@ describe('the per-number throughput limiter (GCRA slots in Redis)', () => {
 
   /** Sends `count` through the limiter at `perSecond`, stalling the loop once; the instants they left. */
   async function paced(perSecond: number, count: number, stallAfter: number, stallMs: number) {
-    const limiter = new ThroughputLimiter(redis, 0.96);
+    const limiter = new ThroughputLimiter(new RedisSlotSchedule(redis), 0.96);
     const left: number[] = [];
     const account = `acc-${uniqueSuffix()}`;
     let sent = 0;

@@ -77,6 +77,22 @@ describe('status webhooks', () => {
     });
   });
 
+  it('when a send is accepted, then each of its three statuses is a webhook call of its own with one item', async () => {
+    // The lifecycle benchmark (issue 22) relies on this: one send, three receipts, as the upstream reports them.
+    const phoneNumberId = uniquePhoneNumberId();
+    const res = await sendText(sbx.http, phoneNumberId, uniqueRecipient(), 'one item per call');
+    const messageId: string = res.data.messages[0].id;
+
+    await waitFor(() => statusesFor(sbx.receiver, messageId).length >= 3, { what: 'three statuses' });
+    const webhooks = sbx.receiver.received.filter((r) => r.raw.includes(messageId));
+    const items = webhooks.map((w) =>
+      w.json.entry.flatMap((e) => e.changes.flatMap((c) => c.value.statuses ?? [])),
+    );
+    expect(webhooks).toHaveLength(3);
+    expect(items.map((statuses) => statuses.length)).toEqual([1, 1, 1]);
+    expect(items.map((statuses) => statuses[0].status)).toEqual(['sent', 'delivered', 'read']);
+  });
+
   it('when the recipient ends in 0049, then sent is followed by failed with error 131049', async () => {
     const phoneNumberId = uniquePhoneNumberId();
     const to = uniqueRecipient('0049');

@@ -1,15 +1,9 @@
-import type { Express } from 'express';
 import {
-  amqpClientFor,
-  createHttpApp,
-  createLogger,
-  type Logger,
+  createServiceRuntime,
+  openServiceBase,
   PeriodicTask,
-  pingDatabase,
-  requireInternalCaller,
   SecretBox,
-  serviceHealthRoutes,
-  serviceMetrics,
+  type ServiceRuntime,
 } from '@bm/platform';
 import type { DispatcherConfig } from './config';
 import { createDispatcherDataSource } from './data-access/data-source';
@@ -28,24 +22,15 @@ import { registerConsumers } from './entry-points/consumers/domain-events.consum
 import { deliveriesRoutes } from './entry-points/http/deliveries.routes';
 import { settingsRoutes } from './entry-points/http/settings.routes';
 
-export interface DispatcherService {
-  app: Express;
-  logger: Logger;
+export interface DispatcherService extends ServiceRuntime {
   deps: DispatcherDeps;
   worker: DeliveryWorker;
-  /** Starts consuming domain events, delivering and purging what is past the retention. */
-  startWorkers(): Promise<void>;
-  /** Stops in reverse: consumer (drained), worker (in-flight attempts given back), then the connections. */
-  close(): Promise<void>;
 }
 
 /** Wires the webhook dispatcher: repositories, the guarded sender, HTTP routes, the consumer and the worker. */
 export async function createDispatcherService(config: DispatcherConfig): Promise<DispatcherService> {
-  const logger = createLogger('webhook-dispatcher', config.LOG_LEVEL);
-  const metrics = serviceMetrics('webhook-dispatcher');
-  const dataSource = createDispatcherDataSource(config);
-  await dataSource.initialize();
-  const amqp = amqpClientFor(config, logger, metrics);
+  const base = await openServiceBase('webhook-dispatcher', config, createDispatcherDataSource(config));
+  const { logger, metrics, dataSource, amqp } = base;
   const policy = new AddressPolicy(config.DISPATCHER_ALLOW_HTTP, config.DISPATCHER_ALLOWED_HOSTS);
   const sender = new WebhookSender(policy, {
     timeoutMs: config.DISPATCHER_TIMEOUT_MS,
@@ -73,42 +58,22 @@ export async function createDispatcherService(config: DispatcherConfig): Promise
     () => purgeOldDeliveries(deps),
     logger,
   );
-  const withWorkers = config.DISPATCHER_ROLE !== 'api';
-
-  const app = createHttpApp({
-    logger,
-    metrics,
-    bodyLimit: config.BODY_LIMIT,
-    securityHeaders: false,
-    routes: (a) => {
-      serviceHealthRoutes(a.router, {
-        database: () => pingDatabase(dataSource),
-        // An API-only deployment never connects to the broker: the workers consume and deliver.
-        ...(withWorkers ? { broker: amqp.ready } : {}),
-      });
-      a.use(requireInternalCaller(config.INTERNAL_TOKEN));
-      settingsRoutes(a.router, deps);
-      deliveriesRoutes(a.router, deps);
+  const runtime = createServiceRuntime({
+    ...base,
+    port: config.DISPATCHER_PORT,
+    describe: { allow_http: config.DISPATCHER_ALLOW_HTTP, allowed_hosts: config.DISPATCHER_ALLOWED_HOSTS },
+    workers: config.DISPATCHER_ROLE !== 'api',
+    http: {
+      bodyLimit: config.BODY_LIMIT,
+      routes: (router) => {
+        settingsRoutes(router, deps);
+        deliveriesRoutes(router, deps);
+      },
     },
+    consumers: () => registerConsumers(amqp, deps),
+    // The worker stops last: its in-flight attempts are given back for another instance to make now.
+    tasks: [worker, retention],
+    connections: [{ name: 'webhook sender', close: () => sender.close() }],
   });
-
-  return {
-    app,
-    logger,
-    deps,
-    worker,
-    startWorkers: async () => {
-      await registerConsumers(amqp, deps);
-      await amqp.connect();
-      worker.start();
-      retention.start();
-    },
-    close: async () => {
-      await retention.stop();
-      await amqp.close();
-      await worker.stop();
-      await sender.close();
-      await dataSource.destroy();
-    },
-  };
+  return { ...runtime, deps, worker };
 }

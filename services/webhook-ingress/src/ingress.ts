@@ -1,16 +1,12 @@
-import type { Express } from 'express';
 import {
-  amqpClientFor,
-  createHttpApp,
-  createLogger,
+  createServiceRuntime,
   messagingClientFor,
-  type Logger,
+  openServiceBase,
   OutboxRelay,
   PeriodicTask,
-  pingDatabase,
-  requireInternalCaller,
-  serviceHealthRoutes,
-  serviceMetrics,
+  PgListener,
+  WakeGate,
+  type ServiceRuntime,
 } from '@bm/platform';
 import type { IngressConfig } from './config';
 import { ChannelAccountLookup } from './data-access/channel-account-lookup';
@@ -27,23 +23,14 @@ import { registerNotificationConsumers } from './entry-points/consumers/notifica
 import { inboundEventRoutes } from './entry-points/http/inbound-events.routes';
 import { notificationRoutes } from './entry-points/http/notifications.routes';
 
-export interface IngressService {
-  app: Express;
-  logger: Logger;
+export interface IngressService extends ServiceRuntime {
   deps: IngressDeps;
-  /** Starts splitting stored events, relaying the outbox and keeping messaging's live-chat requests. */
-  startWorkers(): Promise<void>;
-  /** Stops in reverse: the splitter, the relay, then the connections. */
-  close(): Promise<void>;
 }
 
 /** Wires webhook-ingress: the upstream's endpoints, the audit and notification APIs, the splitter and relay. */
 export async function createIngressService(config: IngressConfig): Promise<IngressService> {
-  const logger = createLogger('webhook-ingress', config.LOG_LEVEL);
-  const metrics = serviceMetrics('webhook-ingress');
-  const dataSource = createIngressDataSource(config);
-  await dataSource.initialize();
-  const amqp = amqpClientFor(config, logger, metrics);
+  const base = await openServiceBase('webhook-ingress', config, createIngressDataSource(config));
+  const { logger, metrics, dataSource, amqp } = base;
   const events = new InboundEventRepository(dataSource);
   const messaging = messagingClientFor(config);
   const deps: IngressDeps = {
@@ -56,8 +43,11 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     accounts: new ChannelAccountLookup(messaging, config.ACCOUNT_CACHE_TTL_MS),
     metrics: ingressMetrics(metrics, events),
   };
+  // Wakes the relay and the splitter when there is work, so that an idle service costs next to nothing.
+  const listener = new PgListener({ url: config.DATABASE_URL, logger, applicationName: 'ingress-listener' });
   // Bodies batch thousands of items: large passes, and a short pause so a quiet relay adds little latency.
   const relay = new OutboxRelay({
+    listener,
     dataSource,
     schema: INGRESS_SCHEMA,
     amqp,
@@ -71,39 +61,36 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     config.INGRESS_PROCESS_INTERVAL_MS,
     () => processPendingEvents(deps),
     logger,
+    {
+      gate: new WakeGate(listener, 'ingress_inbound_events'),
+      idleIntervalMs: config.INGRESS_PROCESS_IDLE_INTERVAL_MS,
+      nextDueAt: () => events.nextDueAt(),
+    },
   );
 
-  const app = createHttpApp({
-    logger,
-    metrics,
-    // The webhook route reads its body raw for the signature; the other routes take no body.
-    parseJson: false,
-    routes: (a) => {
+  const runtime = createServiceRuntime({
+    ...base,
+    port: config.INGRESS_PORT,
+    describe: { messaging: config.MESSAGING_URL },
+    http: {
+      // The webhook route reads its body raw for the signature; the other routes take no body.
+      parseJson: false,
       // Ready means webhooks can be stored: while the broker is away the outbox keeps their items.
-      serviceHealthRoutes(a.router, { database: () => pingDatabase(dataSource) });
-      channelWebhookRoutes(a.router, deps);
-      a.use(requireInternalCaller(config.INTERNAL_TOKEN));
-      inboundEventRoutes(a.router, deps);
-      notificationRoutes(a.router, deps);
+      readyNeedsBroker: false,
+      publicRoutes: (router) => channelWebhookRoutes(router, deps),
+      routes: (router) => {
+        inboundEventRoutes(router, deps);
+        notificationRoutes(router, deps);
+      },
     },
+    consumers: () => registerNotificationConsumers(amqp, deps),
+    relay,
+    tasks: [splitter],
+    drain: [events.inserts],
+    connections: [
+      { name: 'pg listener', close: () => listener.close() },
+      { name: 'messaging client', close: () => messaging.close() },
+    ],
   });
-
-  return {
-    app,
-    logger,
-    deps,
-    startWorkers: async () => {
-      await registerNotificationConsumers(amqp, deps);
-      await amqp.connect();
-      relay.start();
-      splitter.start();
-    },
-    close: async () => {
-      await splitter.stop();
-      await relay.stop();
-      await amqp.close();
-      await messaging.close();
-      await dataSource.destroy();
-    },
-  };
+  return { ...runtime, deps };
 }

@@ -118,6 +118,14 @@ export class AmqpClient implements EventPublisher {
     }
   }
 
+  /**
+   * Stops the consumers and waits for their running handlers (and acks); publishing goes on until `close()`, so a
+   * service can drain what its handlers started and relay its outbox before the connection closes.
+   */
+  async stopConsuming(): Promise<void> {
+    await Promise.all(this.consumers.splice(0).map((c) => c.stop()));
+  }
+
   /** Stops consumers, waits for running handlers, then closes the connection; never reconnects afterwards. */
   close(): Promise<void> {
     this.closing ??= (async () => {

@@ -31,8 +31,7 @@ export async function enqueueEvents(
   if (events.length === 0) return [];
   const messageIds = events.map((event) => event.messageId ?? newUlid());
   await tx.query(
-    `INSERT INTO ${quoteSchema(schema)}.outbox (message_id, routing_key, payload, headers)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::jsonb[])`,
+    outboxInsertSql(schema, 'SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::jsonb[])'),
     // Stringified by hand: pg would turn a top-level array into a Postgres array literal.
     [
       messageIds,
@@ -42,4 +41,13 @@ export async function enqueueEvents(
     ],
   );
   return messageIds;
+}
+
+/**
+ * The outbox INSERT for a statement that writes a state change and its events together (a CTE), where a round
+ * trip per event is what the statement saves: `rows` is a query yielding message_id, routing_key, payload and
+ * headers (jsonb), in that order. Anything else writes through enqueueEvent, which also adds the traceparent.
+ */
+export function outboxInsertSql(schema: string, rows: string): string {
+  return `INSERT INTO ${quoteSchema(schema)}.outbox (message_id, routing_key, payload, headers) ${rows}`;
 }

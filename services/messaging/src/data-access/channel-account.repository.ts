@@ -1,22 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { MessagingTier } from '@bm/contracts';
 import { ChannelAccountEntity } from './channel-account.entity';
-
-/** A sending number as the domain sees it; the token stays sealed until the adapter needs it. */
-export interface ChannelAccount {
-  id: string;
-  tenantId: number;
-  phoneNumberId: string;
-  wabaId: string;
-  displayPhoneNumber: string;
-  accessTokenSealed: string;
-  tier: MessagingTier;
-  throughputPerSecond: number;
-  active: boolean;
-  webhooksSubscribed: boolean;
-  qualityEvent: string | null;
-  createdAt: Date;
-}
+import type { ChannelAccount, ChannelAccountStore } from '../domain/ports/account.port';
 
 const toAccount = (e: ChannelAccountEntity): ChannelAccount => ({
   id: e.id,
@@ -37,7 +22,7 @@ const toAccount = (e: ChannelAccountEntity): ChannelAccount => ({
 // Accounts are read on every send; a change (deactivation, tier) reaches every replica within this time.
 const CACHE_TTL_MS = 5_000;
 
-export class ChannelAccountRepository {
+export class ChannelAccountRepository implements ChannelAccountStore {
   private readonly cache = new Map<string, { account: ChannelAccount; expiresAt: number }>();
 
   constructor(private readonly dataSource: DataSource) {}

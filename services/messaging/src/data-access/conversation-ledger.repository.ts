@@ -1,11 +1,6 @@
-import { newUlid } from '@bm/platform';
+import { newUlid, withTransaction } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-
-export interface Capacity {
-  daily_limit: number | null;
-  used_today: number;
-  remaining: number | null;
-}
+import type { Capacity, CapacityHold, CapacityLedger } from '../domain/ports/account.port';
 
 type Db = DataSource | EntityManager;
 
@@ -36,14 +31,14 @@ export function openConversationSql(source: string, windowMs = DEFAULT_CAPACITY_
  * Business-initiated conversations per sending number in a rolling window (24 h), and capacity held for
  * campaigns. A reservation holds `count` slots minus the conversations its campaign has opened since.
  */
-export class ConversationLedger {
+export class ConversationLedger implements CapacityLedger {
   constructor(
     private readonly dataSource: DataSource,
     private readonly windowMs = DEFAULT_CAPACITY_WINDOW_MS,
   ) {}
 
   /** Used = conversations within the window plus what live reservations still hold. */
-  async used(db: Db, channelAccountId: string): Promise<number> {
+  async used(channelAccountId: string, db: Db = this.dataSource): Promise<number> {
     const rows: Array<{ used: string }> = await db.query(
       `SELECT
          (SELECT count(*) FROM messaging.conversations
@@ -75,18 +70,15 @@ export class ConversationLedger {
   async reserve(
     channelAccountId: string,
     dailyLimit: number | null,
-    reference: string,
-    count: number,
-    ttlMs: number,
-    partial: boolean,
+    { reference, count, ttlMs, partial }: CapacityHold,
   ): Promise<{ granted: number; capacity: Capacity }> {
-    return this.dataSource.transaction(async (tx) => {
+    return withTransaction(this.dataSource, async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`capacity:${channelAccountId}`]);
       await tx.query(
         'DELETE FROM messaging.capacity_reservations WHERE channel_account_id = $1 AND reference = $2',
         [channelAccountId, reference],
       );
-      const used = await this.used(tx, channelAccountId);
+      const used = await this.used(channelAccountId, tx);
       const before = this.capacityOf(dailyLimit, used);
       const available = before.remaining === null ? count : before.remaining;
       const granted = count <= available ? count : partial ? available : 0;

@@ -1,10 +1,11 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { CustomerStateStore } from '../domain/ports/customer.port';
 
 type Db = DataSource | EntityManager;
 const WINDOW = "interval '24 hours'";
 
 /** Service windows (24 h after a customer's last message) and the opt-out copy kept for single sends. */
-export class CustomerStateRepository {
+export class CustomerStateRepository implements CustomerStateStore {
   constructor(private readonly dataSource: DataSource) {}
 
   async isWindowOpen(db: Db, channelAccountId: string, phone: string): Promise<boolean> {

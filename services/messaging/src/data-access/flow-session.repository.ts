@@ -1,23 +1,7 @@
 import type { FlowSessionStatus } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-
-/** A customer's run through one version of a flow. */
-export interface FlowSession {
-  id: string;
-  tenantId: number;
-  flowId: string;
-  flowVersion: number;
-  channelAccountId: string;
-  phone: string;
-  status: FlowSessionStatus;
-  /** The wait step it stands at; null once ended. */
-  currentStep: string | null;
-  variables: Record<string, string>;
-  startedAt: Date;
-  expiresAt: Date | null;
-  endedAt: Date | null;
-}
+import type { FlowSession, FlowSessionStore } from '../domain/ports/flow.port';
 
 interface Row {
   id: string;
@@ -50,7 +34,7 @@ const toSession = (r: Row): FlowSession => ({
 });
 
 /** Flow sessions; at most one active per customer of a number (a partial unique index). */
-export class FlowSessionRepository {
+export class FlowSessionRepository implements FlowSessionStore {
   constructor(private readonly dataSource: DataSource) {}
 
   /** The customer's running session, locked for the caller's transaction. */

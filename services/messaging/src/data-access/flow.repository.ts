@@ -1,21 +1,9 @@
 import type { FlowDefinition, FlowStatus } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { Flow, FlowStore } from '../domain/ports/flow.port';
 
 type Db = DataSource | EntityManager;
-
-/** A flow at its current version, as the domain sees it. */
-export interface Flow {
-  id: string;
-  tenantId: number;
-  channelAccountId: string;
-  name: string;
-  status: FlowStatus;
-  version: number;
-  definition: FlowDefinition;
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 interface Row {
   id: string;
@@ -45,7 +33,7 @@ const SELECT = `SELECT f.*, v.definition FROM messaging.flows f
   JOIN messaging.flow_versions v ON v.flow_id = f.id AND v.version = f.version`;
 
 /** Flows and their versions: every save adds a version, the flow row points at the current one. */
-export class FlowRepository {
+export class FlowRepository implements FlowStore {
   constructor(private readonly dataSource: DataSource) {}
 
   async insert(
@@ -66,7 +54,7 @@ export class FlowRepository {
       flow.id,
       JSON.stringify(flow.definition),
     ]);
-    return (await this.find(tx, flow.id, flow.tenantId))!;
+    return (await this.find(flow.id, flow.tenantId, tx))!;
   }
 
   /** A new version becomes current; sessions keep the version they started on. Undefined for an unknown flow. */
@@ -88,7 +76,7 @@ export class FlowRepository {
       rows[0].version,
       JSON.stringify(change.definition),
     ]);
-    return this.find(tx, id, tenantId);
+    return this.find(id, tenantId, tx);
   }
 
   async setStatus(id: string, tenantId: number, status: FlowStatus): Promise<Flow | undefined> {
@@ -97,10 +85,10 @@ export class FlowRepository {
         WHERE id = $1 AND tenant_id = $2 RETURNING id`,
       [id, tenantId, status],
     );
-    return rows.length === 0 ? undefined : this.find(this.dataSource, id, tenantId);
+    return rows.length === 0 ? undefined : this.find(id, tenantId);
   }
 
-  async find(db: Db, id: string, tenantId: number): Promise<Flow | undefined> {
+  async find(id: string, tenantId: number, db: Db = this.dataSource): Promise<Flow | undefined> {
     const rows = await queryRows<Row>(db, `${SELECT} WHERE f.id = $1 AND f.tenant_id = $2`, [id, tenantId]);
     return rows[0] ? toFlow(rows[0]) : undefined;
   }

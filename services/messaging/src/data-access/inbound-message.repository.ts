@@ -1,31 +1,24 @@
 import type { EntityManager } from 'typeorm';
+import type { InboundMessageStore, NewInboundMessage } from '../domain/ports/customer.port';
 
-/** A customer's message as stored, once per upstream message id. */
-export interface NewInboundMessage {
-  providerMessageId: string;
-  tenantId: number;
-  channelAccountId: string;
-  fromPhone: string;
-  type: string;
-  body: unknown;
-  receivedAt: Date;
-}
-
-/** Stores a customer's message; false when it was stored before (a redelivered webhook). */
-export async function insertInboundMessage(tx: EntityManager, m: NewInboundMessage): Promise<boolean> {
-  const inserted: unknown[] = await tx.query(
-    `INSERT INTO messaging.inbound_messages
+/** Customers' messages, stored once per upstream message id. */
+export class InboundMessageRepository implements InboundMessageStore {
+  /** Stores a customer's message; false when it was stored before (a redelivered webhook). */
+  async insert(tx: EntityManager, m: NewInboundMessage): Promise<boolean> {
+    const inserted: unknown[] = await tx.query(
+      `INSERT INTO messaging.inbound_messages
        (provider_message_id, tenant_id, channel_account_id, from_phone, type, body, received_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING 1`,
-    [
-      m.providerMessageId,
-      m.tenantId,
-      m.channelAccountId,
-      m.fromPhone,
-      m.type,
-      JSON.stringify(m.body),
-      m.receivedAt,
-    ],
-  );
-  return inserted.length > 0;
+      [
+        m.providerMessageId,
+        m.tenantId,
+        m.channelAccountId,
+        m.fromPhone,
+        m.type,
+        JSON.stringify(m.body),
+        m.receivedAt,
+      ],
+    );
+    return inserted.length > 0;
+  }
 }

@@ -1,67 +1,26 @@
-import { currentTraceparent, queryRows } from '@bm/platform';
+import { currentTraceparent, outboxInsertSql, queryRows } from '@bm/platform';
 import { DEFAULT_CAPACITY_WINDOW_MS, openConversationSql } from './conversation-ledger.repository';
-import { DELIVER_COMMAND, type MessageLogType, type MessageStatus } from '@bm/contracts';
+import type { MessageLogType, MessageStatus } from '@bm/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
+import { DELIVER_COMMAND } from '../domain/emit-event';
+import {
+  campaignSendKey,
+  type CampaignRecipientRef,
+  type CampaignSend,
+  type InsertOptions,
+  type MessageContent,
+  type MessageListFilter,
+  type MessageLog,
+  type MessageLogStore,
+  type NewMessageLog,
+  type SentRecord,
+  type StatusMove,
+} from '../domain/ports/message-log.port';
+import { MESSAGING_SCHEMA } from './data-source';
+import { statusColumns } from './status-columns';
 
-/** A message log as the domain sees it. */
-export interface MessageLog {
-  id: number;
-  tenantId: number;
-  channelAccountId: string;
-  toPhone: string;
-  messageType: MessageLogType;
-  content: MessageContent;
-  templateCategory: string | null;
-  conversationCategory: string;
-  status: MessageStatus;
-  providerMessageId: string | null;
-  scheduledAt: Date | null;
-  sentAt: Date | null;
-  deliveredAt: Date | null;
-  readAt: Date | null;
-  failedAt: Date | null;
-  costAmount: number;
-  costCurrency: string;
-  errorCode: number | null;
-  errorMessage: string | null;
-  autoRetryOnFrequencyCap: boolean;
-  retryCount: number;
-  retryOfMessageLogId: number | null;
-  retriedByMessageLogId: number | null;
-  campaignId: string | null;
-  campaignRecipientId: string | null;
-  /** Which send of the campaign recipient (null from commands that predate the field). */
-  campaignRecipientAttempt: number | null;
-  sendAttempts: number;
-  attemptStartedAt: Date | null;
-  createdAt: Date;
-  /** The trace of the request that created it; its status events continue it. */
-  traceparent: string | null;
-}
-
-export type MessageContent =
-  | { text: string }
-  | { name: string; language: string; components: Array<Record<string, unknown>> }
-  /** The upstream `interactive` object (reply buttons or a list), as conversation flows send it. */
-  | { interactive: Record<string, unknown> };
-
-export interface NewMessageLog {
-  tenantId: number;
-  channelAccountId: string;
-  toPhone: string;
-  messageType: MessageLogType;
-  content: MessageContent;
-  templateCategory: string | null;
-  conversationCategory: string;
-  status: 'queued' | 'scheduled';
-  scheduledAt: Date | null;
-  autoRetryOnFrequencyCap: boolean;
-  retryCount?: number;
-  retryOfMessageLogId?: number | null;
-  campaignId?: string | null;
-  campaignRecipientId?: string | null;
-  campaignRecipientAttempt?: number | null;
-}
+// The group-commit writer takes these from here.
+export type { InsertOptions, MessageLog, NewMessageLog };
 
 interface Row {
   id: string;
@@ -136,40 +95,7 @@ export function toMessageLog(r: Row): MessageLog {
 
 type Db = DataSource | EntityManager;
 
-export interface InsertOptions {
-  deliver?: boolean;
-  requireServiceWindow?: boolean;
-  /** The trace the delivery command continues; `insert` takes the current one. */
-  traceparent?: string;
-}
-
-/** A campaign recipient's send as `insertCampaignSend` writes it. */
-export interface CampaignSend {
-  tenantId: number;
-  channelAccountId: string;
-  toPhone: string;
-  content: { name: string; language: string; components: unknown };
-  templateCategory: string | null;
-  conversationCategory: string;
-  campaignId: string;
-  campaignRecipientId: string;
-  campaignRecipientAttempt: number | null;
-  traceparent: string | null;
-}
-
-/** A campaign recipient's send: the recipient and its attempt (null from commands that predate the field). */
-export interface CampaignRecipientRef {
-  id: string;
-  attempt: number | null;
-}
-
-/** One campaign recipient's send as a set key. */
-export const campaignSendKey = (send: CampaignRecipientRef): string =>
-  JSON.stringify([send.id, send.attempt]);
-
-export { DELIVER_COMMAND };
-
-export class MessageLogRepository {
+export class MessageLogRepository implements MessageLogStore {
   constructor(
     private readonly dataSource: DataSource,
     private readonly capacityWindowMs = DEFAULT_CAPACITY_WINDOW_MS,
@@ -219,14 +145,15 @@ export class MessageLogRepository {
                 conversation_category, status, scheduled_at, auto_retry, retry_count, retry_of, campaign_id,
                 campaign_recipient_id, campaign_recipient_attempt, traceparent FROM ok
          RETURNING *),
-       o AS (
-         INSERT INTO messaging.outbox (message_id, routing_key, payload, headers)
-         SELECT 'deliver-' || gen_random_uuid(), '${DELIVER_COMMAND}',
-                jsonb_build_object('messages', jsonb_agg(
-                  jsonb_strip_nulls(jsonb_build_object('id', ok.new_id, 'traceparent', ok.traceparent))
-                  ORDER BY ok.ord)),
-                '{}'::jsonb
-           FROM ok WHERE ok.deliver HAVING count(*) > 0)
+       o AS (${outboxInsertSql(
+         MESSAGING_SCHEMA,
+         `SELECT 'deliver-' || gen_random_uuid(), '${DELIVER_COMMAND}',
+                 jsonb_build_object('messages', jsonb_agg(
+                   jsonb_strip_nulls(jsonb_build_object('id', ok.new_id, 'traceparent', ok.traceparent))
+                   ORDER BY ok.ord)),
+                 '{}'::jsonb
+            FROM ok WHERE ok.deliver HAVING count(*) > 0`,
+       )})
        SELECT i.ord, m.* FROM i LEFT JOIN m ON m.id = i.new_id ORDER BY i.ord`,
       [
         column((m) => m.tenantId),
@@ -301,15 +228,7 @@ export class MessageLogRepository {
 
   async list(
     tenantId: number,
-    filter: {
-      status?: string;
-      toPhone?: string;
-      campaignId?: string;
-      channelAccountId?: string;
-      messageType?: string;
-      createdFrom?: Date;
-      createdTo?: Date;
-    },
+    filter: MessageListFilter,
     page: number,
     perPage: number,
   ): Promise<{ items: MessageLog[]; total: number }> {
@@ -440,14 +359,7 @@ export class MessageLogRepository {
    * transaction when given one (a status report naming a send attempt whose answer never came).
    */
   async markSent(
-    sent: Array<{
-      id: number;
-      providerMessageId: string;
-      eventId: string;
-      event: Record<string, unknown>;
-      /** The trace the status event continues. */
-      traceparent?: string;
-    }>,
+    sent: SentRecord[],
     db: Db = this.dataSource,
   ): Promise<Array<{ message: MessageLog; hasPendingReports: boolean }>> {
     if (sent.length === 0) return [];
@@ -457,13 +369,9 @@ export class MessageLogRepository {
                               AS t(id, provider_message_id, event_id, event, traceparent)),
        u AS (
          UPDATE messaging.message_logs m
-            SET status = 'sent', provider_message_id = i.provider_message_id, sent_at = now(),
-                attempt_started_at = NULL, next_attempt_at = NULL, updated_at = now()
+            SET ${statusColumns("'sent'", 'now()')}, provider_message_id = i.provider_message_id
            FROM i WHERE m.id = i.id AND m.status = 'queued' RETURNING m.*),
-       o AS (INSERT INTO messaging.outbox (message_id, routing_key, payload, headers)
-             SELECT i.event_id, 'message.status_updated', i.event,
-                    jsonb_strip_nulls(jsonb_build_object('traceparent', i.traceparent))
-               FROM i JOIN u ON u.id = i.id),
+       o AS (${statusEventsSql('i', 'u')}),
        c AS (${openConversationSql("(SELECT u.*, u.campaign_id AS reference FROM u WHERE u.message_type = 'template')", this.capacityWindowMs)})
        SELECT u.*, EXISTS (SELECT 1 FROM messaging.pending_status_reports p
                             WHERE p.provider_message_id = u.provider_message_id) AS has_pending
@@ -479,21 +387,48 @@ export class MessageLogRepository {
     return rows.map((r) => ({ message: toMessageLog(r), hasPendingReports: r.has_pending }));
   }
 
-  /** Applies a change of columns to one row when its status is still `expected`; the new row, or undefined. */
-  async transition(
+  /**
+   * Moves one message to `move.status` when its status is still one of `expected` (so that concurrent reports
+   * cannot both win), with the wamid and the failure when given; the new row, or undefined.
+   */
+  async moveTo(
     tx: EntityManager,
     id: number,
     expected: readonly MessageStatus[],
-    set: Record<string, unknown>,
+    move: StatusMove,
   ): Promise<MessageLog | undefined> {
-    const columns = Object.keys(set);
-    const assignments = columns.map((c, i) => `${c} = $${i + 3}`).join(', ');
+    const failure = move.status === 'failed';
     const rows = await queryRows<Row>(
       tx,
-      `UPDATE messaging.message_logs SET ${assignments}, updated_at = now()
-        WHERE id = $1 AND status = ANY($2) RETURNING *`,
-      [id, expected, ...columns.map((c) => set[c])],
+      `UPDATE messaging.message_logs m SET ${statusColumns('$3::text', '$4::timestamptz')},
+              provider_message_id = coalesce($5, m.provider_message_id),
+              error_code = CASE WHEN $6 THEN $7 ELSE m.error_code END,
+              error_message = CASE WHEN $6 THEN $8 ELSE m.error_message END
+        WHERE m.id = $1 AND m.status = ANY($2) RETURNING m.*`,
+      [
+        id,
+        expected,
+        move.status,
+        move.at,
+        move.providerMessageId ?? null,
+        failure,
+        failure ? (move.errorCode ?? null) : null,
+        failure ? (move.errorMessage ?? 'failed') : null,
+      ],
     );
     return rows[0] ? toMessageLog(rows[0]) : undefined;
   }
+}
+
+/**
+ * The outbox rows of `message.status_updated` for the moves of a batch: `input` has each move's event_id, event
+ * and traceparent by id, `updated` the ids that moved (a move the status rules refused emits nothing).
+ */
+export function statusEventsSql(input: string, updated: string): string {
+  return outboxInsertSql(
+    MESSAGING_SCHEMA,
+    `SELECT ${input}.event_id, 'message.status_updated', ${input}.event,
+            jsonb_strip_nulls(jsonb_build_object('traceparent', ${input}.traceparent))
+       FROM ${input} JOIN ${updated} ON ${updated}.id = ${input}.id`,
+  );
 }

@@ -1,17 +1,11 @@
 import type { DataSource } from 'typeorm';
-
-export interface StatsRow {
-  /** The bucket's start, UTC. */
-  start: Date;
-  status: string;
-  count: number;
-}
+import type { MessageStatsReader, StatsRow } from '../domain/ports/customer.port';
 
 /**
  * The counters the message_logs triggers keep (migration MessageStats1764900000010): a range of one tenant's
  * buckets by primary key, the shards summed. Never touches message_logs.
  */
-export class MessageStatsRepository {
+export class MessageStatsRepository implements MessageStatsReader {
   constructor(private readonly dataSource: DataSource) {}
 
   async hourly(tenantId: number, from: Date): Promise<StatsRow[]> {

@@ -1,8 +1,12 @@
 import { queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import { toMessageLog, type MessageLog } from './message-log.repository';
+import { toMessageLog } from './message-log.repository';
+import type { MessageLog, MessageSweeps } from '../domain/ports/message-log.port';
 
 type Row = Parameters<typeof toMessageLog>[0];
+
+/** Where message_logs' triggers announce when a scheduled message or a retry falls due (epoch ms). */
+export const DUE_CHANNEL = 'messaging_due';
 
 /** Rows one pass of a sweep takes. */
 const SWEEP_BATCH = 500;
@@ -11,7 +15,7 @@ const SWEEP_BATCH = 500;
  * The scheduler's queries over message logs: batches of due, stranded or unfinished messages, each taken with
  * SKIP LOCKED so that several replicas sweep side by side.
  */
-export class MessageSweepRepository {
+export class MessageSweepRepository implements MessageSweeps {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Locks a batch of scheduled messages whose time has come, the earliest first (rows other replicas hold skipped). */
@@ -92,5 +96,17 @@ export class MessageSweepRepository {
       [olderThanMs],
     );
     return rows.map(toMessageLog);
+  }
+
+  /** The earliest time a scheduled message or a retry not yet due falls due (two index lookups), if any. */
+  async nextDueAt(): Promise<Date | undefined> {
+    const [row] = await queryRows<{ at: Date | null }>(
+      this.dataSource,
+      `SELECT least(
+         (SELECT min(scheduled_at) FROM messaging.message_logs WHERE status = 'scheduled' AND scheduled_at > now()),
+         (SELECT min(next_attempt_at) FROM messaging.message_logs
+           WHERE status = 'queued' AND next_attempt_at IS NOT NULL AND next_attempt_at > now())) AS at`,
+    );
+    return row?.at ?? undefined;
   }
 }

@@ -2,31 +2,13 @@ import { canonicalLanguageCode } from '@bm/contracts';
 import { newUlid } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { TemplateEntity } from './template.entity';
-
-/** The upstream's quality flag on a template (FLAGGED): still sendable, it may be paused or disabled later. */
-export interface TemplateFlag {
-  reason: string | null;
-  flaggedAt: Date;
-}
-
-export interface Template {
-  id: string;
-  channelAccountId: string;
-  upstreamId: string | null;
-  name: string;
-  language: string;
-  status: string;
-  category: string;
-  headerFormat: string | null;
-  headerSampleMediaUrl: string | null;
-  components: Array<Record<string, unknown>>;
-  flag: TemplateFlag | null;
-}
-
-export type TemplateInput = Omit<Template, 'id' | 'channelAccountId' | 'flag'>;
-
-/** What the upstream's status updates set on a template. */
-export type TemplateState = Pick<Template, 'status' | 'category' | 'flag'>;
+import type {
+  Template,
+  TemplateFlag,
+  TemplateInput,
+  TemplateState,
+  TemplateStore,
+} from '../domain/ports/account.port';
 
 const flagOf = (flaggedAt: Date | null, reason: string | null): TemplateFlag | null =>
   flaggedAt === null ? null : { reason, flaggedAt };
@@ -45,7 +27,7 @@ const toTemplate = (e: TemplateEntity): Template => ({
   flag: flagOf(e.flaggedAt, e.flagReason),
 });
 
-export class TemplateRepository {
+export class TemplateRepository implements TemplateStore {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Inserts or refreshes the account's templates by (name, language); returns the stored rows. */

@@ -1,35 +1,43 @@
-import type { DataSource } from 'typeorm';
-import type { IdempotencyStore, Logger, RedisClient, SecretBox } from '@bm/platform';
+import type { Logger, SecretBox } from '@bm/platform';
 import type { MessagingConfig } from '../config';
-import type { ChannelAccountRepository } from '../data-access/channel-account.repository';
-import type { ConversationLedger } from '../data-access/conversation-ledger.repository';
-import type { CustomerStateRepository } from '../data-access/customer-state.repository';
-import type { FlowRepository } from '../data-access/flow.repository';
-import type { FlowSessionRepository } from '../data-access/flow-session.repository';
-import type { MessageLogRepository } from '../data-access/message-log.repository';
-import type { MessageSweepRepository } from '../data-access/message-sweep.repository';
-import type { MessageLogWriter } from '../data-access/message-log-writer';
-import type { TemplateRepository } from '../data-access/template.repository';
-import type { CloudApiClient } from '../data-access/upstream/cloud-api.client';
+import type { ChannelAccountStore, CapacityLedger, TemplateStore } from './ports/account.port';
+import type { CustomerStateStore, InboundMessageStore, MessageStatsReader } from './ports/customer.port';
+import type { FlowSessionStore, FlowStore } from './ports/flow.port';
+import type { IdempotentRequests } from './ports/idempotency.port';
+import type {
+  MessageLogStore,
+  MessageLogWriterPort,
+  MessageSweeps,
+  StatusReportStore,
+} from './ports/message-log.port';
+import type { EventOutbox } from './ports/outbox.port';
+import type { UnitOfWork } from './ports/unit-of-work.port';
+import type { UpstreamAccountApi, UpstreamSender } from './ports/upstream.port';
 
-/** What the messaging use cases need; built once in messaging.ts. */
+/**
+ * Every port the messaging domain declares, built once in messaging.ts. A use case names the few it uses
+ * (`Pick<MessagingDeps, ...>`), so its signature says what it touches.
+ */
 export interface MessagingDeps {
   config: MessagingConfig;
   logger: Logger;
-  dataSource: DataSource;
-  redis: RedisClient;
-  secrets: SecretBox;
-  upstream: CloudApiClient;
-  accounts: ChannelAccountRepository;
-  templates: TemplateRepository;
-  messages: MessageLogRepository;
+  unitOfWork: UnitOfWork;
+  outbox: EventOutbox;
+  secrets: Pick<SecretBox, 'seal' | 'open'>;
+  upstream: UpstreamSender & UpstreamAccountApi;
+  accounts: ChannelAccountStore;
+  templates: TemplateStore;
+  messages: MessageLogStore;
+  statusReports: StatusReportStore;
   /** The scheduler pass's batches (due, stranded, unfinished). */
-  sweeps: MessageSweepRepository;
+  sweeps: MessageSweeps;
   /** Batches the send path's inserts (group commit). */
-  messageWriter: MessageLogWriter;
-  customers: CustomerStateRepository;
-  ledger: ConversationLedger;
-  idempotency: IdempotencyStore;
-  flows: FlowRepository;
-  flowSessions: FlowSessionRepository;
+  messageWriter: MessageLogWriterPort;
+  customers: CustomerStateStore;
+  inbound: InboundMessageStore;
+  stats: MessageStatsReader;
+  ledger: CapacityLedger;
+  idempotency: IdempotentRequests;
+  flows: FlowStore;
+  flowSessions: FlowSessionStore;
 }

@@ -1,7 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { WebhookEventName } from '@bm/contracts';
-import { queryRows } from '@bm/platform';
-import { Batcher } from './batcher';
+import { GroupCommit, queryRows } from '@bm/platform';
 
 export interface NewWebhookEvent {
   /** `evt_<ULID>`; a second insert of the same id is dropped. */
@@ -19,7 +18,11 @@ export interface NewWebhookEvent {
 
 /** dispatcher.events: the events to deliver, each stored once with its first delivery. */
 export class EventRepository {
-  private readonly batcher = new Batcher((events: NewWebhookEvent[]) => this.recordWithDeliveries(events));
+  // One statement for the events consumed together: up to 100, or what came within 5 ms.
+  private readonly batcher = new GroupCommit<NewWebhookEvent, string | undefined>(
+    (events) => this.recordWithDeliveries(events),
+    { name: 'webhook events', maxBatch: 100, lingerMs: 5, concurrency: Infinity, onFailure: 'all' },
+  );
 
   constructor(private readonly ds: DataSource) {}
 

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import { queryRows } from '@bm/platform';
+import { outboxInsertSql, queryRows } from '@bm/platform';
+import { INGRESS_SCHEMA } from './data-source';
 import type { SplitItem } from '../domain/inbound-item';
 
 /** An item ready for the outbox, with the delivery it came in and the tenant when one is known. */
@@ -56,9 +57,11 @@ export class PublishedItemRepository {
            ON CONFLICT (dedupe_key) DO NOTHING
            RETURNING dedupe_key
          )
-         INSERT INTO ingress.outbox (message_id, routing_key, payload)
-         SELECT i.item_event_id, i.routing_key, i.payload FROM input i JOIN fresh f USING (dedupe_key)
-         ORDER BY i.ord
+         ${outboxInsertSql(
+           INGRESS_SCHEMA,
+           `SELECT i.item_event_id, i.routing_key, i.payload, '{}'::jsonb FROM input i JOIN fresh f USING (dedupe_key)
+            ORDER BY i.ord`,
+         )}
          RETURNING message_id`,
         [JSON.stringify(rows)],
       );

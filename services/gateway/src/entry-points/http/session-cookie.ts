@@ -46,7 +46,8 @@ export function setSessionCookie(req: Request, res: Response, sessionId: string,
       sameSite: 'lax',
       secure: overHttps(req),
       path: '/',
-      maxAge: Math.floor(maxAgeMs / 1000),
+      // Rounded: the milliseconds spent between creating the session and answering must not cut a second off.
+      maxAge: Math.round(maxAgeMs / 1000),
     }),
   );
 }

@@ -2,22 +2,19 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { traceHeaders } from '@bm/platform';
 import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
-import type { MessageLog } from '../message-log.repository';
+import {
+  UpstreamRefusal,
+  type TemplateSubmission,
+  type SendResult,
+  type UpstreamAccountApi,
+  type UpstreamFailure,
+  type UpstreamSender,
+  type UpstreamTemplate,
+} from '../../domain/ports/upstream.port';
 import { messageBody } from './message-body';
-import { classifyFailure, type UnknownOutcome, type UpstreamFailure } from './upstream-errors';
+import { classifyFailure } from './upstream-errors';
 import type { UpstreamMetrics, UpstreamOperation } from './upstream-metrics';
-
-export interface UpstreamTemplate {
-  id: string;
-  name: string;
-  language: string;
-  status: string;
-  category: string;
-  components: Array<Record<string, unknown>>;
-  quality_score?: { score?: string };
-}
-
-export type SendResult = { ok: true; providerMessageId: string } | UpstreamFailure | UnknownOutcome;
+import type { MessageLog } from '../../domain/ports/message-log.port';
 
 /** The Graph API answers 200; other implementations of the wire may say 201 or 204: any 2xx is success. */
 const isSuccess = (status: number): boolean => status >= 200 && status < 300;
@@ -37,18 +34,7 @@ function errorCodeOf(data: GraphError | undefined): number | null {
  * The upstream network's Cloud API over HTTP (axios with keep-alive and timeouts). Answers are classified by
  * `error.code`; nothing here throws for an upstream refusal.
  */
-/** The upstream answered a setup call (templates, subscription) with an error; `status` is its HTTP status. */
-export class UpstreamRefusal extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'UpstreamRefusal';
-  }
-}
-
-export class CloudApiClient {
+export class CloudApiClient implements UpstreamSender, UpstreamAccountApi {
   private readonly http: AxiosInstance;
 
   constructor(
@@ -129,17 +115,23 @@ export class CloudApiClient {
     return templates;
   }
 
+  /** Submits a template for review; the request body is the submission's fields. */
   async createTemplate(
     wabaId: string,
     accessToken: string,
-    body: Record<string, unknown>,
+    template: Pick<TemplateSubmission, 'name' | 'category'> & Partial<TemplateSubmission>,
   ): Promise<{ ok: true; id: string; status: string; category: string } | UpstreamFailure> {
     const res = await this.call<{ id?: string | number; status?: string; category?: string } & GraphError>(
       'create_template',
       {
         method: 'POST',
         url: `/${encodeURIComponent(wabaId)}/message_templates`,
-        data: body,
+        data: {
+          name: template.name,
+          language: template.language,
+          category: template.category,
+          components: template.components,
+        },
         headers: { authorization: `Bearer ${accessToken}` },
       },
     );
@@ -149,7 +141,7 @@ export class CloudApiClient {
         ok: true,
         id: String(id),
         status: res.data.status ?? 'PENDING',
-        category: res.data.category ?? String(body.category),
+        category: res.data.category ?? template.category,
       };
     }
     return this.failureOf(res.status, res.data);

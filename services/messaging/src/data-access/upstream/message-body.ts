@@ -1,4 +1,4 @@
-import type { MessageLog } from '../message-log.repository';
+import type { MessageLog } from '../../domain/ports/message-log.port';
 
 /**
  * The upstream request body of a message log. `callbackData` names the send attempt in every status report of

@@ -1,23 +1,4 @@
-/** How a failed upstream call ends: retried later, or the message fails now. */
-export interface UpstreamFailure {
-  ok: false;
-  unknown?: false;
-  code: number | null;
-  message: string;
-  httpStatus: number | null;
-  retryable: boolean;
-}
-
-/**
- * The request was written but no answer came (a timeout, or the connection broke): the upstream may have taken
- * the message, so it is neither failed nor sent again now; a status report naming its attempt settles it.
- */
-export interface UnknownOutcome {
-  ok: false;
-  unknown: true;
-  message: string;
-}
-
+import type { UpstreamFailure } from '../../domain/ports/upstream.port';
 // Throughput, pair rate, maintenance, unknown and unavailable: the same send may succeed later.
 const RETRYABLE_CODES = new Set([130429, 131056, 131057, 131000, 131016]);
 
@@ -30,9 +11,4 @@ export function classifyFailure(
   const transient = httpStatus === null || httpStatus >= 500 || httpStatus === 429;
   const retryable = code !== null ? RETRYABLE_CODES.has(code) : transient;
   return { ok: false, code, message, httpStatus, retryable };
-}
-
-/** The error_message a failed message shows: the upstream code first, so clients can branch on it. */
-export function describeFailure(code: number | null, message: string): string {
-  return code === null ? message : `upstream error ${code}: ${message}`;
 }

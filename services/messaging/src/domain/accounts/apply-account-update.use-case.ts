@@ -1,12 +1,14 @@
 import type { InboundAccountUpdateItem } from '@bm/contracts';
-import { emitEvent } from '../emit-event';
 import type { MessagingDeps } from '../messaging-deps';
 
 /** `account_update`, `account_alerts` and the like: passed on to the client as `account.quality_event`. */
-export async function applyAccountUpdate(deps: MessagingDeps, item: InboundAccountUpdateItem): Promise<void> {
+export async function applyAccountUpdate(
+  deps: Pick<MessagingDeps, 'accounts' | 'unitOfWork' | 'outbox'>,
+  item: InboundAccountUpdateItem,
+): Promise<void> {
   for (const account of await deps.accounts.listByWaba(item.waba_id)) {
-    await deps.dataSource.transaction((tx) =>
-      emitEvent(tx, 'account.quality_event', account.tenantId, {
+    await deps.unitOfWork.inTransaction((tx) =>
+      deps.outbox.emit(tx, 'account.quality_event', account.tenantId, {
         channel_account_id: account.id,
         kind: item.field,
         details: { event: item.event, ...item.details },

@@ -1,19 +1,21 @@
 import { MESSAGING_TIERS, type InboundPhoneQualityItem } from '@bm/contracts';
-import { emitEvent } from '../emit-event';
 import type { MessagingDeps } from '../messaging-deps';
 
 /** `phone_number_quality_update`: the number's tier follows the upstream's current limit; the event is kept. */
-export async function applyPhoneQuality(deps: MessagingDeps, item: InboundPhoneQualityItem): Promise<void> {
+export async function applyPhoneQuality(
+  deps: Pick<MessagingDeps, 'accounts' | 'unitOfWork' | 'outbox'>,
+  item: InboundPhoneQualityItem,
+): Promise<void> {
   const display = item.display_phone_number.replace(/\D/g, '');
   const accounts = (await deps.accounts.listByWaba(item.waba_id)).filter(
     (a) => a.displayPhoneNumber === display || a.phoneNumberId === item.phone_number_id,
   );
   const tier = MESSAGING_TIERS.find((t) => t === item.current_limit) ?? null;
   for (const account of accounts) {
-    await deps.dataSource.transaction(async (tx) => {
+    await deps.unitOfWork.inTransaction(async (tx) => {
       if (tier && tier !== account.tier) await deps.accounts.updateTier(tx, account.id, tier);
       await deps.accounts.setQualityEvent(tx, account.id, item.event);
-      await emitEvent(tx, 'account.quality_event', account.tenantId, {
+      await deps.outbox.emit(tx, 'account.quality_event', account.tenantId, {
         channel_account_id: account.id,
         kind: 'phone_number_quality_update',
         details: { event: item.event, current_limit: item.current_limit, previous_tier: account.tier },

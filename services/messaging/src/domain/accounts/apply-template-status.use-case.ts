@@ -1,8 +1,7 @@
 import { TEMPLATE_STATUSES, type InboundTemplateStatusItem, type TemplateStatus } from '@bm/contracts';
-import type { Template, TemplateFlag, TemplateState } from '../../data-access/template.repository';
-import { emitEvent } from '../emit-event';
 import type { MessagingDeps } from '../messaging-deps';
-import { templateFlagDto } from '../templates/template.dto';
+import { templateEventFields } from '../templates/template.dto';
+import type { Template, TemplateFlag, TemplateState } from '../ports/account.port';
 
 /**
  * What an upstream template event does to the template: a status to take and whether the quality flag is set
@@ -39,7 +38,7 @@ function nextState(
  * spelling, `en-US` or `en_US`) and emits the change of its status or quality flag.
  */
 export async function applyTemplateStatus(
-  deps: MessagingDeps,
+  deps: Pick<MessagingDeps, 'accounts' | 'templates' | 'unitOfWork' | 'outbox'>,
   item: InboundTemplateStatusItem,
 ): Promise<void> {
   // The upstream writes NONE when a decision has no reason: the event says null.
@@ -47,22 +46,18 @@ export async function applyTemplateStatus(
   const change = templateChangeOf(item.event.toUpperCase(), reason, new Date(item.occurred_at));
   if (!change) return;
   for (const account of await deps.accounts.listByWaba(item.waba_id)) {
-    await deps.dataSource.transaction(async (tx) => {
+    await deps.unitOfWork.inTransaction(async (tx) => {
       const before = await deps.templates.findForUpdate(tx, account.id, item.name, item.language);
       if (!before) return;
       const after = nextState(before, change, item.category);
       await deps.templates.setState(tx, before.id, after);
       if (after.status === before.status && after.flag === before.flag) return;
-      await emitEvent(tx, 'template.status_changed', account.tenantId, {
-        channel_account_id: account.id,
-        template_id: before.id,
-        name: before.name,
-        language: before.language,
-        status: after.status as TemplateStatus,
-        category: after.category as never,
-        reason,
-        flag: templateFlagDto(after.flag),
-      });
+      await deps.outbox.emit(
+        tx,
+        'template.status_changed',
+        account.tenantId,
+        templateEventFields({ ...before, ...after }, reason),
+      );
     });
   }
 }

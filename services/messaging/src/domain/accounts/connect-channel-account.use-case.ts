@@ -1,10 +1,14 @@
 import type { ChannelAccountDto, CreateChannelAccountRequest } from '@bm/contracts';
 import { AppError, newUlid } from '@bm/platform';
-import type { ChannelAccount } from '../../data-access/channel-account.repository';
-import type { Template, TemplateInput } from '../../data-access/template.repository';
-import { UpstreamRefusal, type UpstreamTemplate } from '../../data-access/upstream/cloud-api.client';
-import type { EntityManager } from 'typeorm';
+import { UpstreamRefusal } from '../ports/upstream.port';
 import type { MessagingDeps } from '../messaging-deps';
+import type { Tx } from '../ports/unit-of-work.port';
+import type { ChannelAccount, Template, TemplateInput } from '../ports/account.port';
+import type { UpstreamTemplate } from '../ports/upstream.port';
+
+type SetupDeps = Pick<MessagingDeps, 'upstream' | 'logger'>;
+type ConnectDeps = SetupDeps & Pick<MessagingDeps, 'accounts' | 'templates' | 'secrets' | 'unitOfWork'>;
+export type SyncTemplatesDeps = ConnectDeps;
 
 /** The account as operators see it; the access token never leaves the service. */
 export function toAccountDto(a: ChannelAccount, templates?: Template[]): ChannelAccountDto {
@@ -67,7 +71,7 @@ function setupFailure(err: unknown, what: string): AppError {
   return new AppError('UPSTREAM_ERROR', message);
 }
 
-async function fetchTemplates(deps: MessagingDeps, wabaId: string, token: string): Promise<TemplateInput[]> {
+async function fetchTemplates(deps: SetupDeps, wabaId: string, token: string): Promise<TemplateInput[]> {
   try {
     return (await deps.upstream.listTemplates(wabaId, token))
       .map(toTemplateInput)
@@ -83,7 +87,7 @@ async function fetchTemplates(deps: MessagingDeps, wabaId: string, token: string
  * failing, or an implementation of the wire without this call) does not stop the connection: sending works
  * without it, the answer says `webhooks_subscribed: false`, and a template sync tries again.
  */
-async function subscribeWebhooks(deps: MessagingDeps, wabaId: string, accessToken: string): Promise<boolean> {
+async function subscribeWebhooks(deps: SetupDeps, wabaId: string, accessToken: string): Promise<boolean> {
   try {
     await deps.upstream.subscribeApp(wabaId, accessToken);
     return true;
@@ -104,7 +108,7 @@ async function subscribeWebhooks(deps: MessagingDeps, wabaId: string, accessToke
  * webhooks before anything is stored, so a wrong token or WABA leaves nothing behind.
  */
 export async function connectChannelAccount(
-  deps: MessagingDeps,
+  deps: ConnectDeps & Pick<MessagingDeps, 'config'>,
   tenantId: number,
   input: CreateChannelAccountRequest,
 ): Promise<ChannelAccountDto> {
@@ -113,7 +117,7 @@ export async function connectChannelAccount(
   }
   const templates = await fetchTemplates(deps, input.waba_id, input.access_token);
   const subscribed = await subscribeWebhooks(deps, input.waba_id, input.access_token);
-  return deps.dataSource.transaction(async (tx) => {
+  return deps.unitOfWork.inTransaction(async (tx) => {
     const account = await insertAccount(deps, tx, {
       id: newUlid(),
       tenantId,
@@ -132,8 +136,8 @@ export async function connectChannelAccount(
 
 /** The insert, where a concurrent connect of the same number (past the check above) is a conflict too. */
 async function insertAccount(
-  deps: MessagingDeps,
-  tx: EntityManager,
+  deps: Pick<MessagingDeps, 'accounts'>,
+  tx: Tx,
   account: Parameters<MessagingDeps['accounts']['insert']>[1],
 ): Promise<ChannelAccount> {
   try {
@@ -154,7 +158,7 @@ const ALREADY_CONNECTED = 'A channel account with this phone_number_id is alread
 
 /** Fetches the account's templates again and stores what the upstream says now; subscribes the webhooks again. */
 export async function syncTemplates(
-  deps: MessagingDeps,
+  deps: SyncTemplatesDeps,
   channelAccountId: string,
 ): Promise<{ templates: Template[]; webhooksSubscribed: boolean }> {
   const account = await deps.accounts.findById(channelAccountId);
@@ -164,7 +168,7 @@ export async function syncTemplates(
   // Subscribing again is harmless upstream, and repairs a connection whose subscription had failed.
   const webhooksSubscribed = await subscribeWebhooks(deps, account.wabaId, token);
   await deps.accounts.setWebhooksSubscribed(account.id, webhooksSubscribed);
-  const stored = await deps.dataSource.transaction((tx) =>
+  const stored = await deps.unitOfWork.inTransaction((tx) =>
     deps.templates.upsertMany(tx, account.id, templates),
   );
   return { templates: stored, webhooksSubscribed };

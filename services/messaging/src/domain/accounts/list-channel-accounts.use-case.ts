@@ -6,7 +6,7 @@ import type { MessagingDeps } from '../messaging-deps';
  * its state, tier, latest quality event, webhook subscription, and today's used and remaining tier capacity.
  */
 export async function listChannelAccounts(
-  deps: MessagingDeps,
+  deps: Pick<MessagingDeps, 'accounts' | 'ledger'>,
   tenantId: number,
 ): Promise<{ channel_accounts: ChannelAccountSummaryDto[] }> {
   const accounts = await deps.accounts.listForTenant(tenantId);
@@ -21,10 +21,7 @@ export async function listChannelAccounts(
       quality_event: a.qualityEvent,
       throughput_per_second: a.throughputPerSecond,
       webhooks_subscribed: a.webhooksSubscribed,
-      capacity: deps.ledger.capacityOf(
-        TIER_DAILY_LIMIT[a.tier] ?? null,
-        await deps.ledger.used(deps.dataSource, a.id),
-      ),
+      capacity: deps.ledger.capacityOf(TIER_DAILY_LIMIT[a.tier] ?? null, await deps.ledger.used(a.id)),
       created_at: a.createdAt.toISOString(),
     })),
   );

@@ -1,13 +1,13 @@
-import type { Capacity } from '../../data-access/conversation-ledger.repository';
 import type { MessagingDeps } from '../messaging-deps';
 import { sendingAccountOf } from './sending-account';
+import type { Capacity } from '../ports/account.port';
 
 /** `{daily_limit, used_today, remaining}` of a sending number (remaining null when unlimited). */
 export async function getCapacity(
-  deps: MessagingDeps,
+  deps: Pick<MessagingDeps, 'accounts' | 'ledger'>,
   tenantId: number,
   channelAccountId: string,
 ): Promise<Capacity> {
   const { account, dailyLimit } = await sendingAccountOf(deps, channelAccountId, tenantId);
-  return deps.ledger.capacityOf(dailyLimit, await deps.ledger.used(deps.dataSource, account.id));
+  return deps.ledger.capacityOf(dailyLimit, await deps.ledger.used(account.id));
 }

@@ -9,7 +9,7 @@ import { sendingAccountOf } from './sending-account';
  * send's: exists, not paused, approved) and the number's throughput, for the plan of a dry run.
  */
 export async function lookupCampaignTemplate(
-  deps: MessagingDeps,
+  deps: Pick<MessagingDeps, 'accounts' | 'templates'>,
   tenantId: number,
   channelAccountId: string,
   name: string,

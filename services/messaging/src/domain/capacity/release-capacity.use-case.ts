@@ -2,7 +2,7 @@ import type { MessagingDeps } from '../messaging-deps';
 import { sendingAccountOf } from './sending-account';
 
 export async function releaseCapacity(
-  deps: MessagingDeps,
+  deps: Pick<MessagingDeps, 'accounts' | 'ledger'>,
   tenantId: number,
   channelAccountId: string,
   reference: string,

@@ -6,13 +6,13 @@ import type {
   SendTextStep,
 } from '@bm/contracts';
 import { AppError } from '@bm/platform';
-import type { EntityManager } from 'typeorm';
-import type { FlowSession } from '../../data-access/flow-session.repository';
-import type { MessageContent, NewMessageLog } from '../../data-access/message-log.repository';
 import { endSession, requestLiveChat, type CustomerMessage } from './flow-session-events';
 import { branchFor, interpolate, type FlowReply } from './flow-rules';
 import type { MessagingDeps } from '../messaging-deps';
+import type { Tx } from '../ports/unit-of-work.port';
 import { assertTemplateSendable } from '../templates/template-rules';
+import type { FlowSession } from '../ports/flow.port';
+import type { MessageContent, NewMessageLog } from '../ports/message-log.port';
 
 // The graph is checked on save (no loop without a wait); this bounds a run all the same.
 const MAX_STEPS_PER_RUN = 500;
@@ -21,9 +21,15 @@ type SendStep = SendTextStep | SendTemplateStep | SendButtonsStep | SendListStep
 type Outgoing = Pick<NewMessageLog, 'messageType' | 'content' | 'templateCategory' | 'conversationCategory'>;
 
 /** A send step's message, or undefined when its template can no longer be sent (or not to this customer). */
+/** What running a session touches: its messages, its template checks, its session and events. */
+export type FlowRunDeps = Pick<
+  MessagingDeps,
+  'flowSessions' | 'messages' | 'templates' | 'customers' | 'outbox' | 'logger'
+>;
+
 async function outgoingOf(
-  deps: MessagingDeps,
-  tx: EntityManager,
+  deps: FlowRunDeps,
+  tx: Tx,
   session: FlowSession,
   step: SendStep,
   reply: FlowReply | undefined,
@@ -95,8 +101,8 @@ async function outgoingOf(
  * this transaction), inside the window the customer's message just opened.
  */
 export async function advanceFlowSession(
-  deps: MessagingDeps,
-  tx: EntityManager,
+  deps: FlowRunDeps,
+  tx: Tx,
   session: FlowSession,
   definition: FlowDefinition,
   message: CustomerMessage,
@@ -114,7 +120,7 @@ export async function advanceFlowSession(
       case 'send_buttons':
       case 'send_list': {
         const outgoing = await outgoingOf(deps, tx, session, step, reply);
-        if (!outgoing) return endSession(tx, deps.flowSessions, session, 'cancelled');
+        if (!outgoing) return endSession(deps, tx, session, 'cancelled');
         await deps.messages.insert(
           tx,
           {
@@ -153,10 +159,10 @@ export async function advanceFlowSession(
         pending = undefined;
         break;
       case 'handoff':
-        await endSession(tx, deps.flowSessions, session, 'handed_off');
-        return requestLiveChat(tx, message, session.id);
+        await endSession(deps, tx, session, 'handed_off');
+        return requestLiveChat(deps, tx, message, session.id);
       case 'end':
-        return endSession(tx, deps.flowSessions, session, 'completed');
+        return endSession(deps, tx, session, 'completed');
     }
   }
   throw new Error(`flow ${session.flowId} ran more than ${MAX_STEPS_PER_RUN} steps without waiting`);

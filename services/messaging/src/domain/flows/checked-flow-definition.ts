@@ -5,7 +5,7 @@ import type { MessagingDeps } from '../messaging-deps';
 
 /** The graph checked beyond the schema, and the account the tenant's own. */
 export async function checkedDefinition(
-  deps: MessagingDeps,
+  deps: Pick<MessagingDeps, 'accounts'>,
   tenantId: number,
   request: SaveFlowRequest,
 ): Promise<FlowDefinition> {

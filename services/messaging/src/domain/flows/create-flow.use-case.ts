@@ -6,12 +6,12 @@ import { checkedDefinition } from './checked-flow-definition';
 
 /** POST /api/v1/flows: saved as version 1, inactive until activated. */
 export async function createFlow(
-  deps: MessagingDeps,
+  deps: Pick<MessagingDeps, 'unitOfWork' | 'flows' | 'accounts'>,
   tenantId: number,
   request: SaveFlowRequest,
 ): Promise<FlowDto> {
   const definition = await checkedDefinition(deps, tenantId, request);
-  const flow = await deps.dataSource.transaction((tx) =>
+  const flow = await deps.unitOfWork.inTransaction((tx) =>
     deps.flows.insert(tx, {
       id: newUlid(),
       tenantId,

@@ -1,13 +1,18 @@
-import type { EntityManager } from 'typeorm';
-import type { ChannelAccount } from '../../data-access/channel-account.repository';
-import type { FlowSession } from '../../data-access/flow-session.repository';
-import { emitEvent } from '../emit-event';
+import type { MessagingDeps } from '../messaging-deps';
+import type { Tx } from '../ports/unit-of-work.port';
+import type { ChannelAccount } from '../ports/account.port';
+import type { FlowSession } from '../ports/flow.port';
 
 type SessionEvent = 'flow.session_started' | 'flow.session_completed' | 'flow.session_cancelled';
 
 /** A `flow.session_*` event with the session's variables, in the caller's transaction. */
-export async function emitSessionEvent(tx: EntityManager, key: SessionEvent, s: FlowSession): Promise<void> {
-  await emitEvent(tx, key, s.tenantId, {
+export async function emitSessionEvent(
+  deps: Pick<MessagingDeps, 'outbox'>,
+  tx: Tx,
+  key: SessionEvent,
+  s: FlowSession,
+): Promise<void> {
+  await deps.outbox.emit(tx, key, s.tenantId, {
     flow_id: s.flowId,
     session_id: s.id,
     phone: s.phone,
@@ -17,14 +22,15 @@ export async function emitSessionEvent(tx: EntityManager, key: SessionEvent, s: 
 
 /** Ends a session (ended_at now, no step, no expiry) and emits its event. */
 export async function endSession(
-  tx: EntityManager,
-  repository: { update(tx: EntityManager, s: FlowSession): Promise<void> },
+  deps: Pick<MessagingDeps, 'flowSessions' | 'outbox'>,
+  tx: Tx,
   session: FlowSession,
   status: 'completed' | 'handed_off' | 'cancelled' | 'timed_out',
 ): Promise<void> {
   Object.assign(session, { status, currentStep: null, expiresAt: null, endedAt: new Date() });
-  await repository.update(tx, session);
+  await deps.flowSessions.update(tx, session);
   await emitSessionEvent(
+    deps,
     tx,
     status === 'completed' || status === 'handed_off' ? 'flow.session_completed' : 'flow.session_cancelled',
     session,
@@ -49,7 +55,8 @@ const HOUR_MS = 3_600_000;
  * per session).
  */
 export async function requestLiveChat(
-  tx: EntityManager,
+  deps: Pick<MessagingDeps, 'outbox'>,
+  tx: Tx,
   message: CustomerMessage,
   handoffSessionId: string | null,
 ): Promise<void> {
@@ -57,7 +64,7 @@ export async function requestLiveChat(
   const dedupeKey = handoffSessionId
     ? `flow_handoff:${handoffSessionId}`
     : `live_chat_request:${account.phoneNumberId}:${message.from}:${Math.floor(message.at.getTime() / HOUR_MS)}`;
-  await emitEvent(tx, 'live_chat.requested', account.tenantId, {
+  await deps.outbox.emit(tx, 'live_chat.requested', account.tenantId, {
     channel_account_id: account.id,
     phone_number_id: account.phoneNumberId,
     customer_phone: message.from,

@@ -1,6 +1,5 @@
 import type { FlowDto, FlowSessionDto } from '@bm/contracts';
-import type { Flow } from '../../data-access/flow.repository';
-import type { FlowSession } from '../../data-access/flow-session.repository';
+import type { Flow, FlowSession } from '../ports/flow.port';
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 

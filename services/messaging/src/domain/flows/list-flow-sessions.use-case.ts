@@ -5,7 +5,7 @@ import { getFlow } from './get-flow.use-case';
 
 /** GET /api/v1/flows/{id}/sessions, newest first. */
 export async function listFlowSessions(
-  deps: MessagingDeps,
+  deps: Pick<MessagingDeps, 'flows' | 'flowSessions'>,
   tenantId: number,
   flowId: string,
   query: ListFlowSessionsQuery,

@@ -4,7 +4,7 @@ import type { MessagingDeps } from '../messaging-deps';
 
 /** GET /api/v1/flows: the tenant's flows, optionally of one account and one status. */
 export async function listFlows(
-  deps: MessagingDeps,
+  deps: Pick<MessagingDeps, 'flows'>,
   tenantId: number,
   query: ListFlowsQuery,
 ): Promise<FlowListDto> {

@@ -1,12 +1,11 @@
 import type { InboundMessageItem } from '@bm/contracts';
 import { newUlid } from '@bm/platform';
-import type { EntityManager } from 'typeorm';
-import type { Flow } from '../../data-access/flow.repository';
-import type { FlowSession } from '../../data-access/flow-session.repository';
-import { advanceFlowSession } from './advance-flow-session';
+import { advanceFlowSession, type FlowRunDeps } from './advance-flow-session';
 import { emitSessionEvent, endSession, type CustomerMessage } from './flow-session-events';
 import { isCancelRequest, normalizeKeyword, type FlowReply } from './flow-rules';
 import type { MessagingDeps } from '../messaging-deps';
+import type { Tx } from '../ports/unit-of-work.port';
+import type { Flow, FlowSession } from '../ports/flow.port';
 
 /** A button id (an interactive button reply or a template quick reply), a list row id, or plain text. */
 export function replyOf(item: InboundMessageItem): FlowReply {
@@ -39,8 +38,8 @@ function triggeredFlow(flows: Flow[], reply: FlowReply, newConversation: boolean
  * is serialized by an advisory lock, so two messages of one customer never run a session at once.
  */
 export async function routeInboundToFlow(
-  deps: MessagingDeps,
-  tx: EntityManager,
+  deps: FlowRunDeps & Pick<MessagingDeps, 'flows'>,
+  tx: Tx,
   message: CustomerMessage,
   item: InboundMessageItem,
   newConversation: boolean,
@@ -50,12 +49,12 @@ export async function routeInboundToFlow(
   const reply = replyOf(item);
   let session = await deps.flowSessions.lockActive(tx, account.id, from);
   if (session?.expiresAt && session.expiresAt.getTime() <= Date.now()) {
-    await endSession(tx, deps.flowSessions, session, 'timed_out');
+    await endSession(deps, tx, session, 'timed_out');
     session = undefined;
   }
   if (session) {
     if (isCancelRequest(reply)) {
-      await endSession(tx, deps.flowSessions, session, 'cancelled');
+      await endSession(deps, tx, session, 'cancelled');
       return true;
     }
     const definition = await deps.flows.definitionOf(tx, session.flowId, session.flowVersion);
@@ -80,7 +79,7 @@ export async function routeInboundToFlow(
     endedAt: null,
   };
   await deps.flowSessions.insert(tx, started);
-  await emitSessionEvent(tx, 'flow.session_started', started);
+  await emitSessionEvent(deps, tx, 'flow.session_started', started);
   // The triggering message starts the flow; it is not a reply to the flow's first wait.
   await advanceFlowSession(deps, tx, started, flow.definition, message, undefined);
   return true;

@@ -5,7 +5,7 @@ import type { MessagingDeps } from '../messaging-deps';
 
 /** POST /api/v1/flows/{id}/activate and /deactivate; a deactivated flow starts no session, running ones finish. */
 export async function setFlowStatus(
-  deps: MessagingDeps,
+  deps: Pick<MessagingDeps, 'flows'>,
   tenantId: number,
   flowId: string,
   status: FlowStatus,

@@ -7,14 +7,14 @@ import { getFlow } from './get-flow.use-case';
 
 /** PUT /api/v1/flows/{id}: a new version; sessions already running finish on the version they started. */
 export async function updateFlow(
-  deps: MessagingDeps,
+  deps: Pick<MessagingDeps, 'unitOfWork' | 'flows' | 'accounts'>,
   tenantId: number,
   flowId: string,
   request: SaveFlowRequest,
 ): Promise<FlowDto> {
   await getFlow(deps, tenantId, flowId);
   const definition = await checkedDefinition(deps, tenantId, request);
-  const flow = await deps.dataSource.transaction((tx) =>
+  const flow = await deps.unitOfWork.inTransaction((tx) =>
     deps.flows.saveVersion(tx, flowId, tenantId, {
       channelAccountId: request.channel_account_id,
       name: request.name,

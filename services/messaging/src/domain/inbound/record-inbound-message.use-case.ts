@@ -1,16 +1,18 @@
 import type { InboundMessageItem } from '@bm/contracts';
-import { insertInboundMessage } from '../../data-access/inbound-message.repository';
-import { emitEvent } from '../emit-event';
 import { requestLiveChat, type CustomerMessage } from '../flows/flow-session-events';
 import type { MessagingDeps } from '../messaging-deps';
 import { routeInboundToFlow } from '../flows/route-inbound-to-flow.use-case';
+import type { FlowRunDeps } from '../flows/advance-flow-session';
 
 /**
  * A customer's message: stored once (by its upstream id), opens or extends the 24 h service window, is passed
  * on as `message.received`, and goes through the conversation flows; one no flow takes asks for a person
  * (a live-chat request). Returns false for a duplicate or an unknown number: a duplicate advances no session.
  */
-export async function recordInboundMessage(deps: MessagingDeps, item: InboundMessageItem): Promise<boolean> {
+export async function recordInboundMessage(
+  deps: FlowRunDeps & Pick<MessagingDeps, 'unitOfWork' | 'accounts' | 'inbound' | 'flows'>,
+  item: InboundMessageItem,
+): Promise<boolean> {
   const account = item.phone_number_id
     ? await deps.accounts.findByPhoneNumberId(item.phone_number_id)
     : undefined;
@@ -23,8 +25,8 @@ export async function recordInboundMessage(deps: MessagingDeps, item: InboundMes
   }
   const from = item.from.replace(/\D/g, '');
   const at = new Date(item.occurred_at);
-  return deps.dataSource.transaction(async (tx) => {
-    const inserted = await insertInboundMessage(tx, {
+  return deps.unitOfWork.inTransaction(async (tx) => {
+    const inserted = await deps.inbound.insert(tx, {
       providerMessageId: item.message_id,
       tenantId: account.tenantId,
       channelAccountId: account.id,
@@ -36,7 +38,7 @@ export async function recordInboundMessage(deps: MessagingDeps, item: InboundMes
     if (!inserted) return false;
     const newConversation = !(await deps.customers.isWindowOpen(tx, account.id, from));
     await deps.customers.touchWindow(tx, account.id, from, at);
-    await emitEvent(tx, 'message.received', account.tenantId, {
+    await deps.outbox.emit(tx, 'message.received', account.tenantId, {
       channel_account_id: account.id,
       from,
       name: item.name,
@@ -54,7 +56,7 @@ export async function recordInboundMessage(deps: MessagingDeps, item: InboundMes
       at,
     };
     if (!(await routeInboundToFlow(deps, tx, message, item, newConversation))) {
-      await requestLiveChat(tx, message, null);
+      await requestLiveChat(deps, tx, message, null);
     }
     return true;
   });

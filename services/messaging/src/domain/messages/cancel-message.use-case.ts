@@ -1,18 +1,18 @@
 import type { MessageLogDto } from '@bm/contracts';
 import { AppError } from '@bm/platform';
 import type { MessagingDeps } from '../messaging-deps';
-import { changeStatus } from '../statuses/change-status';
+import { changeStatus, type ChangeStatusDeps } from '../statuses/change-status';
 import { messageIdOf } from './message-id';
 import { toMessageLogDto } from './message-log.dto';
 
 /** POST /api/v1/messages/{id}/cancel: only a message still scheduled can be cancelled. */
 export async function cancelMessage(
-  deps: MessagingDeps,
+  deps: ChangeStatusDeps & Pick<MessagingDeps, 'unitOfWork'>,
   tenantId: number,
   rawId: string,
 ): Promise<MessageLogDto> {
   const id = messageIdOf(rawId);
-  return deps.dataSource.transaction(async (tx) => {
+  return deps.unitOfWork.inTransaction(async (tx) => {
     const message = await deps.messages.findById(tx, id, { lock: true });
     if (!message || message.tenantId !== tenantId) throw new AppError('MESSAGE_NOT_FOUND');
     if (message.status !== 'scheduled') {

@@ -6,7 +6,7 @@ import { toMessageLogDto } from './message-log.dto';
 
 /** GET /api/v1/messages/{id}: the tenant's message; another tenant's is 404 like an unknown one. */
 export async function getMessage(
-  deps: MessagingDeps,
+  deps: Pick<MessagingDeps, 'messages'>,
   tenantId: number,
   rawId: string,
 ): Promise<MessageLogDto> {

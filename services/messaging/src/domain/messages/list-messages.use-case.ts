@@ -4,7 +4,7 @@ import { toMessageLogDto } from './message-log.dto';
 
 /** GET /api/v1/messages: the sent list, newest first. */
 export async function listMessages(
-  deps: MessagingDeps,
+  deps: Pick<MessagingDeps, 'messages'>,
   tenantId: number,
   query: ListMessagesQuery,
 ): Promise<MessageListDto> {

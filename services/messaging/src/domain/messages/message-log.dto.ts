@@ -1,5 +1,5 @@
 import type { MessageLogDto } from '@bm/contracts';
-import type { MessageLog } from '../../data-access/message-log.repository';
+import type { MessageLog } from '../ports/message-log.port';
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 

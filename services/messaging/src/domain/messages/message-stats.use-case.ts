@@ -4,8 +4,8 @@ import {
   type StatsBucketDto,
   type StatusCounts,
 } from '@bm/contracts';
-import { MessageStatsRepository, type StatsRow } from '../../data-access/message-stats.repository';
 import type { MessagingDeps } from '../messaging-deps';
+import type { StatsRow } from '../ports/customer.port';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -35,17 +35,16 @@ const ratio = (part: number, whole: number) => (whole === 0 ? null : Math.min(1,
 
 /** The overview's figures for a tenant: three primary-key range reads of small counter tables. */
 export async function messageStats(
-  deps: MessagingDeps,
+  deps: Pick<MessagingDeps, 'stats'>,
   tenantId: number,
   now = new Date(),
 ): Promise<MessageStatsDto> {
-  const stats = new MessageStatsRepository(deps.dataSource);
   const firstHour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - 23 * HOUR_MS;
   const firstDay = Math.floor(now.getTime() / DAY_MS) * DAY_MS - 29 * DAY_MS;
   const [hours, days, failures] = await Promise.all([
-    stats.hourly(tenantId, new Date(firstHour)),
-    stats.daily(tenantId, new Date(firstDay)),
-    stats.failuresByError(tenantId, new Date(firstDay), 10),
+    deps.stats.hourly(tenantId, new Date(firstHour)),
+    deps.stats.daily(tenantId, new Date(firstDay)),
+    deps.stats.failuresByError(tenantId, new Date(firstDay), 10),
   ]);
   const hourly = series(hours, firstHour, HOUR_MS, 24);
   const daily = series(days, firstDay, DAY_MS, 30);

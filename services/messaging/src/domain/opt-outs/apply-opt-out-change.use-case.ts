@@ -7,10 +7,10 @@ import type { MessagingDeps } from '../messaging-deps';
  * the change's version decides when both arrive, in either order.
  */
 export async function applyOptOutChange(
-  deps: MessagingDeps,
+  deps: Pick<MessagingDeps, 'unitOfWork' | 'customers'>,
   change: Pick<OptOutChangedEvent, 'tenant_id' | 'phone' | 'opted_out' | 'version'>,
 ): Promise<void> {
-  await deps.dataSource.transaction((tx) =>
+  await deps.unitOfWork.inTransaction((tx) =>
     deps.customers.setOptOut(tx, change.tenant_id, change.phone, change.opted_out, change.version),
   );
 }

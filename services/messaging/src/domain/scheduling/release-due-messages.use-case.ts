@@ -1,4 +1,3 @@
-import type { MessagingDeps } from '../messaging-deps';
 import { applyOrphanedReports } from './apply-orphaned-reports';
 import { releaseDueRetries } from './release-due-retries';
 import { releaseScheduledMessages } from './release-scheduled-messages';
@@ -11,12 +10,17 @@ import { settleAbandonedAttempts } from './settle-abandoned-attempts.use-case';
  * retries whose backoff is over go back to a worker, and attempts whose worker died, or whose outcome is
  * unknown past the reconciliation window, are settled.
  */
-export async function releaseDueMessages(deps: MessagingDeps): Promise<number> {
+export async function releaseDueMessages(
+  deps: Parameters<typeof releaseScheduledMessages>[0] &
+    Parameters<typeof requeueStrandedMessages>[0] &
+    Parameters<typeof settleAbandonedAttempts>[0] &
+    Parameters<typeof applyOrphanedReports>[0],
+): Promise<number> {
   let released = 0;
   released += await releaseScheduledMessages(deps);
   released += await releaseDueRetries(deps);
   released += await requeueStrandedMessages(deps);
   await settleAbandonedAttempts(deps);
-  await applyOrphanedReports(deps);
+  released += await applyOrphanedReports(deps);
   return released;
 }

@@ -1,11 +1,12 @@
-import { enqueueDelivery } from '../emit-event';
 import type { MessagingDeps } from '../messaging-deps';
 
 /** Retries whose backoff is over (a transient upstream failure) go back to a worker. */
-export async function releaseDueRetries(deps: MessagingDeps): Promise<number> {
-  return deps.dataSource.transaction(async (tx) => {
+export async function releaseDueRetries(
+  deps: Pick<MessagingDeps, 'unitOfWork' | 'sweeps' | 'outbox'>,
+): Promise<number> {
+  return deps.unitOfWork.inTransaction(async (tx) => {
     const ids = await deps.sweeps.takeDueRetries(tx);
-    for (const id of ids) await enqueueDelivery(tx, id);
+    for (const id of ids) await deps.outbox.deliver(tx, id);
     return ids.length;
   });
 }

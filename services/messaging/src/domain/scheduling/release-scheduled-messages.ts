@@ -1,18 +1,23 @@
-import type { EntityManager } from 'typeorm';
-import type { MessageLog } from '../../data-access/message-log.repository';
-import { inSavepoint } from '../../data-access/savepoint';
-import { enqueueDelivery } from '../emit-event';
 import type { MessagingDeps } from '../messaging-deps';
+import type { Tx } from '../ports/unit-of-work.port';
 import { failIfWindowClosed } from '../sending/service-window';
+import type { ChangeStatusDeps } from '../statuses/change-status';
+import type { MessageLog } from '../ports/message-log.port';
+
+type ReleaseDeps = ChangeStatusDeps & Pick<MessagingDeps, 'customers'>;
 
 /** Scheduled messages whose time has come become queued (a text whose window has closed fails instead). */
-export async function releaseScheduledMessages(deps: MessagingDeps): Promise<number> {
-  return deps.dataSource.transaction(async (tx) => {
+export async function releaseScheduledMessages(
+  deps: ReleaseDeps & Pick<MessagingDeps, 'unitOfWork' | 'sweeps' | 'logger'>,
+): Promise<number> {
+  return deps.unitOfWork.inTransaction(async (tx) => {
     const messages = await deps.sweeps.lockDueScheduled(tx);
     let done = 0;
     for (const message of messages) {
       // Each message behind a savepoint: one that cannot be released stays scheduled, logged, and the others go.
-      const released = await inSavepoint(tx, 'release', () => releaseScheduled(deps, tx, message));
+      const released = await deps.unitOfWork.inSavepoint(tx, 'release', () =>
+        releaseScheduled(deps, tx, message),
+      );
       if (released.done) {
         done += 1;
         continue;
@@ -27,8 +32,8 @@ export async function releaseScheduledMessages(deps: MessagingDeps): Promise<num
 }
 
 /** A scheduled message whose time has come: queued for a worker, or failed when a text's window has closed. */
-async function releaseScheduled(deps: MessagingDeps, tx: EntityManager, message: MessageLog): Promise<void> {
+async function releaseScheduled(deps: ReleaseDeps, tx: Tx, message: MessageLog): Promise<void> {
   if (await failIfWindowClosed(deps, tx, message)) return;
-  await deps.messages.transition(tx, message.id, ['scheduled'], { status: 'queued' });
-  await enqueueDelivery(tx, message.id);
+  await deps.messages.moveTo(tx, message.id, ['scheduled'], { status: 'queued', at: new Date() });
+  await deps.outbox.deliver(tx, message.id);
 }

@@ -1,4 +1,4 @@
-import { changeStatus } from '../statuses/change-status';
+import { changeStatus, type ChangeStatusDeps } from '../statuses/change-status';
 import type { MessagingDeps } from '../messaging-deps';
 
 /**
@@ -13,7 +13,9 @@ import type { MessagingDeps } from '../messaging-deps';
  * policy settles it: `fail` (sending again could reach the customer twice), or `resend`, once: a second unknown
  * outcome fails.
  */
-export async function settleAbandonedAttempts(deps: MessagingDeps): Promise<void> {
+type SettleDeps = ChangeStatusDeps & Pick<MessagingDeps, 'unitOfWork' | 'sweeps' | 'logger'>;
+
+export async function settleAbandonedAttempts(deps: SettleDeps): Promise<void> {
   const { UPSTREAM_TIMEOUT_MS, ATTEMPT_GRACE_MS, UNKNOWN_OUTCOME_WINDOW_MS, UNKNOWN_OUTCOME_POLICY } =
     deps.config;
   const graceMs = UPSTREAM_TIMEOUT_MS + ATTEMPT_GRACE_MS;
@@ -32,8 +34,8 @@ export async function settleAbandonedAttempts(deps: MessagingDeps): Promise<void
 }
 
 /** Fails the sends of unknown outcome whose window ran out (after their one resend, under `resend`). */
-async function failUnknownOutcomes(deps: MessagingDeps, windowMs: number): Promise<void> {
-  await deps.dataSource.transaction(async (tx) => {
+async function failUnknownOutcomes(deps: SettleDeps, windowMs: number): Promise<void> {
+  await deps.unitOfWork.inTransaction(async (tx) => {
     const rows = await deps.sweeps.lockUnknownOutcomes(tx, windowMs);
     const resend = deps.config.UNKNOWN_OUTCOME_POLICY === 'resend';
     for (const message of rows) {

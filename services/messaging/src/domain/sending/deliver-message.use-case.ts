@@ -1,15 +1,23 @@
 import { continueTrace, formatTraceparent, runWithTrace, type TraceContext } from '@bm/platform';
-import type { MessageLog } from '../../data-access/message-log.repository';
-import type { SendResult } from '../../data-access/upstream/cloud-api.client';
-import { describeFailure, type UpstreamFailure } from '../../data-access/upstream/upstream-errors';
+import { describeFailure } from '../statuses/status-rules';
 import { applyPendingReports } from '../statuses/apply-status-report.use-case';
-import { changeStatus, sentRecord } from '../statuses/change-status';
+import { changeStatus, sentRecord, type ChangeStatusDeps } from '../statuses/change-status';
 import type { MessagingDeps } from '../messaging-deps';
 import { callbackDataOf } from '../statuses/send-attempt';
 import type { ThroughputLimiter } from './throughput-limiter';
+import type { SendResult, UpstreamFailure } from '../ports/upstream.port';
+import type { MessageLog } from '../ports/message-log.port';
 
 /** Retries a write that must not be lost after the upstream accepted (a database blip must not cost the result). */
-async function persistently<T>(deps: MessagingDeps, what: string, write: () => Promise<T>): Promise<T> {
+/** What a delivery touches: the claim and its outcome, the number, its token and the upstream. */
+export type DeliverDeps = ChangeStatusDeps &
+  Pick<MessagingDeps, 'unitOfWork' | 'statusReports' | 'accounts' | 'secrets' | 'upstream' | 'logger'>;
+
+async function persistently<T>(
+  deps: Pick<MessagingDeps, 'logger'>,
+  what: string,
+  write: () => Promise<T>,
+): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await write();
@@ -44,7 +52,7 @@ const NOT_OURS = Symbol('not ours');
  * and costs no write.
  */
 async function sendAll(
-  deps: MessagingDeps,
+  deps: DeliverDeps,
   limiter: ThroughputLimiter,
   messages: MessageLog[],
   traceOf: (id: number) => TraceContext,
@@ -143,11 +151,7 @@ async function sendAll(
 }
 
 /** What came of a failed call: a later retry while attempts remain for a transient error, else failed. */
-async function recordFailure(
-  deps: MessagingDeps,
-  message: MessageLog,
-  result: UpstreamFailure,
-): Promise<void> {
+async function recordFailure(deps: DeliverDeps, message: MessageLog, result: UpstreamFailure): Promise<void> {
   if (result.retryable && message.sendAttempts < deps.config.SEND_MAX_ATTEMPTS) {
     const delayMs = deps.config.SEND_RETRY_BASE_MS * 2 ** (message.sendAttempts - 1);
     await deps.messages.scheduleRetry(message.id, delayMs, result.code);
@@ -158,7 +162,7 @@ async function recordFailure(
     });
     return;
   }
-  await deps.dataSource.transaction(async (tx) => {
+  await deps.unitOfWork.inTransaction(async (tx) => {
     // A status report naming this attempt may have settled it meanwhile (the upstream took it after all).
     const current = await deps.messages.findById(tx, message.id, { lock: true });
     if (current?.status !== 'queued') return;
@@ -176,7 +180,7 @@ async function recordFailure(
  * its own trace (`traceparentOf`, the trace of its delivery command): its upstream call, logs and events.
  */
 export async function deliverMessages(
-  deps: MessagingDeps,
+  deps: DeliverDeps,
   limiter: ThroughputLimiter,
   ids: number[],
   traceparentOf: (id: number) => string | undefined = () => undefined,
@@ -197,7 +201,7 @@ export async function deliverMessages(
   const recorded = await persistently(deps, 'recording sent messages', () => deps.messages.markSent(sent));
   for (const { message } of recorded.filter((r) => r.hasPendingReports)) {
     await runWithTrace(traceOf(message.id), () =>
-      deps.dataSource.transaction((tx) => applyPendingReports(deps, tx, message)),
+      deps.unitOfWork.inTransaction((tx) => applyPendingReports(deps, tx, message)),
     );
   }
   for (const { message, result } of outcomes) {

@@ -1,17 +1,11 @@
 import type { SendRequestedCommand } from '@bm/contracts';
 import { AppError, currentTraceparent } from '@bm/platform';
-import type { ChannelAccount } from '../../data-access/channel-account.repository';
-import {
-  campaignSendKey,
-  type CampaignRecipientRef,
-  type InsertOptions,
-  type NewMessageLog,
-} from '../../data-access/message-log.repository';
-import type { Template } from '../../data-access/template.repository';
-import { changeStatus } from '../statuses/change-status';
-import { enqueueDelivery } from '../emit-event';
+import { changeStatus, type ChangeStatusDeps } from '../statuses/change-status';
 import type { MessagingDeps } from '../messaging-deps';
 import { assertTemplateSendable } from '../templates/template-rules';
+import type { ChannelAccount, Template } from '../ports/account.port';
+import { campaignSendKey, type CampaignRecipientRef } from '../ports/message-log.port';
+import type { InsertOptions, NewMessageLog } from '../ports/message-log.port';
 
 /** The recipient and attempt a command is for (no attempt from producers that predate the field). */
 const recipientOf = (command: SendRequestedCommand): CampaignRecipientRef => ({
@@ -19,11 +13,16 @@ const recipientOf = (command: SendRequestedCommand): CampaignRecipientRef => ({
   attempt: command.campaign_recipient_attempt ?? null,
 });
 
+type CampaignSendDeps = ChangeStatusDeps & Pick<MessagingDeps, 'unitOfWork' | 'accounts' | 'templates'>;
+
 /**
  * A campaign recipient's send: one message log per recipient (a redelivered command finds it and changes
  * nothing). A template that can no longer be sent fails the message, so the campaign still hears back.
  */
-export async function requestCampaignSend(deps: MessagingDeps, command: SendRequestedCommand): Promise<void> {
+export async function requestCampaignSend(
+  deps: CampaignSendDeps,
+  command: SendRequestedCommand,
+): Promise<void> {
   if (await deps.messages.findByCampaignRecipient(recipientOf(command))) return;
   const account = await deps.accounts.findActiveForTenant(command.channel_account_id, command.tenant_id);
   const template = account
@@ -37,7 +36,7 @@ export async function requestCampaignSend(deps: MessagingDeps, command: SendRequ
     if (!(err instanceof AppError)) throw err;
     refusal = err;
   }
-  await deps.dataSource.transaction(async (tx) => {
+  await deps.unitOfWork.inTransaction(async (tx) => {
     const id = await deps.messages.insertCampaignSend(tx, {
       tenantId: command.tenant_id,
       channelAccountId: command.channel_account_id,
@@ -63,7 +62,7 @@ export async function requestCampaignSend(deps: MessagingDeps, command: SendRequ
       });
       return;
     }
-    await enqueueDelivery(tx, id);
+    await deps.outbox.deliver(tx, id);
   });
 }
 
@@ -87,7 +86,7 @@ async function cached<T>(cache: Map<string, Promise<T>>, key: string, load: () =
  * as a whole and is applied again one by one, where the existing message log is found.
  */
 export async function requestCampaignSends(
-  deps: MessagingDeps,
+  deps: CampaignSendDeps,
   items: readonly CampaignSendItem[],
 ): Promise<void> {
   if (items.length === 1) return requestCampaignSend(deps, items[0].command);
@@ -137,7 +136,7 @@ export async function requestCampaignSends(
     });
   }
   if (accepted.length > 0) {
-    await deps.dataSource.transaction((tx) => deps.messages.insertMany(tx, accepted));
+    await deps.unitOfWork.inTransaction((tx) => deps.messages.insertMany(tx, accepted));
   }
   for (const command of refused) await requestCampaignSend(deps, command);
 }

@@ -1,10 +1,10 @@
 import { ok, type SendAcknowledgement, type SendMessageRequest, type SuccessEnvelope } from '@bm/contracts';
 import { AppError, futureScheduledAt, type IdempotentAnswer } from '@bm/platform';
-import type { EntityManager } from 'typeorm';
-import type { MessageContent, NewMessageLog } from '../../data-access/message-log.repository';
 import type { MessagingDeps } from '../messaging-deps';
+import type { Tx } from '../ports/unit-of-work.port';
 import { needsServiceWindow } from './service-window';
 import { assertTemplateSendable } from '../templates/template-rules';
+import type { MessageContent, NewMessageLog } from '../ports/message-log.port';
 
 type Ack = SuccessEnvelope<SendAcknowledgement>;
 
@@ -13,7 +13,10 @@ type Ack = SuccessEnvelope<SendAcknowledgement>;
  * its delivery command in one transaction and answers 202. A replayed Idempotency-Key answers the first 202.
  */
 export async function sendMessage(
-  deps: MessagingDeps,
+  deps: Pick<
+    MessagingDeps,
+    'idempotency' | 'accounts' | 'templates' | 'customers' | 'messages' | 'messageWriter' | 'unitOfWork'
+  >,
   tenantId: number,
   request: SendMessageRequest,
   rawBody: unknown,
@@ -49,7 +52,7 @@ export async function sendMessage(
 
     // Without a key the insert goes through the group-commit writer (atomic on its own); with one, it joins
     // the transaction that records the answer for replays.
-    const write = async (tx?: EntityManager) => {
+    const write = async (tx?: Tx) => {
       const row: NewMessageLog = {
         tenantId,
         channelAccountId: account.id,
@@ -81,7 +84,7 @@ export async function sendMessage(
       return { status: 202, body };
     };
     if (idempotencyKey === undefined) return write();
-    return deps.dataSource.transaction(async (tx) => {
+    return deps.unitOfWork.inTransaction(async (tx) => {
       const answer = await write(tx);
       await record(tx, answer.status, answer.body);
       return answer;

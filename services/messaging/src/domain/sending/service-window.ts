@@ -1,7 +1,7 @@
-import type { EntityManager } from 'typeorm';
-import type { MessageLog } from '../../data-access/message-log.repository';
 import type { MessagingDeps } from '../messaging-deps';
-import { changeStatus } from '../statuses/change-status';
+import type { Tx } from '../ports/unit-of-work.port';
+import { changeStatus, type ChangeStatusDeps } from '../statuses/change-status';
+import type { MessageLog } from '../ports/message-log.port';
 
 /**
  * The 24-hour customer service window: a free-form text may reach a customer only within 24 hours of their last
@@ -15,8 +15,8 @@ export function needsServiceWindow(messageType: string): boolean {
 
 /** A scheduled text whose window closed before its time came is failed; returns whether it was. */
 export async function failIfWindowClosed(
-  deps: MessagingDeps,
-  tx: EntityManager,
+  deps: ChangeStatusDeps & Pick<MessagingDeps, 'customers'>,
+  tx: Tx,
   message: MessageLog,
 ): Promise<boolean> {
   if (

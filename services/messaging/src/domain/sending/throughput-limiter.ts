@@ -1,25 +1,4 @@
-import type { RedisClient } from '@bm/platform';
-
-/*
- * Paced slots (GCRA) per sending number, in Redis so every worker replica shares one schedule. KEYS[1] holds
- * the theoretical arrival time (TAT, ms on Redis' clock) of the next free slot. A call asks for ARGV[1] slots
- * spaced ARGV[2] ms apart, none later than ARGV[3] ms ahead; it answers how many it granted and how far
- * ahead (ms) the first of them is. Redis' own clock, so replicas with skewed clocks still share one schedule.
- */
-const SCRIPT = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local interval = tonumber(ARGV[2])
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
-if tat < now then tat = now end
-local room = 0
-if tat <= now + tonumber(ARGV[3]) then room = math.floor((now + tonumber(ARGV[3]) - tat) / interval) + 1 end
-local grant = math.max(0, math.min(tonumber(ARGV[1]), room))
-if grant > 0 then
-  redis.call('SET', KEYS[1], tostring(tat + grant * interval), 'PX', 60000)
-end
-return {grant, tostring(tat - now)}
-`;
+import type { SlotSchedule } from '../ports/slot-schedule.port';
 
 /** How far ahead slots are handed out in one round trip. */
 const HORIZON_MS = 1000;
@@ -40,7 +19,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export class ThroughputLimiter {
   constructor(
-    private readonly redis: RedisClient,
+    private readonly slots: SlotSchedule,
     private readonly safety = 0.96,
   ) {}
 
@@ -66,19 +45,12 @@ export class ThroughputLimiter {
     while (granted < count) {
       // Never a slot further off than the wait allows.
       const horizon = Math.min(HORIZON_MS, Math.max(0, started + maxWaitMs - Date.now()));
-      const [grant, ahead] = (await this.redis.eval(
-        SCRIPT,
-        1,
-        `tp:${channelAccountId}`,
-        count - granted,
-        interval,
-        horizon,
-      )) as [number, string];
+      const { grant, ahead } = await this.slots.take(channelAccountId, count - granted, interval, horizon);
       const asked = Date.now();
-      const firstAt = asked + Number(ahead);
+      const firstAt = asked + ahead;
       if (soon) {
         // Before this grant's slots are used: how many of them come due within `withinMs` from now.
-        const dueSoon = grant === 0 ? 0 : Math.floor((soon.withinMs - Number(ahead)) / interval) + 1;
+        const dueSoon = grant === 0 ? 0 : Math.floor((soon.withinMs - ahead) / interval) + 1;
         soon.onSchedule(Math.max(0, Math.min(grant, dueSoon)));
       }
       if (grant === 0) {

@@ -1,20 +1,12 @@
 import { parseTraceparent, runInTrace } from '@bm/platform';
 import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
-import type { EntityManager } from 'typeorm';
-import type { MessageLog } from '../../data-access/message-log.repository';
-import {
-  keepPendingReports,
-  lockForReports,
-  moveForward,
-  takePendingReports,
-  type ForwardMove,
-} from '../../data-access/status-report.repository';
-import { describeFailure } from '../../data-access/upstream/upstream-errors';
-import { changeStatus, statusEventFields, type StatusChange } from './change-status';
+import { changeStatus, statusEventFields, type ChangeStatusDeps, type StatusChange } from './change-status';
 import { buildEvent } from '../emit-event';
 import type { MessagingDeps } from '../messaging-deps';
+import type { ForwardMove, MessageLog } from '../ports/message-log.port';
+import type { Tx } from '../ports/unit-of-work.port';
 import { attemptMessageIds, reconcileSendAttempts } from './reconcile-send-attempts';
-import { canMoveTo, statusesBefore } from './status-rules';
+import { canMoveTo, describeFailure, statusesBefore } from './status-rules';
 
 type Report = Pick<InboundStatusItem, 'status' | 'errors' | 'occurred_at'>;
 
@@ -35,7 +27,7 @@ function toChange(report: Report): StatusChange | undefined {
 }
 
 /** A receipt of a known message, applied by the status rules inside the caller's transaction. */
-async function applyOne(deps: MessagingDeps, tx: EntityManager, item: InboundStatusItem): Promise<void> {
+async function applyOne(deps: ChangeStatusDeps, tx: Tx, item: InboundStatusItem): Promise<void> {
   const message = await deps.messages.findByProviderId(tx, item.provider_message_id, { lock: true });
   const change = toChange(item);
   if (message && change) await changeStatus(deps, tx, message, change);
@@ -59,9 +51,15 @@ export interface StatusReport {
  * the receipt's own trace began at webhook-ingress); a debug line links the two. Messages stored before traces
  * were kept continue the receipt's trace.
  */
-export async function applyStatusReports(deps: MessagingDeps, reports: StatusReport[]): Promise<void> {
-  await deps.dataSource.transaction(async (tx) => {
-    const locked = await lockForReports(
+export type ApplyStatusReportsDeps = ChangeStatusDeps &
+  Pick<MessagingDeps, 'unitOfWork' | 'statusReports' | 'accounts' | 'logger'>;
+
+export async function applyStatusReports(
+  deps: ApplyStatusReportsDeps,
+  reports: StatusReport[],
+): Promise<void> {
+  await deps.unitOfWork.inTransaction(async (tx) => {
+    const locked = await deps.statusReports.lockForReports(
       tx,
       [...new Set(reports.map((r) => r.item.provider_message_id))],
       attemptMessageIds(reports),
@@ -74,7 +72,7 @@ export async function applyStatusReports(deps: MessagingDeps, reports: StatusRep
       new Map(locked.map((m) => [m.id, m])),
       messages,
     );
-    await keepPendingReports(
+    await deps.statusReports.keepPendingReports(
       tx,
       unnamed.map((r) => r.item),
     );
@@ -109,7 +107,7 @@ export async function applyStatusReports(deps: MessagingDeps, reports: StatusRep
         traceparent: traceOf(deps, message, ofMessage[0]),
       });
     }
-    await moveForward(tx, moves);
+    await deps.statusReports.moveForward(tx, moves);
     for (const r of oneByOne) {
       const message = messages.get(r.item.provider_message_id)!;
       await runInTrace(traceOf(deps, message, r), () => applyOne(deps, tx, r.item));
@@ -118,7 +116,11 @@ export async function applyStatusReports(deps: MessagingDeps, reports: StatusRep
 }
 
 /** The trace a receipt's status event continues: its message's send, else the receipt's own. */
-function traceOf(deps: MessagingDeps, message: MessageLog, report: StatusReport): string | undefined {
+function traceOf(
+  deps: Pick<MessagingDeps, 'logger'>,
+  message: MessageLog,
+  report: StatusReport,
+): string | undefined {
   if (message.traceparent === null) return report.traceparent;
   if (deps.logger.isDebugEnabled()) {
     deps.logger.debug('status receipt joins its send', {
@@ -135,12 +137,12 @@ const ORDER = ['sent', 'delivered', 'read', 'failed', 'played'];
 
 /** Applies the reports that arrived before this message's provider id was known, in status order. */
 export async function applyPendingReports(
-  deps: MessagingDeps,
-  tx: EntityManager,
+  deps: ChangeStatusDeps & Pick<MessagingDeps, 'statusReports'>,
+  tx: Tx,
   message: MessageLog,
 ): Promise<void> {
   if (!message.providerMessageId) return;
-  const rows = await takePendingReports<Report>(tx, message.providerMessageId);
+  const rows = await deps.statusReports.takePendingReports<Report>(tx, message.providerMessageId);
   let current = message;
   for (const row of rows.sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status))) {
     const change = toChange(row.report);

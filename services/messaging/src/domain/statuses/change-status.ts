@@ -1,10 +1,17 @@
 import type { MessageStatus } from '@bm/contracts';
-import type { EntityManager } from 'typeorm';
-import type { MessageLog } from '../../data-access/message-log.repository';
-import { buildEvent, emitEvent } from '../emit-event';
-import { isFrequencyCapped, scheduleFrequencyCapRetry } from './frequency-cap-retry';
+import { buildEvent } from '../emit-event';
+import type { MessageLog, SentRecord } from '../ports/message-log.port';
+import type { Tx } from '../ports/unit-of-work.port';
+import {
+  isFrequencyCapped,
+  scheduleFrequencyCapRetry,
+  type FrequencyCapRetryDeps,
+} from './frequency-cap-retry';
 import type { MessagingDeps } from '../messaging-deps';
 import { statusesBefore } from './status-rules';
+
+/** What a status change touches: the message log, the outbox, and the frequency-cap retry it may create. */
+export type ChangeStatusDeps = Pick<MessagingDeps, 'messages' | 'outbox'> & FrequencyCapRetryDeps;
 
 export interface StatusChange {
   status: MessageStatus;
@@ -32,7 +39,11 @@ export function statusEventFields(updated: MessageLog, previous: MessageStatus) 
 }
 
 /** A queued message the upstream accepted as `providerMessageId`, with its `sent` event, as `markSent` takes it. */
-export function sentRecord(message: MessageLog, providerMessageId: string, traceparent: string | undefined) {
+export function sentRecord(
+  message: MessageLog,
+  providerMessageId: string,
+  traceparent: string | undefined,
+): SentRecord {
   const view: MessageLog = { ...message, status: 'sent', providerMessageId };
   const event = buildEvent<'message.status_updated'>(message.tenantId, statusEventFields(view, 'queued'));
   return { id: message.id, providerMessageId, eventId: event.messageId, event: event.payload, traceparent };
@@ -44,36 +55,24 @@ export function sentRecord(message: MessageLog, providerMessageId: string, trace
  * Returns the updated message, or undefined when nothing changed.
  */
 export async function changeStatus(
-  deps: MessagingDeps,
-  tx: EntityManager,
+  deps: ChangeStatusDeps,
+  tx: Tx,
   message: MessageLog,
   change: StatusChange,
 ): Promise<MessageLog | undefined> {
-  const at = change.at ?? new Date();
-  const set: Record<string, unknown> = {
-    status: change.status,
-    attempt_started_at: null,
-    next_attempt_at: null,
-  };
-  if (change.providerMessageId) set.provider_message_id = change.providerMessageId;
-  if (change.status === 'sent') set.sent_at = at;
-  if (change.status === 'delivered') set.delivered_at = at;
-  if (change.status === 'read') set.read_at = at;
-  if (change.status === 'failed') {
-    set.failed_at = at;
-    set.error_code = change.errorCode ?? null;
-    set.error_message = change.errorMessage ?? 'failed';
-  }
-  const updated = await deps.messages.transition(tx, message.id, statusesBefore(change.status), set);
+  const updated = await deps.messages.moveTo(tx, message.id, statusesBefore(change.status), {
+    ...change,
+    at: change.at ?? new Date(),
+  });
   if (!updated) return undefined;
-  if (change.status !== 'failed' && updated.sentAt === null && change.status !== 'cancelled') {
-    // A delivered or read report that overtook the send: the message was handed over at the latest then.
-    await deps.messages.transition(tx, message.id, [change.status], { sent_at: at });
-    updated.sentAt = at;
-  }
   // The published webhook reports sent, delivered, read and failed; a cancellation is the client's own act.
   if (change.status === 'cancelled') return updated;
-  await emitEvent(tx, 'message.status_updated', updated.tenantId, statusEventFields(updated, message.status));
+  await deps.outbox.emit(
+    tx,
+    'message.status_updated',
+    updated.tenantId,
+    statusEventFields(updated, message.status),
+  );
   if (change.status === 'failed' && isFrequencyCapped(change.errorCode))
     await scheduleFrequencyCapRetry(deps, tx, updated);
   return updated;

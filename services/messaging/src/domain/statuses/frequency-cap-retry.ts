@@ -1,6 +1,8 @@
-import type { EntityManager } from 'typeorm';
-import type { MessageLog } from '../../data-access/message-log.repository';
 import type { MessagingDeps } from '../messaging-deps';
+import type { Tx } from '../ports/unit-of-work.port';
+import type { MessageLog } from '../ports/message-log.port';
+
+export type FrequencyCapRetryDeps = Pick<MessagingDeps, 'messages' | 'config'>;
 
 /** The upstream's error for a marketing message refused by the per-user frequency cap. */
 const FREQUENCY_CAP = 131049;
@@ -12,8 +14,8 @@ export function isFrequencyCapped(errorCode: number | null | undefined): boolean
 
 /** One retry 26 h later (configurable) for a message that asked for it; a retry never retries again. */
 export async function scheduleFrequencyCapRetry(
-  deps: MessagingDeps,
-  tx: EntityManager,
+  deps: FrequencyCapRetryDeps,
+  tx: Tx,
   failed: MessageLog,
 ): Promise<void> {
   if (!failed.autoRetryOnFrequencyCap || failed.retryCount > 0 || failed.retriedByMessageLogId !== null)

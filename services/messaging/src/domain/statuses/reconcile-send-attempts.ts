@@ -1,8 +1,8 @@
-import type { EntityManager } from 'typeorm';
-import type { MessageLog } from '../../data-access/message-log.repository';
 import { sentRecord } from './change-status';
 import type { MessagingDeps } from '../messaging-deps';
+import type { Tx } from '../ports/unit-of-work.port';
 import { attemptOf } from './send-attempt';
+import type { MessageLog } from '../ports/message-log.port';
 
 /** A status report as reconciliation reads it: its wamid, status and echoed callback data. */
 interface NamedReport {
@@ -32,7 +32,7 @@ export function attemptMessageIds(reports: NamedReport[]): number[] {
  * deployment sending from the same number (a staging one, say) writes the same format with ids of its own.
  */
 async function isOwnAttempt(
-  deps: MessagingDeps,
+  deps: Pick<MessagingDeps, 'accounts'>,
   message: MessageLog,
   attempt: number,
   report: NamedReport,
@@ -54,8 +54,8 @@ async function isOwnAttempt(
  * Runs inside the caller's transaction, with every named message locked.
  */
 export async function reconcileSendAttempts<R extends NamedReport>(
-  deps: MessagingDeps,
-  tx: EntityManager,
+  deps: Pick<MessagingDeps, 'accounts' | 'messages' | 'logger' | 'config'>,
+  tx: Tx,
   unmatched: R[],
   byId: Map<number, MessageLog>,
   known: Map<string, MessageLog>,

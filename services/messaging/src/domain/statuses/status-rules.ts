@@ -25,3 +25,8 @@ export function canMoveTo(current: MessageStatus, next: MessageStatus): boolean 
 export function statusesBefore(next: MessageStatus): MessageStatus[] {
   return (Object.keys(RANK) as MessageStatus[]).filter((s) => canMoveTo(s, next));
 }
+
+/** The error_message a failed message shows: the upstream code first, so clients can branch on it. */
+export function describeFailure(code: number | null, message: string): string {
+  return code === null ? message : `upstream error ${code}: ${message}`;
+}

@@ -4,7 +4,7 @@ import { toTemplateDto } from './template.dto';
 
 /** GET /api/v1/templates: the tenant's templates, optionally of one account and one status. */
 export async function listTemplates(
-  deps: MessagingDeps,
+  deps: Pick<MessagingDeps, 'templates' | 'accounts'>,
   tenantId: number,
   query: ListTemplatesQuery,
 ): Promise<TemplateDto[]> {

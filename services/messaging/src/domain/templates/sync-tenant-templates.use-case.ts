@@ -1,7 +1,6 @@
 import { ulidSchema, type TemplateDto } from '@bm/contracts';
 import { AppError } from '@bm/platform';
-import { syncTemplates } from '../accounts/connect-channel-account.use-case';
-import type { MessagingDeps } from '../messaging-deps';
+import { syncTemplates, type SyncTemplatesDeps } from '../accounts/connect-channel-account.use-case';
 import { toTemplateDto } from './template.dto';
 
 /**
@@ -9,7 +8,7 @@ import { toTemplateDto } from './template.dto';
  * tenant's number, or an unknown one, is 404 CHANNEL_ACCOUNT_NOT_FOUND.
  */
 export async function syncTenantTemplates(
-  deps: MessagingDeps,
+  deps: SyncTemplatesDeps,
   tenantId: number,
   channelAccountId: string,
 ): Promise<{ channel_account_id: string; templates: TemplateDto[]; webhooks_subscribed: boolean }> {

@@ -1,5 +1,5 @@
 import type { TemplateDto, TemplateFlagDto } from '@bm/contracts';
-import type { Template, TemplateFlag } from '../../data-access/template.repository';
+import type { Template, TemplateFlag } from '../ports/account.port';
 
 export function templateFlagDto(flag: TemplateFlag | null): TemplateFlagDto | null {
   return flag && { reason: flag.reason, flagged_at: flag.flaggedAt.toISOString() };
@@ -18,4 +18,10 @@ export function toTemplateDto(t: Template): TemplateDto {
     components: t.components as unknown as TemplateDto['components'],
     flag: templateFlagDto(t.flag),
   };
+}
+
+/** The fields of `template.submitted` and `template.status_changed` for a template as it stands now. */
+export function templateEventFields(t: Template, reason: string | null) {
+  const { id, channel_account_id, name, language, status, category, flag } = toTemplateDto(t);
+  return { channel_account_id, template_id: id, name, language, status, category, reason, flag };
 }

@@ -1,0 +1,53 @@
+import type { Tx } from './unit-of-work.port';
+
+export interface StatsRow {
+  /** The bucket's start, UTC. */
+  start: Date;
+  status: string;
+  count: number;
+}
+
+/** A customer's message as stored, once per upstream message id. */
+export interface NewInboundMessage {
+  providerMessageId: string;
+  tenantId: number;
+  channelAccountId: string;
+  fromPhone: string;
+  type: string;
+  body: unknown;
+  receivedAt: Date;
+}
+
+/** Service windows (24 h after a customer's last message) and the opt-out copy kept for single sends. */
+export interface CustomerStateStore {
+  isWindowOpen(tx: Tx, channelAccountId: string, phone: string): Promise<boolean>;
+  /** Opens or extends the window; an older message (out of order) never shortens it. */
+  touchWindow(tx: Tx, channelAccountId: string, phone: string, at: Date): Promise<void>;
+  /** Inside a transaction pass it as `tx`. */
+  isOptedOut(tenantId: number, phone: string, tx?: Tx): Promise<boolean>;
+  /** Applies one change of the copy unless a newer one (a higher version) is already applied. */
+  setOptOut(
+    tx: Tx,
+    tenantId: number,
+    phone: string,
+    optedOut: boolean,
+    version: number | undefined,
+  ): Promise<void>;
+}
+
+/** Customers' messages, stored once per upstream message id. */
+export interface InboundMessageStore {
+  /** False when it was stored before (a redelivered webhook). */
+  insert(tx: Tx, message: NewInboundMessage): Promise<boolean>;
+}
+
+/** The per-tenant counters of message statuses, by hour and by day. */
+export interface MessageStatsReader {
+  hourly(tenantId: number, from: Date): Promise<StatsRow[]>;
+  daily(tenantId: number, from: Date): Promise<StatsRow[]>;
+  failuresByError(
+    tenantId: number,
+    from: Date,
+    limit: number,
+  ): Promise<Array<{ error: string; count: number }>>;
+}

@@ -1,0 +1,16 @@
+/**
+ * Each sending number's schedule of send slots, shared by every worker replica: a slot handed out is never
+ * handed out again, whichever replica asks next.
+ */
+export interface SlotSchedule {
+  /**
+   * Takes up to `count` slots `intervalMs` apart, the first at the number's next free slot and none more than
+   * `horizonMs` from now: how many were granted, and how far from now (ms) the first is.
+   */
+  take(
+    channelAccountId: string,
+    count: number,
+    intervalMs: number,
+    horizonMs: number,
+  ): Promise<{ grant: number; ahead: number }>;
+}
