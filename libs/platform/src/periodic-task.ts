@@ -105,8 +105,10 @@ export class PeriodicTask {
     let delay: number;
     try {
       const pause = await this.nextPause(worked);
-      // Stored work due sooner matters only when the task would sleep past its interval.
-      delay = pause > this.intervalMs ? Math.min(pause, await this.untilDue()) : pause;
+      // Stored work due sooner matters only when the task would sleep past its interval; work already due (one
+      // the pass could not take yet) brings it back to its interval, never to a loop.
+      delay =
+        pause > this.intervalMs ? Math.min(pause, Math.max(this.intervalMs, await this.untilDue())) : pause;
     } catch (err) {
       this.logger.warn(`${this.name} could not plan its next pass`, { error: (err as Error).message });
       delay = this.intervalMs;

@@ -42,6 +42,7 @@ import { flowRoutes } from './entry-points/http/flows.routes';
 import { messageRoutes } from './entry-points/http/messages.routes';
 import { templateRoutes } from './entry-points/http/templates.routes';
 import { dashboardRoutes } from './entry-points/http/dashboard.routes';
+import { settleWindowMs } from './domain/scheduling/settle-abandoned-attempts.use-case';
 
 export interface MessagingService extends ServiceRuntime {
   /** The ports the routes and consumers hand to the use cases, and the data source (tests read it). */
@@ -104,7 +105,10 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     config.SCHEDULER_INTERVAL_MS,
     () => releaseDueMessages(deps),
     logger,
-    { idleIntervalMs: config.SCHEDULER_IDLE_INTERVAL_MS, nextDueAt: () => deps.sweeps.nextDueAt() },
+    {
+      idleIntervalMs: config.SCHEDULER_IDLE_INTERVAL_MS,
+      nextDueAt: () => deps.sweeps.nextDueAt(settleWindowMs(config)),
+    },
   );
   listener.listen(DUE_CHANNEL, (at) => scheduler.wakeAt(new Date(Number(at))));
   listener.onReconnect(() => scheduler.wake());

@@ -98,14 +98,21 @@ export class MessageSweepRepository implements MessageSweeps {
     return rows.map(toMessageLog);
   }
 
-  /** The earliest time a scheduled message or a retry not yet due falls due (two index lookups), if any. */
-  async nextDueAt(): Promise<Date | undefined> {
+  /**
+   * The earliest time a scheduled message or a retry not yet due falls due, or an attempt in flight reaches the end
+   * of its window (three index lookups), if any.
+   */
+  async nextDueAt(settleAfterMs: number): Promise<Date | undefined> {
     const [row] = await queryRows<{ at: Date | null }>(
       this.dataSource,
       `SELECT least(
          (SELECT min(scheduled_at) FROM messaging.message_logs WHERE status = 'scheduled' AND scheduled_at > now()),
          (SELECT min(next_attempt_at) FROM messaging.message_logs
-           WHERE status = 'queued' AND next_attempt_at IS NOT NULL AND next_attempt_at > now())) AS at`,
+           WHERE status = 'queued' AND next_attempt_at IS NOT NULL AND next_attempt_at > now()),
+         (SELECT min(attempt_started_at) FROM messaging.message_logs
+           WHERE status = 'queued' AND attempt_started_at IS NOT NULL AND NOT awaiting_slot)
+           + $1 * interval '1 millisecond') AS at`,
+      [settleAfterMs],
     );
     return row?.at ?? undefined;
   }

@@ -233,8 +233,11 @@ export interface MessageSweeps {
     olderThanMs: number,
   ): Promise<number>;
   lockUnknownOutcomes(tx: Tx, olderThanMs: number): Promise<MessageLog[]>;
-  /** The earliest time a scheduled message or a retry not yet due falls due, if any. */
-  nextDueAt(): Promise<Date | undefined>;
+  /**
+   * The earliest time a scheduled message or a retry not yet due falls due, or an attempt in flight reaches the
+   * end of its window (`settleAfterMs` after it started), if any.
+   */
+  nextDueAt(settleAfterMs: number): Promise<Date | undefined>;
 }
 
 /** The send path's group commit: an insert outside any transaction, written with the others in flight. */

@@ -15,14 +15,18 @@ import type { MessagingDeps } from '../messaging-deps';
  */
 type SettleDeps = ChangeStatusDeps & Pick<MessagingDeps, 'unitOfWork' | 'sweeps' | 'logger'>;
 
+/** How long an attempt may stay unfinished before this sweep settles it (the scheduler wakes for that moment). */
+export function settleWindowMs(config: SettleDeps['config']): number {
+  return Math.max(config.UNKNOWN_OUTCOME_WINDOW_MS, config.UPSTREAM_TIMEOUT_MS + config.ATTEMPT_GRACE_MS);
+}
+
 export async function settleAbandonedAttempts(deps: SettleDeps): Promise<void> {
-  const { UPSTREAM_TIMEOUT_MS, ATTEMPT_GRACE_MS, UNKNOWN_OUTCOME_WINDOW_MS, UNKNOWN_OUTCOME_POLICY } =
-    deps.config;
+  const { UPSTREAM_TIMEOUT_MS, ATTEMPT_GRACE_MS, UNKNOWN_OUTCOME_POLICY } = deps.config;
   const graceMs = UPSTREAM_TIMEOUT_MS + ATTEMPT_GRACE_MS;
   const resent = await deps.sweeps.releaseUnfinishedAttempts('awaiting slot', graceMs);
   if (resent > 0)
     deps.logger.warn('messages a stopped worker held before their slot sent again', { count: resent });
-  const windowMs = Math.max(UNKNOWN_OUTCOME_WINDOW_MS, graceMs);
+  const windowMs = settleWindowMs(deps.config);
   if (UNKNOWN_OUTCOME_POLICY === 'resend') {
     const again = await deps.sweeps.releaseUnfinishedAttempts('unknown outcome, not resent', windowMs);
     if (again > 0)
