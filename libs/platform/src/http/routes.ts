@@ -1,6 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
-import type { HttpMethod } from '@bm/contracts';
-import { AppError } from '../errors';
+import type Joi from 'joi';
+import { ok, type HttpMethod } from '@bm/contracts';
+import { AppError, validate } from '../errors';
+import { tenantOf } from './internal-auth';
 
 export interface RouteDefinition {
   method: HttpMethod;
@@ -29,6 +31,48 @@ export function defineRoutes(router: Router, routes: RouteDefinition[]): void {
     }
     route.all(methodNotAllowed(defs.map((d) => d.method)));
   }
+}
+
+/**
+ * GET `path` for the authenticated tenant: validates the query with `querySchema` and answers what `list` returns
+ * (a page) in the envelope; the shape of every list endpoint of the tenant API.
+ */
+export function tenantListRoute<Q>(
+  path: string,
+  querySchema: Joi.Schema<Q>,
+  list: (tenantId: number, query: Q) => Promise<unknown>,
+): RouteDefinition {
+  return {
+    method: 'GET',
+    path,
+    handlers: [
+      async (req: Request, res: Response) => {
+        const query = validate(querySchema, req.query);
+        res.json(ok(await list(tenantOf(res), query)));
+      },
+    ],
+  };
+}
+
+/**
+ * POST `path` for the authenticated tenant: validates the body with `bodySchema` and answers 201 with what
+ * `create` returns in the envelope.
+ */
+export function tenantCreateRoute<B>(
+  path: string,
+  bodySchema: Joi.Schema<B>,
+  create: (tenantId: number, body: B) => Promise<unknown>,
+): RouteDefinition {
+  return {
+    method: 'POST',
+    path,
+    handlers: [
+      async (req: Request, res: Response) => {
+        const body = validate(bodySchema, req.body ?? {});
+        res.status(201).json(ok(await create(tenantOf(res), body)));
+      },
+    ],
+  };
 }
 
 /** A handler that answers 405 listing the allowed methods. */
