@@ -6,7 +6,7 @@ import {
   submitTemplateSchema,
   ulidSchema,
 } from '@bm/contracts';
-import { AppError, defineRoutes, tenantCreateRoute, tenantListRoute, tenantOf, validate } from '@bm/platform';
+import { AppError, defineRoutes, tenantCreateRoute, tenantListRoute, tenantOf } from '@bm/platform';
 import { connectChannelAccount, syncTemplates } from '../../domain/accounts/connect-channel-account.use-case';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 import { listChannelAccounts } from '../../domain/accounts/list-channel-accounts.use-case';
