@@ -14,6 +14,8 @@ export * from './http/app-factory';
 export * from './http/http-metrics';
 export * from './http/error-handler';
 export * from './http/internal-auth';
+export * from './http/internal-client';
+export * from './http/internal-route';
 export * from './http/request-context';
 export * from './http/routes';
 export * from './http/server';

@@ -1,6 +1,7 @@
 import {
   createServiceRuntime,
   IdempotencyStore,
+  messagingClientFor,
   openServiceBase,
   OutboxRelay,
   PeriodicTask,
@@ -34,6 +35,7 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
   const preparing = new Set<Promise<unknown>>();
 
   const campaigns = new CampaignRepository(dataSource);
+  const messaging = messagingClientFor(config);
   const deps: CampaignDeps = {
     config,
     logger,
@@ -41,7 +43,7 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
     campaigns,
     recipients: new RecipientRepository(dataSource),
     optOuts: new OptOutRepository(dataSource),
-    messaging: new MessagingClient(config.MESSAGING_URL, config.INTERNAL_TOKEN, config.MESSAGING_TIMEOUT_MS),
+    messaging: new MessagingClient(messaging),
     idempotency: new CampaignIdempotency(new IdempotencyStore(dataSource, CAMPAIGN_SCHEMA)),
     metrics: campaignMetrics(metrics, campaigns),
     // The replica that took the list starts on it at once; if it dies first, the sweep of any worker does it.
@@ -93,7 +95,10 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
     tasks: [sweeper, dispatcher],
     // Preparations started by this replica finish (or the sweep of another takes them up).
     drain: [{ stop: () => Promise.allSettled([...preparing]) }],
-    connections: [{ name: 'pg listener', close: () => listener.close() }],
+    connections: [
+      { name: 'pg listener', close: () => listener.close() },
+      { name: 'messaging client', close: () => messaging.close() },
+    ],
   });
   return { ...runtime, deps };
 }

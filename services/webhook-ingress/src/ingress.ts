@@ -1,5 +1,6 @@
 import {
   createServiceRuntime,
+  messagingClientFor,
   openServiceBase,
   OutboxRelay,
   PeriodicTask,
@@ -13,6 +14,7 @@ import { createIngressDataSource, INGRESS_SCHEMA } from './data-access/data-sour
 import { InboundEventRepository } from './data-access/inbound-event.repository';
 import { NotificationRepository } from './data-access/notification.repository';
 import { PublishedItemRepository } from './data-access/published-item.repository';
+import { DatabaseUnitOfWork } from './data-access/unit-of-work';
 import type { IngressDeps } from './domain/ingress-deps';
 import { ingressMetrics } from './domain/ingress-metrics';
 import { processPendingEvents } from './domain/process-pending-events.use-case';
@@ -30,20 +32,16 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
   const base = await openServiceBase('webhook-ingress', config, createIngressDataSource(config));
   const { logger, metrics, dataSource, amqp } = base;
   const events = new InboundEventRepository(dataSource);
+  const messaging = messagingClientFor(config);
   const deps: IngressDeps = {
     config,
     logger,
-    dataSource,
+    unitOfWork: new DatabaseUnitOfWork(dataSource),
     events,
     items: new PublishedItemRepository(),
     notifications: new NotificationRepository(dataSource),
-    accounts: new ChannelAccountLookup(
-      config.MESSAGING_URL,
-      config.INTERNAL_TOKEN,
-      config.ACCOUNT_CACHE_TTL_MS,
-      config.MESSAGING_TIMEOUT_MS,
-    ),
-    metrics: ingressMetrics(metrics, dataSource),
+    accounts: new ChannelAccountLookup(messaging, config.ACCOUNT_CACHE_TTL_MS),
+    metrics: ingressMetrics(metrics, events),
   };
   // Wakes the relay and the splitter when there is work, so that an idle service costs next to nothing.
   const listener = new PgListener({ url: config.DATABASE_URL, logger, applicationName: 'ingress-listener' });
@@ -89,7 +87,10 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     relay,
     tasks: [splitter],
     drain: [events.inserts],
-    connections: [{ name: 'pg listener', close: () => listener.close() }],
+    connections: [
+      { name: 'pg listener', close: () => listener.close() },
+      { name: 'messaging client', close: () => messaging.close() },
+    ],
   });
   return { ...runtime, deps };
 }
