@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { AppError } from './errors';
 
 /** Creates the `idempotency_keys` table in a service's schema (called from its migration). */
@@ -37,12 +37,6 @@ export interface IdempotentAnswer<T> {
   status: number;
   body: T;
   replayed: boolean;
-}
-
-/** Sends an idempotent request's answer; a replay of the first answer says so in `Idempotent-Replayed`. */
-export function sendIdempotentAnswer<T>(res: Response, answer: IdempotentAnswer<T>): void {
-  if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
-  res.status(answer.status).json(answer.body);
 }
 
 /** Records the answer inside the work's own transaction, so a created resource and its replay commit together. */

@@ -33,46 +33,42 @@ export function defineRoutes(router: Router, routes: RouteDefinition[]): void {
   }
 }
 
-/**
- * GET `path` for the authenticated tenant: validates the query with `querySchema` and answers what `list` returns
- * (a page) in the envelope; the shape of every list endpoint of the tenant API.
- */
-export function tenantListRoute<Q>(
+/** A route for the authenticated tenant: reads its input, and answers what `use` returns in the envelope. */
+function tenantRoute<I>(
+  method: HttpMethod,
   path: string,
-  querySchema: Joi.Schema<Q>,
-  list: (tenantId: number, query: Q) => Promise<unknown>,
+  status: number,
+  input: (req: Request) => I,
+  use: (tenantId: number, input: I) => Promise<unknown>,
 ): RouteDefinition {
   return {
-    method: 'GET',
+    method,
     path,
     handlers: [
       async (req: Request, res: Response) => {
-        const query = validate(querySchema, req.query);
-        res.json(ok(await list(tenantOf(res), query)));
+        const given = input(req);
+        res.status(status).json(ok(await use(tenantOf(res), given)));
       },
     ],
   };
 }
 
-/**
- * POST `path` for the authenticated tenant: validates the body with `bodySchema` and answers 201 with what
- * `create` returns in the envelope.
- */
+/** GET `path`, the tenant's list: validates the query with `querySchema`; answers the page `list` returns. */
+export function tenantListRoute<Q>(
+  path: string,
+  querySchema: Joi.Schema<Q>,
+  list: (tenantId: number, query: Q) => Promise<unknown>,
+): RouteDefinition {
+  return tenantRoute('GET', path, 200, (req) => validate(querySchema, req.query), list);
+}
+
+/** POST `path`, a tenant's create: validates the body with `bodySchema`; answers 201 and what `create` made. */
 export function tenantCreateRoute<B>(
   path: string,
   bodySchema: Joi.Schema<B>,
   create: (tenantId: number, body: B) => Promise<unknown>,
 ): RouteDefinition {
-  return {
-    method: 'POST',
-    path,
-    handlers: [
-      async (req: Request, res: Response) => {
-        const body = validate(bodySchema, req.body ?? {});
-        res.status(201).json(ok(await create(tenantOf(res), body)));
-      },
-    ],
-  };
+  return tenantRoute('POST', path, 201, (req) => validate(bodySchema, req.body ?? {}), create);
 }
 
 /** A handler that answers 405 listing the allowed methods. */

@@ -6,14 +6,7 @@ import {
   listCampaignsQuerySchema,
   ok,
 } from '@bm/contracts';
-import {
-  defineRoutes,
-  idempotencyKeyOf,
-  sendIdempotentAnswer,
-  tenantListRoute,
-  tenantOf,
-  validate,
-} from '@bm/platform';
+import { defineRoutes, idempotencyKeyOf, tenantListRoute, tenantOf, validate } from '@bm/platform';
 import type { CampaignDeps } from '../../domain/campaign-deps';
 import { createCampaign } from '../../domain/creating/create-campaign.use-case';
 import { planCampaign } from '../../domain/creating/plan-campaign.use-case';
@@ -45,7 +38,8 @@ export function campaignRoutes(router: Router, deps: CampaignDeps): void {
           }
           const rawBody = req.rawBody?.toString('utf8') ?? JSON.stringify(req.body);
           const answer = await createCampaign(deps, tenantId, request, rawBody, key);
-          sendIdempotentAnswer(res, answer);
+          if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+          res.status(answer.status).json(answer.body);
         },
       ],
     },
