@@ -62,7 +62,7 @@ export function tenantListRoute<Q>(
   return tenantRoute('GET', path, 200, (req) => validate(querySchema, req.query), list);
 }
 
-/** POST `path`, a create: validates the body with `bodySchema`; answers 201 and what `create` made. */
+/** POST `path` for the tenant: validates the body with `bodySchema`; answers 201, what `create` made. */
 export function tenantCreateRoute<B>(
   path: string,
   bodySchema: Joi.Schema<B>,
