@@ -27,6 +27,7 @@ export * from './scheduling';
 export * from './db/data-source';
 export * from './db/migrate-main';
 export * from './db/pg-listener';
+export * from './db/sql-migration';
 export * from './db/wake-gate';
 export * from './amqp';
 export * from './metrics';

@@ -1,6 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
-import type { HttpMethod } from '@bm/contracts';
-import { AppError } from '../errors';
+import type Joi from 'joi';
+import { ok, type HttpMethod } from '@bm/contracts';
+import { AppError, validate } from '../errors';
+import { tenantOf } from './internal-auth';
 
 export interface RouteDefinition {
   method: HttpMethod;
@@ -29,6 +31,44 @@ export function defineRoutes(router: Router, routes: RouteDefinition[]): void {
     }
     route.all(methodNotAllowed(defs.map((d) => d.method)));
   }
+}
+
+/** A route for the authenticated tenant: reads its input, and answers what `use` returns in the envelope. */
+function tenantRoute<I>(
+  method: HttpMethod,
+  path: string,
+  status: number,
+  input: (req: Request) => I,
+  use: (tenantId: number, input: I) => Promise<unknown>,
+): RouteDefinition {
+  return {
+    method,
+    path,
+    handlers: [
+      async (req: Request, res: Response) => {
+        const given = input(req);
+        res.status(status).json(ok(await use(tenantOf(res), given)));
+      },
+    ],
+  };
+}
+
+/** GET `path`, the tenant's list: validates the query with `querySchema`; answers the page `list` returns. */
+export function tenantListRoute<Q>(
+  path: string,
+  querySchema: Joi.Schema<Q>,
+  list: (tenantId: number, query: Q) => Promise<unknown>,
+): RouteDefinition {
+  return tenantRoute('GET', path, 200, (req) => validate(querySchema, req.query), list);
+}
+
+/** POST `path` for the tenant: validates the body with `bodySchema`; answers 201, what `create` made. */
+export function tenantCreateRoute<B>(
+  path: string,
+  bodySchema: Joi.Schema<B>,
+  create: (tenantId: number, body: B) => Promise<unknown>,
+): RouteDefinition {
+  return tenantRoute('POST', path, 201, (req) => validate(bodySchema, req.body ?? {}), create);
 }
 
 /** A handler that answers 405 listing the allowed methods. */

@@ -1,12 +1,9 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { createIdempotencyTable, createOutboxTable, dropOutboxTable } from '@bm/platform';
+import { createIdempotencyTable, createOutboxTable, dropOutboxTable, sqlMigration } from '@bm/platform';
 
-export class CreateCampaign1764100000000 implements MigrationInterface {
-  name = 'CreateCampaign1764100000000';
-
-  async up(q: QueryRunner): Promise<void> {
+export const CreateCampaign1764100000000 = sqlMigration('CreateCampaign1764100000000', {
+  up: [
     // One row per campaign; a split campaign is one row per part, tied by campaign_group_id.
-    await q.query(`CREATE TABLE campaign.campaigns (
+    `CREATE TABLE campaign.campaigns (
       id text PRIMARY KEY,
       tenant_id integer NOT NULL,
       channel_account_id text NOT NULL,
@@ -33,31 +30,23 @@ export class CreateCampaign1764100000000 implements MigrationInterface {
       upload_id text,
       upload_offset integer NOT NULL DEFAULT 0,
       next_check_at timestamptz
-    )`);
-    await q.query(
-      `CREATE UNIQUE INDEX campaigns_idempotency_idx ON campaign.campaigns (tenant_id, idempotency_key)
+    )`,
+    `CREATE UNIQUE INDEX campaigns_idempotency_idx ON campaign.campaigns (tenant_id, idempotency_key)
         WHERE idempotency_key IS NOT NULL`,
-    );
-    await q.query(
-      `CREATE INDEX campaigns_active_idx ON campaign.campaigns (status, scheduled_at)
+    `CREATE INDEX campaigns_active_idx ON campaign.campaigns (status, scheduled_at)
         WHERE status IN ('pending', 'scheduled', 'processing', 'throttled')`,
-    );
-    await q.query(`CREATE INDEX campaigns_group_idx ON campaign.campaigns (campaign_group_id, part_number)`);
-    await q.query(
-      `CREATE INDEX campaigns_upload_idx ON campaign.campaigns (upload_id) WHERE upload_id IS NOT NULL`,
-    );
-
+    `CREATE INDEX campaigns_group_idx ON campaign.campaigns (campaign_group_id, part_number)`,
+    `CREATE INDEX campaigns_upload_idx ON campaign.campaigns (upload_id) WHERE upload_id IS NOT NULL`,
     // The submitted list, kept as received until preparation has written its recipients (then deleted).
     // Stored uncompressed: writing it is on the path of the 202, compressing it is not worth the time.
-    await q.query(`CREATE TABLE campaign.uploads (
+    `CREATE TABLE campaign.uploads (
       id text PRIMARY KEY,
       tenant_id integer NOT NULL,
       body text NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    await q.query(`ALTER TABLE campaign.uploads ALTER COLUMN body SET STORAGE EXTERNAL`);
-
-    await q.query(`CREATE TABLE campaign.recipients (
+    )`,
+    `ALTER TABLE campaign.uploads ALTER COLUMN body SET STORAGE EXTERNAL`,
+    `CREATE TABLE campaign.recipients (
       id bigserial PRIMARY KEY,
       campaign_id text NOT NULL REFERENCES campaign.campaigns(id),
       phone text NOT NULL,
@@ -70,34 +59,27 @@ export class CreateCampaign1764100000000 implements MigrationInterface {
       message_log_id bigint,
       error_message text,
       sent_at timestamptz
-    )`);
-    await q.query(`CREATE UNIQUE INDEX recipients_phone_idx ON campaign.recipients (campaign_id, phone)`);
-    await q.query(`CREATE INDEX recipients_status_idx ON campaign.recipients (campaign_id, status, id)`);
-    await q.query(
-      `CREATE INDEX recipients_unrequested_idx ON campaign.recipients (campaign_id, id)
+    )`,
+    `CREATE UNIQUE INDEX recipients_phone_idx ON campaign.recipients (campaign_id, phone)`,
+    `CREATE INDEX recipients_status_idx ON campaign.recipients (campaign_id, status, id)`,
+    `CREATE INDEX recipients_unrequested_idx ON campaign.recipients (campaign_id, id)
         WHERE status = 'pending' AND requested_at IS NULL`,
-    );
-
     // The tenant's opted-out contacts: the API's data, and the filter of every campaign list.
-    await q.query(`CREATE TABLE campaign.opt_outs (
+    `CREATE TABLE campaign.opt_outs (
       tenant_id integer NOT NULL,
       phone text NOT NULL,
       source text NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (tenant_id, phone)
-    )`);
-    await q.query(
-      `CREATE INDEX opt_outs_recent_idx ON campaign.opt_outs (tenant_id, created_at DESC, phone)`,
-    );
-
-    await createIdempotencyTable(q, 'campaign');
-    await createOutboxTable(q, 'campaign');
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await dropOutboxTable(q, 'campaign');
-    for (const table of ['idempotency_keys', 'opt_outs', 'recipients', 'uploads', 'campaigns']) {
-      await q.query(`DROP TABLE IF EXISTS campaign.${table}`);
-    }
-  }
-}
+    )`,
+    `CREATE INDEX opt_outs_recent_idx ON campaign.opt_outs (tenant_id, created_at DESC, phone)`,
+    (q) => createIdempotencyTable(q, 'campaign'),
+    (q) => createOutboxTable(q, 'campaign'),
+  ],
+  down: [
+    (q) => dropOutboxTable(q, 'campaign'),
+    ...['idempotency_keys', 'opt_outs', 'recipients', 'uploads', 'campaigns'].map(
+      (table) => `DROP TABLE IF EXISTS campaign.${table}`,
+    ),
+  ],
+});

@@ -6,7 +6,7 @@ import {
   listCampaignsQuerySchema,
   ok,
 } from '@bm/contracts';
-import { defineRoutes, idempotencyKeyOf, tenantOf, validate } from '@bm/platform';
+import { defineRoutes, idempotencyKeyOf, tenantListRoute, tenantOf, validate } from '@bm/platform';
 import type { CampaignDeps } from '../../domain/campaign-deps';
 import { createCampaign } from '../../domain/creating/create-campaign.use-case';
 import { planCampaign } from '../../domain/creating/plan-campaign.use-case';
@@ -43,16 +43,9 @@ export function campaignRoutes(router: Router, deps: CampaignDeps): void {
         },
       ],
     },
-    {
-      method: 'GET',
-      path: '/api/v1/campaigns',
-      handlers: [
-        async (req, res) => {
-          const query = validate(listCampaignsQuerySchema, req.query);
-          res.json(ok(await listCampaigns(deps, tenantOf(res), query)));
-        },
-      ],
-    },
+    tenantListRoute('/api/v1/campaigns', listCampaignsQuerySchema, (tenantId, query) =>
+      listCampaigns(deps, tenantId, query),
+    ),
     {
       method: 'GET',
       path: '/api/v1/campaigns/:id',

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { addOptOutSchema, listOptOutsQuerySchema, ok, optOutPhoneParamSchema } from '@bm/contracts';
-import { defineRoutes, tenantOf, validate } from '@bm/platform';
+import { defineRoutes, tenantListRoute, tenantOf, validate } from '@bm/platform';
 import type { CampaignDeps } from '../../domain/campaign-deps';
 import { addOptOut } from '../../domain/opt-outs/add-opt-out.use-case';
 import { listOptOuts } from '../../domain/opt-outs/list-opt-outs.use-case';
@@ -9,16 +9,9 @@ import { removeOptOut } from '../../domain/opt-outs/remove-opt-out.use-case';
 /** The tenant's opted-out contacts (CONTRACT.md). */
 export function optOutRoutes(router: Router, deps: CampaignDeps): void {
   defineRoutes(router, [
-    {
-      method: 'GET',
-      path: '/api/v1/opt-outs',
-      handlers: [
-        async (req, res) => {
-          const query = validate(listOptOutsQuerySchema, req.query);
-          res.json(ok(await listOptOuts(deps, tenantOf(res), query)));
-        },
-      ],
-    },
+    tenantListRoute('/api/v1/opt-outs', listOptOutsQuerySchema, (tenantId, query) =>
+      listOptOuts(deps, tenantId, query),
+    ),
     {
       method: 'POST',
       path: '/api/v1/opt-outs',

@@ -1,32 +1,26 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from '@bm/platform';
 
-export class CreateDashboardUsers1764900000000 implements MigrationInterface {
-  name = 'CreateDashboardUsers1764900000000';
-
-  async up(q: QueryRunner): Promise<void> {
+export const CreateDashboardUsers1764900000000 = sqlMigration('CreateDashboardUsers1764900000000', {
+  up: [
     // One account per email across tenants: a person signs in with an email and must land in one tenant.
-    await q.query(`CREATE TABLE gateway.dashboard_users (
+    `CREATE TABLE gateway.dashboard_users (
       id text PRIMARY KEY,
       tenant_id integer NOT NULL REFERENCES gateway.tenants(id),
       email text NOT NULL UNIQUE,
       password_hash text,
       created_at timestamptz NOT NULL DEFAULT now(),
       password_set_at timestamptz
-    )`);
-    await q.query(`CREATE INDEX dashboard_users_tenant_idx ON gateway.dashboard_users (tenant_id)`);
+    )`,
+    `CREATE INDEX dashboard_users_tenant_idx ON gateway.dashboard_users (tenant_id)`,
     // Only the SHA-256 of an invite token is kept; the link itself is shown once, to the operator.
-    await q.query(`CREATE TABLE gateway.dashboard_invites (
+    `CREATE TABLE gateway.dashboard_invites (
       token_hash bytea PRIMARY KEY,
       user_id text NOT NULL REFERENCES gateway.dashboard_users(id),
       expires_at timestamptz NOT NULL,
       used_at timestamptz,
       created_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    await q.query(`CREATE INDEX dashboard_invites_user_idx ON gateway.dashboard_invites (user_id)`);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE gateway.dashboard_invites`);
-    await q.query(`DROP TABLE gateway.dashboard_users`);
-  }
-}
+    )`,
+    `CREATE INDEX dashboard_invites_user_idx ON gateway.dashboard_invites (user_id)`,
+  ],
+  down: [`DROP TABLE gateway.dashboard_invites`, `DROP TABLE gateway.dashboard_users`],
+});

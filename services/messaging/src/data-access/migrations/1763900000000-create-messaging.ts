@@ -1,11 +1,8 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { createIdempotencyTable, createOutboxTable, dropOutboxTable } from '@bm/platform';
+import { createIdempotencyTable, createOutboxTable, dropOutboxTable, sqlMigration } from '@bm/platform';
 
-export class CreateMessaging1763900000000 implements MigrationInterface {
-  name = 'CreateMessaging1763900000000';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE messaging.channel_accounts (
+export const CreateMessaging1763900000000 = sqlMigration('CreateMessaging1763900000000', {
+  up: [
+    `CREATE TABLE messaging.channel_accounts (
       id text PRIMARY KEY,
       tenant_id integer NOT NULL,
       phone_number_id text NOT NULL UNIQUE,
@@ -17,11 +14,10 @@ export class CreateMessaging1763900000000 implements MigrationInterface {
       active boolean NOT NULL DEFAULT true,
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    await q.query(`CREATE INDEX channel_accounts_tenant_idx ON messaging.channel_accounts (tenant_id)`);
-    await q.query(`CREATE INDEX channel_accounts_waba_idx ON messaging.channel_accounts (waba_id)`);
-
-    await q.query(`CREATE TABLE messaging.templates (
+    )`,
+    `CREATE INDEX channel_accounts_tenant_idx ON messaging.channel_accounts (tenant_id)`,
+    `CREATE INDEX channel_accounts_waba_idx ON messaging.channel_accounts (waba_id)`,
+    `CREATE TABLE messaging.templates (
       id text PRIMARY KEY,
       channel_account_id text NOT NULL REFERENCES messaging.channel_accounts(id),
       upstream_id text,
@@ -35,9 +31,8 @@ export class CreateMessaging1763900000000 implements MigrationInterface {
       quality text,
       updated_at timestamptz NOT NULL DEFAULT now(),
       UNIQUE (channel_account_id, name, language)
-    )`);
-
-    await q.query(`CREATE TABLE messaging.message_logs (
+    )`,
+    `CREATE TABLE messaging.message_logs (
       id bigserial PRIMARY KEY,
       tenant_id integer NOT NULL,
       channel_account_id text NOT NULL REFERENCES messaging.channel_accounts(id),
@@ -68,35 +63,26 @@ export class CreateMessaging1763900000000 implements MigrationInterface {
       next_attempt_at timestamptz,
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    await q.query(`CREATE INDEX message_logs_tenant_idx ON messaging.message_logs (tenant_id, id DESC)`);
-    await q.query(
-      `CREATE INDEX message_logs_due_idx ON messaging.message_logs (scheduled_at) WHERE status = 'scheduled'`,
-    );
-    await q.query(
-      `CREATE INDEX message_logs_retry_idx ON messaging.message_logs (next_attempt_at) WHERE status = 'queued' AND next_attempt_at IS NOT NULL`,
-    );
-    await q.query(
-      `CREATE INDEX message_logs_campaign_idx ON messaging.message_logs (campaign_id) WHERE campaign_id IS NOT NULL`,
-    );
-
+    )`,
+    `CREATE INDEX message_logs_tenant_idx ON messaging.message_logs (tenant_id, id DESC)`,
+    `CREATE INDEX message_logs_due_idx ON messaging.message_logs (scheduled_at) WHERE status = 'scheduled'`,
+    `CREATE INDEX message_logs_retry_idx ON messaging.message_logs (next_attempt_at) WHERE status = 'queued' AND next_attempt_at IS NOT NULL`,
+    `CREATE INDEX message_logs_campaign_idx ON messaging.message_logs (campaign_id) WHERE campaign_id IS NOT NULL`,
     // Status reports that arrive before the send recorded its provider id; applied once it is.
-    await q.query(`CREATE TABLE messaging.pending_status_reports (
+    `CREATE TABLE messaging.pending_status_reports (
       provider_message_id text NOT NULL,
       status text NOT NULL,
       report jsonb NOT NULL,
       received_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (provider_message_id, status)
-    )`);
-
-    await q.query(`CREATE TABLE messaging.service_windows (
+    )`,
+    `CREATE TABLE messaging.service_windows (
       channel_account_id text NOT NULL REFERENCES messaging.channel_accounts(id),
       customer_phone text NOT NULL,
       last_inbound_at timestamptz NOT NULL,
       PRIMARY KEY (channel_account_id, customer_phone)
-    )`);
-
-    await q.query(`CREATE TABLE messaging.inbound_messages (
+    )`,
+    `CREATE TABLE messaging.inbound_messages (
       provider_message_id text PRIMARY KEY,
       tenant_id integer NOT NULL,
       channel_account_id text NOT NULL REFERENCES messaging.channel_accounts(id),
@@ -104,26 +90,20 @@ export class CreateMessaging1763900000000 implements MigrationInterface {
       type text NOT NULL,
       body jsonb NOT NULL,
       received_at timestamptz NOT NULL
-    )`);
-
+    )`,
     // One row per business-initiated conversation: the rolling 24 h tier limit counts these.
-    await q.query(`CREATE TABLE messaging.conversations (
+    `CREATE TABLE messaging.conversations (
       id bigserial PRIMARY KEY,
       channel_account_id text NOT NULL REFERENCES messaging.channel_accounts(id),
       customer_phone text NOT NULL,
       opened_at timestamptz NOT NULL DEFAULT now(),
       message_log_id bigint,
       reference text
-    )`);
-    await q.query(
-      `CREATE INDEX conversations_window_idx ON messaging.conversations (channel_account_id, opened_at)`,
-    );
-    await q.query(
-      `CREATE INDEX conversations_customer_idx ON messaging.conversations (channel_account_id, customer_phone, opened_at)`,
-    );
-
+    )`,
+    `CREATE INDEX conversations_window_idx ON messaging.conversations (channel_account_id, opened_at)`,
+    `CREATE INDEX conversations_customer_idx ON messaging.conversations (channel_account_id, customer_phone, opened_at)`,
     // Capacity held for a campaign until its messages open their conversations (or the hold expires).
-    await q.query(`CREATE TABLE messaging.capacity_reservations (
+    `CREATE TABLE messaging.capacity_reservations (
       id text PRIMARY KEY,
       channel_account_id text NOT NULL REFERENCES messaging.channel_accounts(id),
       reference text NOT NULL,
@@ -131,28 +111,23 @@ export class CreateMessaging1763900000000 implements MigrationInterface {
       expires_at timestamptz NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now(),
       UNIQUE (channel_account_id, reference)
-    )`);
-
-    await createIdempotencyTable(q, 'messaging');
-
-    await q.query(`CREATE TABLE messaging.opt_outs (
+    )`,
+    (q) => createIdempotencyTable(q, 'messaging'),
+    `CREATE TABLE messaging.opt_outs (
       tenant_id integer NOT NULL,
       phone text NOT NULL,
       updated_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (tenant_id, phone)
-    )`);
-
-    await q.query(`CREATE TABLE messaging.processed_events (
+    )`,
+    `CREATE TABLE messaging.processed_events (
       message_id text PRIMARY KEY,
       processed_at timestamptz NOT NULL DEFAULT now()
-    )`);
-
-    await createOutboxTable(q, 'messaging');
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await dropOutboxTable(q, 'messaging');
-    for (const table of [
+    )`,
+    (q) => createOutboxTable(q, 'messaging'),
+  ],
+  down: [
+    (q) => dropOutboxTable(q, 'messaging'),
+    ...[
       'processed_events',
       'opt_outs',
       'idempotency_keys',
@@ -164,8 +139,6 @@ export class CreateMessaging1763900000000 implements MigrationInterface {
       'message_logs',
       'templates',
       'channel_accounts',
-    ]) {
-      await q.query(`DROP TABLE messaging.${table}`);
-    }
-  }
-}
+    ].map((table) => `DROP TABLE messaging.${table}`),
+  ],
+});

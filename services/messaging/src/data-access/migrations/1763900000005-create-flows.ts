@@ -1,11 +1,9 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from '@bm/platform';
 
 /** Conversation flows, their versions (a session runs the version it started on) and sessions. */
-export class CreateFlows1763900000005 implements MigrationInterface {
-  name = 'CreateFlows1763900000005';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE messaging.flows (
+export const CreateFlows1763900000005 = sqlMigration('CreateFlows1763900000005', {
+  up: [
+    `CREATE TABLE messaging.flows (
       id text PRIMARY KEY,
       tenant_id integer NOT NULL,
       channel_account_id text NOT NULL REFERENCES messaging.channel_accounts(id),
@@ -14,19 +12,17 @@ export class CreateFlows1763900000005 implements MigrationInterface {
       version integer NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    await q.query('CREATE INDEX flows_tenant_idx ON messaging.flows (tenant_id, created_at DESC, id DESC)');
-    await q.query(
-      "CREATE INDEX flows_active_idx ON messaging.flows (channel_account_id) WHERE status = 'active'",
-    );
-    await q.query(`CREATE TABLE messaging.flow_versions (
+    )`,
+    'CREATE INDEX flows_tenant_idx ON messaging.flows (tenant_id, created_at DESC, id DESC)',
+    "CREATE INDEX flows_active_idx ON messaging.flows (channel_account_id) WHERE status = 'active'",
+    `CREATE TABLE messaging.flow_versions (
       flow_id text NOT NULL REFERENCES messaging.flows(id),
       version integer NOT NULL,
       definition jsonb NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (flow_id, version)
-    )`);
-    await q.query(`CREATE TABLE messaging.flow_sessions (
+    )`,
+    `CREATE TABLE messaging.flow_sessions (
       id text PRIMARY KEY,
       tenant_id integer NOT NULL,
       flow_id text NOT NULL,
@@ -40,21 +36,16 @@ export class CreateFlows1763900000005 implements MigrationInterface {
       expires_at timestamptz,
       ended_at timestamptz,
       FOREIGN KEY (flow_id, flow_version) REFERENCES messaging.flow_versions(flow_id, version)
-    )`);
+    )`,
     // One running session per customer of a number.
-    await q.query(`CREATE UNIQUE INDEX flow_sessions_one_active
-      ON messaging.flow_sessions (channel_account_id, customer_phone) WHERE status = 'active'`);
-    await q.query(
-      "CREATE INDEX flow_sessions_expiry_idx ON messaging.flow_sessions (expires_at) WHERE status = 'active'",
-    );
-    await q.query(
-      'CREATE INDEX flow_sessions_flow_idx ON messaging.flow_sessions (flow_id, started_at DESC, id DESC)',
-    );
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE messaging.flow_sessions');
-    await q.query('DROP TABLE messaging.flow_versions');
-    await q.query('DROP TABLE messaging.flows');
-  }
-}
+    `CREATE UNIQUE INDEX flow_sessions_one_active
+      ON messaging.flow_sessions (channel_account_id, customer_phone) WHERE status = 'active'`,
+    "CREATE INDEX flow_sessions_expiry_idx ON messaging.flow_sessions (expires_at) WHERE status = 'active'",
+    'CREATE INDEX flow_sessions_flow_idx ON messaging.flow_sessions (flow_id, started_at DESC, id DESC)',
+  ],
+  down: [
+    'DROP TABLE messaging.flow_sessions',
+    'DROP TABLE messaging.flow_versions',
+    'DROP TABLE messaging.flows',
+  ],
+});

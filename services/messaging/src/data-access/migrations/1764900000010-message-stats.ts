@@ -1,4 +1,4 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from '@bm/platform';
 
 /**
  * Pre-aggregated message counts for GET /api/v1/stats: how many of a tenant's messages entered each status per
@@ -9,34 +9,32 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * time, so two transactions never update the same counter row, and the counters add no lock waits and no
  * deadlocks to the hot paths. A reader sums the shards (a few rows per bucket, one per pooled connection).
  */
-export class MessageStats1764900000010 implements MigrationInterface {
-  name = 'MessageStats1764900000010';
-
-  async up(q: QueryRunner): Promise<void> {
-    for (const [table, bucket] of [
+export const MessageStats1764900000010 = sqlMigration('MessageStats1764900000010', {
+  up: [
+    ...[
       ['message_stats_hourly', 'hour'],
       ['message_stats_daily', 'day'],
-    ]) {
-      await q.query(`CREATE TABLE messaging.${table} (
+    ].map(
+      ([table, bucket]) => `CREATE TABLE messaging.${table} (
         tenant_id integer NOT NULL,
         ${bucket} timestamp NOT NULL,
         status text NOT NULL,
         shard integer NOT NULL,
         count bigint NOT NULL,
         PRIMARY KEY (tenant_id, ${bucket}, status, shard)
-      )`);
-    }
-    await q.query(`CREATE TABLE messaging.message_failure_stats (
+      )`,
+    ),
+    `CREATE TABLE messaging.message_failure_stats (
       tenant_id integer NOT NULL,
       day timestamp NOT NULL,
       error text NOT NULL,
       shard integer NOT NULL,
       count bigint NOT NULL,
       PRIMARY KEY (tenant_id, day, error, shard)
-    )`);
+    )`,
     // One statement per fired statement: the changed rows (every inserted row; updated rows whose status moved)
     // feed the three counters through data-modifying CTEs. Rows are upserted in key order.
-    await q.query(`CREATE FUNCTION messaging.count_message_statuses() RETURNS trigger LANGUAGE plpgsql AS $$
+    `CREATE FUNCTION messaging.count_message_statuses() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE
         changed text := CASE WHEN TG_OP = 'INSERT'
           THEN 'SELECT tenant_id, status, error_message FROM new_rows'
@@ -62,20 +60,19 @@ export class MessageStats1764900000010 implements MigrationInterface {
           ON CONFLICT (tenant_id, day, error, shard) DO UPDATE SET count = s.count + EXCLUDED.count
         $q$, changed);
         RETURN NULL;
-      END $$`);
-    await q.query(`CREATE TRIGGER message_logs_stats_insert AFTER INSERT ON messaging.message_logs
-      REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION messaging.count_message_statuses()`);
-    await q.query(`CREATE TRIGGER message_logs_stats_update AFTER UPDATE ON messaging.message_logs
+      END $$`,
+    `CREATE TRIGGER message_logs_stats_insert AFTER INSERT ON messaging.message_logs
+      REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION messaging.count_message_statuses()`,
+    `CREATE TRIGGER message_logs_stats_update AFTER UPDATE ON messaging.message_logs
       REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-      FOR EACH STATEMENT EXECUTE FUNCTION messaging.count_message_statuses()`);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TRIGGER message_logs_stats_update ON messaging.message_logs');
-    await q.query('DROP TRIGGER message_logs_stats_insert ON messaging.message_logs');
-    await q.query('DROP FUNCTION messaging.count_message_statuses()');
-    await q.query('DROP TABLE messaging.message_failure_stats');
-    await q.query('DROP TABLE messaging.message_stats_daily');
-    await q.query('DROP TABLE messaging.message_stats_hourly');
-  }
-}
+      FOR EACH STATEMENT EXECUTE FUNCTION messaging.count_message_statuses()`,
+  ],
+  down: [
+    'DROP TRIGGER message_logs_stats_update ON messaging.message_logs',
+    'DROP TRIGGER message_logs_stats_insert ON messaging.message_logs',
+    'DROP FUNCTION messaging.count_message_statuses()',
+    'DROP TABLE messaging.message_failure_stats',
+    'DROP TABLE messaging.message_stats_daily',
+    'DROP TABLE messaging.message_stats_hourly',
+  ],
+});

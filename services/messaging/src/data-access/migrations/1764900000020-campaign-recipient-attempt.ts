@@ -1,4 +1,4 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from '@bm/platform';
 
 /**
  * A campaign recipient's send is known by the recipient and its attempt, carried as two fields instead of one
@@ -8,25 +8,18 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * a single campaign send (its ON CONFLICT names the index dropped here); such commands go to the dead-letter
  * queue after their deliveries and are replayed from there once the rollout is done.
  */
-export class CampaignRecipientAttempt1764900000020 implements MigrationInterface {
-  name = 'CampaignRecipientAttempt1764900000020';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE messaging.message_logs ADD COLUMN campaign_recipient_attempt integer');
-    await q.query(
-      `CREATE UNIQUE INDEX message_logs_campaign_recipient_key
+export const CampaignRecipientAttempt1764900000020 = sqlMigration('CampaignRecipientAttempt1764900000020', {
+  up: [
+    'ALTER TABLE messaging.message_logs ADD COLUMN campaign_recipient_attempt integer',
+    `CREATE UNIQUE INDEX message_logs_campaign_recipient_key
          ON messaging.message_logs (campaign_recipient_id, campaign_recipient_attempt) NULLS NOT DISTINCT
         WHERE campaign_recipient_id IS NOT NULL`,
-    );
-    await q.query('DROP INDEX messaging.message_logs_campaign_recipient_id_key');
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(
-      `CREATE UNIQUE INDEX message_logs_campaign_recipient_id_key ON messaging.message_logs (campaign_recipient_id)
+    'DROP INDEX messaging.message_logs_campaign_recipient_id_key',
+  ],
+  down: [
+    `CREATE UNIQUE INDEX message_logs_campaign_recipient_id_key ON messaging.message_logs (campaign_recipient_id)
         WHERE campaign_recipient_id IS NOT NULL`,
-    );
-    await q.query('DROP INDEX messaging.message_logs_campaign_recipient_key');
-    await q.query('ALTER TABLE messaging.message_logs DROP COLUMN campaign_recipient_attempt');
-  }
-}
+    'DROP INDEX messaging.message_logs_campaign_recipient_key',
+    'ALTER TABLE messaging.message_logs DROP COLUMN campaign_recipient_attempt',
+  ],
+});

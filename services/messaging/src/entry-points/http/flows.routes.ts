@@ -6,7 +6,7 @@ import {
   saveFlowSchema,
   ulidSchema,
 } from '@bm/contracts';
-import { AppError, defineRoutes, tenantOf, validate } from '@bm/platform';
+import { AppError, defineRoutes, tenantCreateRoute, tenantListRoute, tenantOf, validate } from '@bm/platform';
 import { createFlow } from '../../domain/flows/create-flow.use-case';
 import { getFlow } from '../../domain/flows/get-flow.use-case';
 import { listFlowSessions } from '../../domain/flows/list-flow-sessions.use-case';
@@ -24,26 +24,12 @@ function flowIdOf(value: unknown): string {
 /** Conversation flows: create, list, read, replace (a new version), activate, deactivate, sessions. */
 export function flowRoutes(router: Router, deps: MessagingDeps): void {
   defineRoutes(router, [
-    {
-      method: 'POST',
-      path: '/api/v1/flows',
-      handlers: [
-        async (req, res) => {
-          const request = validate(saveFlowSchema, req.body ?? {});
-          res.status(201).json(ok(await createFlow(deps, tenantOf(res), request)));
-        },
-      ],
-    },
-    {
-      method: 'GET',
-      path: '/api/v1/flows',
-      handlers: [
-        async (req, res) => {
-          const query = validate(listFlowsQuerySchema, req.query);
-          res.json(ok(await listFlows(deps, tenantOf(res), query)));
-        },
-      ],
-    },
+    tenantCreateRoute('/api/v1/flows', saveFlowSchema, (tenantId, request) =>
+      createFlow(deps, tenantId, request),
+    ),
+    tenantListRoute('/api/v1/flows', listFlowsQuerySchema, (tenantId, query) =>
+      listFlows(deps, tenantId, query),
+    ),
     {
       method: 'GET',
       path: '/api/v1/flows/:id',

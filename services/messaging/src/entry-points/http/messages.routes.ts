@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { listMessagesQuerySchema, ok, sendMessageSchema } from '@bm/contracts';
-import { defineRoutes, idempotencyKeyOf, tenantOf, validate } from '@bm/platform';
+import { defineRoutes, idempotencyKeyOf, tenantListRoute, tenantOf, validate } from '@bm/platform';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 import { cancelMessage } from '../../domain/messages/cancel-message.use-case';
 import { getMessage } from '../../domain/messages/get-message.use-case';
@@ -25,16 +25,9 @@ export function messageRoutes(router: Router, deps: MessagingDeps): void {
         },
       ],
     },
-    {
-      method: 'GET',
-      path: '/api/v1/messages',
-      handlers: [
-        async (req, res) => {
-          const query = validate(listMessagesQuerySchema, req.query);
-          res.json(ok(await listMessages(deps, tenantOf(res), query)));
-        },
-      ],
-    },
+    tenantListRoute('/api/v1/messages', listMessagesQuerySchema, (tenantId, query) =>
+      listMessages(deps, tenantId, query),
+    ),
     {
       method: 'GET',
       path: '/api/v1/messages/:id',

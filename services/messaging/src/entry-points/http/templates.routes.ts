@@ -6,7 +6,7 @@ import {
   submitTemplateSchema,
   ulidSchema,
 } from '@bm/contracts';
-import { AppError, defineRoutes, tenantOf, validate } from '@bm/platform';
+import { AppError, defineRoutes, tenantCreateRoute, tenantListRoute, tenantOf } from '@bm/platform';
 import { connectChannelAccount, syncTemplates } from '../../domain/accounts/connect-channel-account.use-case';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 import { listChannelAccounts } from '../../domain/accounts/list-channel-accounts.use-case';
@@ -22,36 +22,17 @@ export function templateRoutes(router: Router, deps: MessagingDeps): void {
       path: '/api/v1/channel-accounts',
       handlers: [async (_req, res) => res.json(ok(await listChannelAccounts(deps, tenantOf(res))))],
     },
-    {
-      method: 'GET',
-      path: '/api/v1/templates',
-      handlers: [
-        async (req, res) => {
-          const query = validate(listTemplatesQuerySchema, req.query);
-          res.json(ok({ templates: await listTemplates(deps, tenantOf(res), query) }));
-        },
-      ],
-    },
-    {
-      method: 'POST',
-      path: '/api/v1/templates',
-      handlers: [
-        async (req, res) => {
-          const input = validate(submitTemplateSchema, req.body ?? {});
-          res.status(201).json(ok(await submitTemplate(deps, tenantOf(res), input)));
-        },
-      ],
-    },
-    {
-      method: 'POST',
-      path: '/admin/v1/tenants/:tenantId/channel-accounts',
-      handlers: [
-        async (req, res) => {
-          const input = validate(createChannelAccountSchema, req.body ?? {});
-          res.status(201).json(ok(await connectChannelAccount(deps, tenantOf(res), input)));
-        },
-      ],
-    },
+    tenantListRoute('/api/v1/templates', listTemplatesQuerySchema, async (tenantId, query) => ({
+      templates: await listTemplates(deps, tenantId, query),
+    })),
+    tenantCreateRoute('/api/v1/templates', submitTemplateSchema, (tenantId, input) =>
+      submitTemplate(deps, tenantId, input),
+    ),
+    tenantCreateRoute(
+      '/admin/v1/tenants/:tenantId/channel-accounts',
+      createChannelAccountSchema,
+      (tenantId, input) => connectChannelAccount(deps, tenantId, input),
+    ),
     {
       method: 'POST',
       path: '/admin/v1/channel-accounts/:id/templates/sync',

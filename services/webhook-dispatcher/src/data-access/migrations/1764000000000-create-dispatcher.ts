@@ -1,11 +1,9 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from '@bm/platform';
 
 /** Endpoints (one per tenant), the events to deliver, every delivery and every attempt. */
-export class CreateDispatcher1764000000000 implements MigrationInterface {
-  name = 'CreateDispatcher1764000000000';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE dispatcher.endpoints (
+export const CreateDispatcher1764000000000 = sqlMigration('CreateDispatcher1764000000000', {
+  up: [
+    `CREATE TABLE dispatcher.endpoints (
       tenant_id integer PRIMARY KEY,
       url text,
       events text[],
@@ -14,18 +12,16 @@ export class CreateDispatcher1764000000000 implements MigrationInterface {
       previous_secret_expires_at timestamptz,
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
-    )`);
-
+    )`,
     // The body is kept as text: every attempt sends exactly these bytes.
-    await q.query(`CREATE TABLE dispatcher.events (
+    `CREATE TABLE dispatcher.events (
       id text PRIMARY KEY,
       tenant_id integer NOT NULL,
       event text NOT NULL,
       body text NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now()
-    )`);
-
-    await q.query(`CREATE TABLE dispatcher.deliveries (
+    )`,
+    `CREATE TABLE dispatcher.deliveries (
       id text PRIMARY KEY,
       event_id text NOT NULL REFERENCES dispatcher.events(id),
       tenant_id integer NOT NULL,
@@ -39,21 +35,14 @@ export class CreateDispatcher1764000000000 implements MigrationInterface {
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now(),
       completed_at timestamptz
-    )`);
+    )`,
     // The claim walks due deliveries in time order; leased ones count toward their endpoint's limit.
-    await q.query(
-      `CREATE INDEX deliveries_due_idx ON dispatcher.deliveries (next_attempt_at, id) WHERE status = 'pending'`,
-    );
-    await q.query(
-      `CREATE INDEX deliveries_leased_idx ON dispatcher.deliveries (tenant_id)
+    `CREATE INDEX deliveries_due_idx ON dispatcher.deliveries (next_attempt_at, id) WHERE status = 'pending'`,
+    `CREATE INDEX deliveries_leased_idx ON dispatcher.deliveries (tenant_id)
         WHERE status = 'pending' AND lease_until IS NOT NULL`,
-    );
-    await q.query(
-      `CREATE INDEX deliveries_tenant_idx ON dispatcher.deliveries (tenant_id, created_at DESC, id DESC)`,
-    );
-    await q.query(`CREATE INDEX deliveries_event_idx ON dispatcher.deliveries (event_id)`);
-
-    await q.query(`CREATE TABLE dispatcher.delivery_attempts (
+    `CREATE INDEX deliveries_tenant_idx ON dispatcher.deliveries (tenant_id, created_at DESC, id DESC)`,
+    `CREATE INDEX deliveries_event_idx ON dispatcher.deliveries (event_id)`,
+    `CREATE TABLE dispatcher.delivery_attempts (
       id bigserial PRIMARY KEY,
       delivery_id text NOT NULL REFERENCES dispatcher.deliveries(id),
       tenant_id integer NOT NULL,
@@ -65,17 +54,14 @@ export class CreateDispatcher1764000000000 implements MigrationInterface {
       error text,
       response_excerpt text,
       UNIQUE (delivery_id, attempt)
-    )`);
-    await q.query(
-      `CREATE INDEX delivery_attempts_errors_idx ON dispatcher.delivery_attempts (tenant_id, id DESC)
+    )`,
+    `CREATE INDEX delivery_attempts_errors_idx ON dispatcher.delivery_attempts (tenant_id, id DESC)
         WHERE error IS NOT NULL`,
-    );
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE dispatcher.delivery_attempts`);
-    await q.query(`DROP TABLE dispatcher.deliveries`);
-    await q.query(`DROP TABLE dispatcher.events`);
-    await q.query(`DROP TABLE dispatcher.endpoints`);
-  }
-}
+  ],
+  down: [
+    `DROP TABLE dispatcher.delivery_attempts`,
+    `DROP TABLE dispatcher.deliveries`,
+    `DROP TABLE dispatcher.events`,
+    `DROP TABLE dispatcher.endpoints`,
+  ],
+});

@@ -1,12 +1,9 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { createOutboxTable, dropOutboxTable } from '@bm/platform';
+import { createOutboxTable, dropOutboxTable, sqlMigration } from '@bm/platform';
 
-export class CreateIngress1764100000000 implements MigrationInterface {
-  name = 'CreateIngress1764100000000';
-
-  async up(q: QueryRunner): Promise<void> {
+export const CreateIngress1764100000000 = sqlMigration('CreateIngress1764100000000', {
+  up: [
     // The audit log: one row per verified delivery, the body kept as received so it can be split again.
-    await q.query(`CREATE TABLE ingress.inbound_events (
+    `CREATE TABLE ingress.inbound_events (
       id text PRIMARY KEY,
       received_at timestamptz NOT NULL DEFAULT now(),
       request_id text,
@@ -26,15 +23,12 @@ export class CreateIngress1764100000000 implements MigrationInterface {
       last_error text,
       next_attempt_at timestamptz NOT NULL DEFAULT now(),
       processed_at timestamptz
-    )`);
-    await q.query(
-      `CREATE INDEX inbound_events_due_idx ON ingress.inbound_events (next_attempt_at) WHERE outcome = 'pending'`,
-    );
-    await q.query(`CREATE INDEX inbound_events_outcome_idx ON ingress.inbound_events (outcome, id)`);
-    await q.query(`CREATE INDEX inbound_events_body_idx ON ingress.inbound_events (body_sha256)`);
-
+    )`,
+    `CREATE INDEX inbound_events_due_idx ON ingress.inbound_events (next_attempt_at) WHERE outcome = 'pending'`,
+    `CREATE INDEX inbound_events_outcome_idx ON ingress.inbound_events (outcome, id)`,
+    `CREATE INDEX inbound_events_body_idx ON ingress.inbound_events (body_sha256)`,
     // One row per item ever put in the outbox: the primary key is what makes each item go out once.
-    await q.query(`CREATE TABLE ingress.published_items (
+    `CREATE TABLE ingress.published_items (
       dedupe_key text PRIMARY KEY,
       item_event_id text NOT NULL,
       routing_key text NOT NULL,
@@ -42,10 +36,9 @@ export class CreateIngress1764100000000 implements MigrationInterface {
       phone_number_id text,
       tenant_id integer,
       created_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    await q.query(`CREATE INDEX published_items_event_idx ON ingress.published_items (inbound_event_id)`);
-
-    await q.query(`CREATE TABLE ingress.notifications (
+    )`,
+    `CREATE INDEX published_items_event_idx ON ingress.published_items (inbound_event_id)`,
+    `CREATE TABLE ingress.notifications (
       id text PRIMARY KEY,
       tenant_id integer NOT NULL,
       type text NOT NULL,
@@ -57,18 +50,14 @@ export class CreateIngress1764100000000 implements MigrationInterface {
       message_id text NOT NULL,
       text text,
       created_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    await q.query(
-      `CREATE INDEX notifications_tenant_idx ON ingress.notifications (tenant_id, created_at DESC, id DESC)`,
-    );
-
-    await createOutboxTable(q, 'ingress');
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await dropOutboxTable(q, 'ingress');
-    await q.query('DROP TABLE IF EXISTS ingress.notifications');
-    await q.query('DROP TABLE IF EXISTS ingress.published_items');
-    await q.query('DROP TABLE IF EXISTS ingress.inbound_events');
-  }
-}
+    )`,
+    `CREATE INDEX notifications_tenant_idx ON ingress.notifications (tenant_id, created_at DESC, id DESC)`,
+    (q) => createOutboxTable(q, 'ingress'),
+  ],
+  down: [
+    (q) => dropOutboxTable(q, 'ingress'),
+    'DROP TABLE IF EXISTS ingress.notifications',
+    'DROP TABLE IF EXISTS ingress.published_items',
+    'DROP TABLE IF EXISTS ingress.inbound_events',
+  ],
+});
