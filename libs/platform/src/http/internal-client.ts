@@ -83,8 +83,9 @@ async function readBody(answer: Dispatcher.ResponseData): Promise<AnswerBody> {
  * The one HTTP client for calls between services, built on an internal endpoint's contract: it sends the
  * internal credential, the tenant, the request id and the trace, keeps connections alive, and bounds each call
  * with a timeout. It answers the envelope's `data`, or throws:
- * - `AppError` with the callee's code when the callee refused in its envelope with a documented 4xx (other than
- *   VALIDATION_ERROR, which says the caller built the call wrong): the caller may pass it on as its own;
+ * - `AppError` with the callee's code when the callee refused in its envelope with a 4xx and a documented code
+ *   (other than VALIDATION_ERROR, which says the caller built the call wrong): the caller may pass it on as its
+ *   own, with the code's documented status whatever status the callee used;
  * - `AppError('SERVICE_UNAVAILABLE')` when the callee could not be reached, timed out or answered 502-504, which
  *   `isTransientFailure` recognises: a consumer waits it out;
  * - `InternalCallError` for any other answer: permanent.
@@ -145,8 +146,8 @@ export class InternalClient {
     if (
       isErrorCode(code) &&
       code !== 'VALIDATION_ERROR' &&
-      status < 500 &&
-      ERROR_CODES[code].status === status
+      status >= 400 &&
+      status < 500
     ) {
       const message = typeof body.error?.message === 'string' ? body.error.message : undefined;
       const details = body.error?.details;

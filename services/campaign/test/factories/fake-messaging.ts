@@ -74,7 +74,7 @@ export async function startFakeMessaging() {
     if (!account || account.tenantId !== tenantId) return answer(res, 422, null, 'NO_ACTIVE_ACCOUNT');
     if (resource === 'campaign-template') {
       const name = new URLSearchParams(query).get('name');
-      if (name !== SALE_TEMPLATE.name) return answer(res, 404, null, 'TEMPLATE_NOT_FOUND');
+      if (name !== SALE_TEMPLATE.name) return answer(res, 422, null, 'TEMPLATE_NOT_FOUND');
       const template = { ...SALE_TEMPLATE, channel_account_id: accountId };
       return answer(res, 200, { template, throughput_per_second: 80 });
     }

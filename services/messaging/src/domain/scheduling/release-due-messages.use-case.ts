@@ -20,7 +20,7 @@ export async function releaseDueMessages(
   released += await releaseScheduledMessages(deps);
   released += await releaseDueRetries(deps);
   released += await requeueStrandedMessages(deps);
-  await settleAbandonedAttempts(deps);
+  released += await settleAbandonedAttempts(deps);
   released += await applyOrphanedReports(deps);
   return released;
 }

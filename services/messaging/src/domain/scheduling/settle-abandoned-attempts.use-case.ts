@@ -20,26 +20,28 @@ export function settleWindowMs(config: SettleDeps['config']): number {
   return Math.max(config.UNKNOWN_OUTCOME_WINDOW_MS, config.UPSTREAM_TIMEOUT_MS + config.ATTEMPT_GRACE_MS);
 }
 
-export async function settleAbandonedAttempts(deps: SettleDeps): Promise<void> {
+/** Answers how many attempts it settled (sent again or failed), so the scheduler's next pass comes soon. */
+export async function settleAbandonedAttempts(deps: SettleDeps): Promise<number> {
   const { UPSTREAM_TIMEOUT_MS, ATTEMPT_GRACE_MS, UNKNOWN_OUTCOME_POLICY } = deps.config;
   const graceMs = UPSTREAM_TIMEOUT_MS + ATTEMPT_GRACE_MS;
   const resent = await deps.sweeps.releaseUnfinishedAttempts('awaiting slot', graceMs);
   if (resent > 0)
     deps.logger.warn('messages a stopped worker held before their slot sent again', { count: resent });
   const windowMs = settleWindowMs(deps.config);
+  let again = 0;
   if (UNKNOWN_OUTCOME_POLICY === 'resend') {
-    const again = await deps.sweeps.releaseUnfinishedAttempts('unknown outcome, not resent', windowMs);
+    again = await deps.sweeps.releaseUnfinishedAttempts('unknown outcome, not resent', windowMs);
     if (again > 0)
       deps.logger.warn('sends of unknown outcome without a status report sent again (policy resend)', {
         count: again,
       });
   }
-  await failUnknownOutcomes(deps, windowMs);
+  return resent + again + (await failUnknownOutcomes(deps, windowMs));
 }
 
 /** Fails the sends of unknown outcome whose window ran out (after their one resend, under `resend`). */
-async function failUnknownOutcomes(deps: SettleDeps, windowMs: number): Promise<void> {
-  await deps.unitOfWork.inTransaction(async (tx) => {
+async function failUnknownOutcomes(deps: SettleDeps, windowMs: number): Promise<number> {
+  return deps.unitOfWork.inTransaction(async (tx) => {
     const rows = await deps.sweeps.lockUnknownOutcomes(tx, windowMs);
     const resend = deps.config.UNKNOWN_OUTCOME_POLICY === 'resend';
     for (const message of rows) {
@@ -52,5 +54,6 @@ async function failUnknownOutcomes(deps: SettleDeps, windowMs: number): Promise<
     }
     if (rows.length > 0)
       deps.logger.warn('sends of unknown outcome without a status report failed', { count: rows.length });
+    return rows.length;
   });
 }
