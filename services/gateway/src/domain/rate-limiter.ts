@@ -1,4 +1,5 @@
-import type { Logger, RedisClient } from '@bm/platform';
+import type { Logger } from '@bm/platform';
+import type { WindowCounter } from './gateway-ports';
 import type { Plan } from './plans';
 
 export interface RateDecision {
@@ -16,19 +17,10 @@ export interface RateDecision {
  */
 export const UNLIMITED_BUDGET = 2_147_483_647;
 
-// One round trip: count the request in the tenant's fixed window and read the window's remaining time.
-const SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return {count, redis.call('PTTL', KEYS[1])}
-`;
-
-/** Per-tenant fixed-window limits held in Redis, so every gateway replica counts against the same budget. */
+/** Per-tenant fixed-window limits in a shared counter, so every gateway replica counts against the same budget. */
 export class RateLimiter {
-  private scriptSha?: string;
-
   constructor(
-    private readonly redis: RedisClient,
+    private readonly counter: WindowCounter,
     private readonly logger: Logger,
   ) {}
 
@@ -36,31 +28,19 @@ export class RateLimiter {
     // The unlimited plan counts nothing, so it costs no round trip.
     if (plan.limit === null) return this.unmetered(plan);
     const windowMs = plan.windowSeconds * 1000;
-    if (this.redis.status !== 'ready') return this.failOpen(plan);
+    if (!this.counter.ready()) return this.failOpen(plan);
     try {
-      const [count, ttl] = await this.evaluate(`gw:rl:${tenantId}`, windowMs);
+      const { count, msLeft } = await this.counter.hit(`gw:rl:${tenantId}`, windowMs);
       return {
         allowed: count <= plan.limit,
         limit: plan.limit,
         remaining: Math.max(0, plan.limit - count),
-        resetSeconds: Math.max(1, Math.ceil((ttl > 0 ? ttl : windowMs) / 1000)),
+        resetSeconds: Math.max(1, Math.ceil((msLeft > 0 ? msLeft : windowMs) / 1000)),
       };
     } catch (err) {
       this.logger.warn('rate limiter unavailable, allowing request', { error: (err as Error).message });
       return this.failOpen(plan);
     }
-  }
-
-  private async evaluate(key: string, windowMs: number): Promise<[number, number]> {
-    if (this.scriptSha) {
-      try {
-        return (await this.redis.evalsha(this.scriptSha, 1, key, windowMs)) as [number, number];
-      } catch (err) {
-        if (!(err as Error).message.includes('NOSCRIPT')) throw err;
-      }
-    }
-    this.scriptSha = (await this.redis.script('LOAD', SCRIPT)) as string;
-    return (await this.redis.evalsha(this.scriptSha, 1, key, windowMs)) as [number, number];
   }
 
   /**
