@@ -59,7 +59,7 @@ function corkEachTurn(stream: unknown): void {
       process.nextTick(uncork);
     }
     return write(...args);
-  }) as typeof stream.write;
+  });
 }
 
 /** The broker said no (bad credentials, missing rights, topology that does not match): retrying will not help. */
