@@ -133,11 +133,14 @@ export const UNCAPPED_THROUGHPUT = 10_000;
 
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
+/** The broker and Redis prefix of the benchmarks' services (`BENCH_PREFIX`, default `bench`): two runs at once need two. */
+export const BENCH_PREFIX = process.env.BENCH_PREFIX ?? 'bench';
+
 /** The environment every benchmarked service shares: the bench database, its own prefixes, quiet logs. */
 export const BENCH_ENV = {
   DATABASE_URL,
-  REDIS_PREFIX: 'bench:',
-  AMQP_PREFIX: 'bench',
+  REDIS_PREFIX: `${BENCH_PREFIX}:`,
+  AMQP_PREFIX: BENCH_PREFIX,
   ADMIN_TOKEN,
   INTERNAL_TOKEN,
   LOG_LEVEL: 'error',

@@ -4,6 +4,7 @@ import { fixedGroup, type CpuGroup } from './cpu';
 import {
   ADMIN_TOKEN,
   BENCH_ENV,
+  BENCH_PREFIX,
   DATABASE_URL,
   freePort,
   migrateBenchDatabase,
@@ -44,8 +45,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const env = {
     ...BENCH_ENV,
     DATABASE_URL: STACK_DATABASE_URL,
-    AMQP_PREFIX: 'bench.stack',
-    REDIS_PREFIX: 'bench.stack:',
+    AMQP_PREFIX: `${BENCH_PREFIX}.stack`,
+    REDIS_PREFIX: `${BENCH_PREFIX}.stack:`,
   };
   await migrateBenchDatabase(env);
   const ports = {

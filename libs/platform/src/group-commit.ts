@@ -143,7 +143,7 @@ export class GroupCommit<T, R = void> {
 
   private async run(group: Array<Waiting<T, R>>): Promise<void> {
     try {
-      const results = (await this.apply(group.map((w) => w.item))) as readonly R[] | undefined;
+      const results = (await this.applyThroughConflicts(group.map((w) => w.item))) as readonly R[] | undefined;
       group.forEach((w, i) => w.resolve(results?.[i] as R));
       return;
     } catch (err) {
@@ -159,10 +159,39 @@ export class GroupCommit<T, R = void> {
       });
     }
     for (const w of group) {
-      await this.apply([w.item]).then(
+      await this.applyThroughConflicts([w.item]).then(
         (results) => w.resolve((results as readonly R[] | undefined)?.[0] as R),
         w.reject,
       );
     }
   }
+
+  /**
+   * Applies the items, again at once when the transaction lost a lock conflict (a deadlock or a serialization
+   * failure: PostgreSQL rolled it back whole, so nothing is applied twice). Such a conflict is between this
+   * service's own concurrent writers, not an outage: failing the group would pause its consumers for a backoff.
+   */
+  private async applyThroughConflicts(items: T[]): ReturnType<GroupApply<T, R>> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.apply(items);
+      } catch (err) {
+        if (attempt >= CONFLICT_ATTEMPTS || !isLockConflict(err)) throw err;
+        this.options.logger?.debug(`${this.options.name}: group lost a lock conflict, applying it again`, {
+          items: items.length,
+          attempt,
+        });
+      }
+    }
+  }
+}
+
+/** Times a group is applied when each attempt loses a lock conflict, before its items fail (transiently). */
+const CONFLICT_ATTEMPTS = 3;
+
+/** A PostgreSQL deadlock (40P01) or serialization failure (40001), as pg or TypeORM's QueryFailedError reports it. */
+function isLockConflict(err: unknown): boolean {
+  const code = (e: unknown) => (e !== null && typeof e === 'object' ? (e as { code?: unknown }).code : undefined);
+  const c = code(err) ?? code((err as { driverError?: unknown } | null)?.driverError);
+  return c === '40P01' || c === '40001';
 }

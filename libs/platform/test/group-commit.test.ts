@@ -198,4 +198,45 @@ describe('GroupCommit', () => {
     expect(await stored(batch)).toEqual(batch);
     await expect(Promise.all(submitted)).resolves.toEqual(['STOP', 'STOP', 'STOP']);
   });
+
+  it('when two groups deadlock on each other, then the loser is applied again at once and each writes once', async () => {
+    const [first, second] = ids(2);
+    await pool.query(`INSERT INTO ${table} (id, label) VALUES ($1, 'x'), ($2, 'x')`, [first, second]);
+    let holdingFirstLocks = 0;
+    let bothHold: () => void = () => undefined;
+    const bothHoldFirstLock = new Promise<void>((resolve) => (bothHold = resolve));
+    let applies = 0;
+    // Appends its label to both rows in one transaction, in the order given: crossed orders deadlock once.
+    const crossing = (order: number[]) => async (labels: string[]) => {
+      applies += 1;
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const append = (id: number) =>
+          client.query(`UPDATE ${table} SET label = label || $2 WHERE id = $1`, [id, labels.join('')]);
+        await append(order[0]);
+        if (++holdingFirstLocks === 2) bothHold();
+        await bothHoldFirstLock;
+        await append(order[1]);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK');
+        throw err;
+      } finally {
+        client.release();
+      }
+    };
+    const a = new GroupCommit<string>(crossing([first, second]), { name: 'a', logger });
+    const b = new GroupCommit<string>(crossing([second, first]), { name: 'b', logger });
+
+    await Promise.all([a.submit('a'), b.submit('b')]);
+
+    // At least one loss and its retry (a retry can lose again to the other group's own retry).
+    expect(applies).toBeGreaterThanOrEqual(3);
+    const { rows } = await pool.query<{ label: string }>(
+      `SELECT label FROM ${table} WHERE id = ANY($1) ORDER BY id`,
+      [[first, second]],
+    );
+    expect(rows.map((r) => [...r.label].sort().join(''))).toEqual(['abx', 'abx']);
+  });
 });

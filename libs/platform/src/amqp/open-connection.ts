@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import amqp, { type ChannelModel, type ConfirmChannel } from 'amqplib';
 import type { Logger } from '../logger';
 import type { QueueConsumer } from './queue-consumer';
@@ -23,6 +24,7 @@ export async function openConnection(
   // Heartbeats detect a half-open TCP connection in seconds instead of minutes.
   if (!url.searchParams.has('heartbeat')) url.searchParams.set('heartbeat', '10');
   const connection = await amqp.connect(url.toString(), { timeout: 5_000 });
+  corkEachTurn((connection as unknown as { connection?: { stream?: unknown } }).connection?.stream);
   connection.on('error', (err: Error) => logger.warn('amqp connection error', { error: err.message }));
   try {
     const publisher = await connection.createConfirmChannel();
@@ -35,6 +37,29 @@ export async function openConnection(
     await connection.close().catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * Frames written in one turn of the event loop (a batch of publishes, acks, the channels' frames the client
+ * multiplexes) leave in one socket write instead of one each: the socket is corked at the turn's first write and
+ * uncorked when the turn's synchronous work is done.
+ */
+function corkEachTurn(stream: unknown): void {
+  if (!(stream instanceof Socket)) return;
+  const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    stream.uncork();
+  };
+  stream.write = ((...args: unknown[]) => {
+    if (!corked) {
+      corked = true;
+      stream.cork();
+      process.nextTick(uncork);
+    }
+    return write(...args);
+  });
 }
 
 /** The broker said no (bad credentials, missing rights, topology that does not match): retrying will not help. */

@@ -3,6 +3,7 @@ import { serviceNameOf, type Logger } from '../logger';
 import { exportSpan, spanExportConfigured } from '../tracing/span-export';
 import { continueTrace, runWithTrace, TRACEPARENT } from '../tracing/trace-context';
 import { isTransientFailure } from '../transient-failure';
+import { AckBatcher } from './ack-batcher';
 import type { MessageHandler } from './amqp.types';
 import type { ConsumeOutcome, ConsumerMetrics } from './amqp-metrics';
 import { OutageGate, type Backoff, type Turn } from './outage-gate';
@@ -42,6 +43,8 @@ export class QueueConsumer {
   private readonly inFlight = new Set<Promise<void>>();
   /** Channels closed under us: a delivery of one is redelivered by the broker, so it is not run again here. */
   private readonly lost = new WeakSet<Channel>();
+  /** Each channel's acks, sent in batches. */
+  private readonly acks = new WeakMap<Channel, AckBatcher>();
   private readonly gate: OutageGate;
   /** Where consumer spans go when span export is on (decided once: nothing is built per message otherwise). */
   private readonly spanService: string | undefined;
@@ -86,6 +89,7 @@ export class QueueConsumer {
       this.s.logger.warn('amqp consumer channel error', { queue: this.s.names.main, error: err.message }),
     );
     await ch.prefetch(this.s.prefetch);
+    this.acks.set(ch, new AckBatcher(ch, (call) => this.settle(call)));
     await declareConsumerQueues(ch, this.s.exchange, this.s.names, this.s.bindingKeys, this.s.queueExpiresMs);
     const { consumerTag } = await ch.consume(this.s.names.main, (msg) => this.onDelivery(ch, msg), {
       noAck: false,
@@ -116,6 +120,8 @@ export class QueueConsumer {
     // Deliveries waiting out an outage are not run: closing the channel puts them back in the queue.
     this.gate.close();
     await Promise.allSettled([...this.inFlight]);
+    // The last handlers' acks go out before the channel closes, or their messages would come again.
+    if (ch) this.acks.get(ch)?.flush();
     this.channel = undefined;
     // Closing requeues deliveries that arrived after the cancel and were never started.
     if (ch) await ch.close().catch(() => undefined);
@@ -129,6 +135,7 @@ export class QueueConsumer {
       return;
     }
     if (this.stopping) return;
+    this.acks.get(ch)?.received(msg.fields.deliveryTag);
     const work = this.process(ch, msg)
       .catch((err: Error) => {
         this.s.logger.error('amqp delivery failed', { queue: this.s.names.main, error: err.message });
@@ -252,7 +259,7 @@ export class QueueConsumer {
       // Could not park the copy: keep the original, put it back after the delay (the attempt is not counted).
       logger.warn('amqp could not schedule retry', { queue: names.main, error: (sendErr as Error).message });
       await new Promise((r) => setTimeout(r, this.s.retryDelayMs));
-      this.settle(() => ch.nack(msg, false, true));
+      this.acks.get(ch)?.nack(msg, true);
       return 'requeue';
     }
     this.ack(ch, msg);
@@ -260,7 +267,7 @@ export class QueueConsumer {
   }
 
   private ack(ch: Channel, msg: ConsumeMessage): void {
-    this.settle(() => ch.ack(msg));
+    this.acks.get(ch)?.ack(msg);
   }
 
   private settle(fn: () => void): void {

@@ -356,7 +356,9 @@ export class MessageLogRepository implements MessageLogStore {
    * The hot path of successful sends in one atomic statement for a whole batch: each message becomes `sent`,
    * its status event goes into the outbox, and a template opens its conversation in the tier ledger. Messages
    * with status reports that overtook the send are flagged for the caller to apply. Inside the caller's
-   * transaction when given one (a status report naming a send attempt whose answer never came).
+   * transaction when given one (a status report naming a send attempt whose answer never came). The rows are
+   * locked in id order first, as a batch of status reports locks them (StatusReportRepository.lockForReports):
+   * the two then queue behind each other instead of deadlocking.
    */
   async markSent(
     sent: SentRecord[],
@@ -367,10 +369,12 @@ export class MessageLogRepository implements MessageLogStore {
       db,
       `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::text[])
                               AS t(id, provider_message_id, event_id, event, traceparent)),
+       l AS (SELECT id FROM messaging.message_logs WHERE id = ANY($1::bigint[]) AND status = 'queued'
+              ORDER BY id FOR UPDATE),
        u AS (
          UPDATE messaging.message_logs m
             SET ${statusColumns("'sent'", 'now()')}, provider_message_id = i.provider_message_id
-           FROM i WHERE m.id = i.id AND m.status = 'queued' RETURNING m.*),
+           FROM i JOIN l ON l.id = i.id WHERE m.id = i.id AND m.status = 'queued' RETURNING m.*),
        o AS (${statusEventsSql('i', 'u')}),
        c AS (${openConversationSql("(SELECT u.*, u.campaign_id AS reference FROM u WHERE u.message_type = 'template')", this.capacityWindowMs)})
        SELECT u.*, EXISTS (SELECT 1 FROM messaging.pending_status_reports p

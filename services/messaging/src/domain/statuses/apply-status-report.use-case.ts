@@ -45,8 +45,10 @@ export interface StatusReport {
  * Delivery receipts from the upstream, a batch in one transaction: each applied by the status rules. A receipt
  * whose wamid no message has yet gives it to the send attempt its callback data names (reconcileSendAttempts);
  * one that names none is kept until the send records the provider message id. The common case (one
- * sent, delivered or read report for a message) is one statement for the whole batch; a failure, or several
- * reports of one message, go through changeStatus one by one in arrival order, as they would alone. Each
+ * sent, delivered or read report for a message) is one statement for the whole batch; several such reports of one
+ * message are applied in arrival order, as they would be alone, one more statement per further report of the
+ * most reported message (a backlog brings sent, delivered and read together); a failure goes through changeStatus
+ * one by one in arrival order. Each
  * status event continues the trace of the send that created the message (the upstream's webhooks carry none, so
  * the receipt's own trace began at webhook-ingress); a debug line links the two. Messages stored before traces
  * were kept continue the receipt's trace.
@@ -81,33 +83,41 @@ export async function applyStatusReports(
       const key = r.item.provider_message_id;
       byMessage.set(key, [...(byMessage.get(key) ?? []), r]);
     }
-    const moves: ForwardMove[] = [];
+    // rounds[k] holds the (k+1)-th move of each message: one statement cannot update a row twice.
+    const rounds: ForwardMove[][] = [];
     const oneByOne: StatusReport[] = [];
     for (const [providerMessageId, ofMessage] of byMessage) {
       const message = messages.get(providerMessageId)!;
-      const change = ofMessage.length === 1 ? toChange(ofMessage[0].item) : undefined;
-      if (!change || !FORWARD.has(change.status)) {
+      const changes = ofMessage.map((r) => toChange(r.item));
+      if (!changes.every((c) => c !== undefined && FORWARD.has(c.status))) {
         oneByOne.push(...ofMessage);
         continue;
       }
-      // A duplicate or late receipt changes nothing and emits nothing.
-      if (!canMoveTo(message.status, change.status)) continue;
-      const status = change.status as ForwardMove['status'];
-      const event = buildEvent<'message.status_updated'>(
-        message.tenantId,
-        statusEventFields({ ...message, status }, message.status),
-      );
-      moves.push({
-        id: message.id,
-        status,
-        expected: statusesBefore(status),
-        at: change.at ?? new Date(),
-        eventId: event.messageId,
-        event: event.payload,
-        traceparent: traceOf(deps, message, ofMessage[0]),
+      // In arrival order, as each would apply alone: a duplicate or late receipt changes nothing, emits nothing.
+      let current = message.status;
+      let round = 0;
+      ofMessage.forEach((report, i) => {
+        const change = changes[i]!;
+        if (!canMoveTo(current, change.status)) return;
+        const status = change.status as ForwardMove['status'];
+        const event = buildEvent<'message.status_updated'>(
+          message.tenantId,
+          statusEventFields({ ...message, status }, current),
+        );
+        (rounds[round] ??= []).push({
+          id: message.id,
+          status,
+          expected: statusesBefore(status),
+          at: change.at ?? new Date(),
+          eventId: event.messageId,
+          event: event.payload,
+          traceparent: traceOf(deps, message, report),
+        });
+        round += 1;
+        current = status;
       });
     }
-    await deps.statusReports.moveForward(tx, moves);
+    for (const moves of rounds) await deps.statusReports.moveForward(tx, moves);
     for (const r of oneByOne) {
       const message = messages.get(r.item.provider_message_id)!;
       await runInTrace(traceOf(deps, message, r), () => applyOne(deps, tx, r.item));
