@@ -133,7 +133,7 @@ describe('gateway rate limits', () => {
     }
   });
 
-  it('when a call is not authenticated, then 401 states the default plan\'s budget, uncounted', async () => {
+  it("when a call is not authenticated, then 401 states the default plan's budget, uncounted", async () => {
     for (const authorization of [undefined, 'Bearer bm_live_unknown', 'Basic abc']) {
       const req = request(a.url).get('/api/v1/messages/1');
       const res = await (authorization === undefined ? req : req.set('Authorization', authorization));

@@ -191,7 +191,7 @@ export function createForwarder(internalToken: string, timeoutMs: number, logger
       const unreachable = (err: Error) =>
         logger.warn('internal service unreachable', { target, error: err.message });
       poolFor(target).dispatch(
-        { path: req.originalUrl, method: req.method as Dispatcher.HttpMethod, headers, body: hasBody ? req : null },
+        { path: req.originalUrl, method: req.method, headers, body: hasBody ? req : null },
         new AnswerRelay(req, res, next, unreachable),
       );
     };
