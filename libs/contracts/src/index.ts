@@ -27,4 +27,5 @@ export * from './schemas/inbound-events';
 export * from './schemas/inbound-audit';
 export * from './schemas/event-registry';
 export * from './schemas/recipient-list';
+export * from './internal';
 export * from './openapi';

@@ -10,8 +10,9 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string = ERROR_CODES[code].message,
     readonly details?: Record<string, unknown>,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'AppError';
     this.status = ERROR_CODES[code].status;
   }

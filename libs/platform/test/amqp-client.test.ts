@@ -1,42 +1,16 @@
-import amqp, { type ChannelModel } from 'amqplib';
-import {
-  AmqpClient,
-  commonEnvSchema,
-  createLogger,
-  loadConfig,
-  type AmqpClientOptions,
-  type CommonConfig,
-  type ConsumedMessage,
-} from '@bm/platform';
-import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { createLogger, type AmqpClient, type AmqpClientOptions, type ConsumedMessage } from '@bm/platform';
+import { uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { closeAfter, config, env, runAmqpClient, useBrokerView } from './support/broker';
 
-const env = testEnv();
-const config = loadConfig<CommonConfig>(commonEnvSchema, env);
 const logger = createLogger('amqp-client-test', config.LOG_LEVEL);
-const clients: AmqpClient[] = [];
-let raw: ChannelModel;
+const broker = useBrokerView();
+const closeLater = closeAfter();
 
 function newClient(overrides: Partial<AmqpClientOptions> = {}): AmqpClient {
-  const client = new AmqpClient({
-    url: config.AMQP_URL,
-    prefix: config.AMQP_PREFIX,
-    logger,
-    queueExpiresMs: Number(env.AMQP_QUEUE_EXPIRES_MS),
-    ...overrides,
-  });
-  clients.push(client);
+  const client = runAmqpClient(logger, overrides);
+  closeLater(() => client.close());
   return client;
 }
-
-beforeAll(async () => {
-  raw = await amqp.connect(config.AMQP_URL);
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-afterAll(async () => {
-  await raw.close();
-});
 
 describe('AmqpClient publish and consume', () => {
   it('when an event is published, then the consumer gets its payload, messageId, routing key and headers', async () => {
@@ -72,7 +46,7 @@ describe('AmqpClient publish and consume', () => {
     const s = uniqueSuffix();
     const client = newClient();
     await client.connect();
-    const ch = await raw.createChannel();
+    const ch = await broker.connection.createChannel();
     const queue = `${config.AMQP_PREFIX}.raw-${s}`;
     await ch.assertQueue(queue, {
       durable: true,

@@ -1,59 +1,38 @@
-import amqp, { type Channel, type ChannelModel } from 'amqplib';
 import { Pool } from 'pg';
 import {
   AmqpClient,
   AppError,
-  commonEnvSchema,
   createLogger,
   createRedis,
   GroupCommit,
   isTransientFailure,
-  loadConfig,
   ServiceMetrics,
   TransientError,
-  type CommonConfig,
   type ConsumedMessage,
 } from '@bm/platform';
-import { freePort, startTcpProxy, testEnv, uniqueSuffix, waitFor, type TcpProxy } from '@bm/platform/testing';
+import { freePort, startTcpProxy, uniqueSuffix, waitFor, type TcpProxy } from '@bm/platform/testing';
 import { backoffDelay } from '../src/amqp/outage-gate';
+import { closeAfter, config, runAmqpClient, useBrokerView } from './support/broker';
 
 /*
  * Consumers against a dependency that goes away. The shared PostgreSQL, RabbitMQ and Redis keep running: the
  * database is reached through a TCP proxy the test cuts and restores, or its connection is ended from within
  * (pg_terminate_backend), and Redis is a closed port.
  */
-const env = testEnv();
-const config = loadConfig<CommonConfig>(commonEnvSchema, env);
 const logger = createLogger('amqp-outage-test', config.LOG_LEVEL);
 const db = new URL(config.DATABASE_URL);
-const cleanups: Array<() => Promise<unknown>> = [];
-let raw: ChannelModel;
-let ch: Channel;
-
-beforeAll(async () => {
-  raw = await amqp.connect(config.AMQP_URL);
-  ch = await raw.createChannel();
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-afterAll(async () => {
-  await raw.close();
-});
+const broker = useBrokerView();
+const closeLater = closeAfter();
 
 function newClient(metrics?: ServiceMetrics): AmqpClient {
-  const client = new AmqpClient({
-    url: config.AMQP_URL,
-    prefix: config.AMQP_PREFIX,
-    logger,
-    queueExpiresMs: Number(env.AMQP_QUEUE_EXPIRES_MS),
+  const client = runAmqpClient(logger, {
     retryDelayMs: 30,
     maxDeliveries: 2,
     backoffInitialMs: 40,
     backoffMaxMs: 300,
     metrics,
   });
-  cleanups.push(() => client.close());
+  closeLater(() => client.close());
   return client;
 }
 
@@ -65,14 +44,12 @@ async function proxiedPool(): Promise<{ pool: Pool; proxy: TcpProxy }> {
   url.port = String(proxy.port);
   const pool = new Pool({ connectionString: url.toString(), max: 4, connectionTimeoutMillis: 1_000 });
   pool.on('error', () => undefined);
-  cleanups.push(
+  closeLater(
     () => proxy.close(),
     () => pool.end().catch(() => undefined),
   );
   return { pool, proxy };
 }
-
-const ready = async (queue: string) => (await ch.checkQueue(`${config.AMQP_PREFIX}.${queue}`)).messageCount;
 
 function sample(text: string, name: string, queue: string): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(`queue="${queue}"`));
@@ -109,7 +86,7 @@ describe('transient versus permanent failures', () => {
   it('when the database ends the session (57P01) or reports a SQLSTATE of "not now", then it is transient', async () => {
     const pool = new Pool({ connectionString: config.DATABASE_URL, max: 1 });
     pool.on('error', () => undefined);
-    cleanups.push(() => pool.end().catch(() => undefined));
+    closeLater(() => pool.end().catch(() => undefined));
     const client = await pool.connect();
     client.on('error', () => undefined);
     const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
@@ -232,10 +209,13 @@ describe('a consumer during an outage of its database', () => {
     // Messages that arrive while the consumer is paused wait without a try, so the count is the probes and the
     // first failures, not one per message.
     expect(sample(text, 'bm_amqp_transient_failures_total', main)).toBeGreaterThanOrEqual(1);
-    await waitFor(async () => (await ready(`${queue}.dlq`)) === 0 && (await ready(`${queue}.retry`)) === 0, {
-      what: 'no message parked',
-    });
-    expect(await ready(queue)).toBe(0);
+    await waitFor(
+      async () => (await broker.ready(`${queue}.dlq`)) === 0 && (await broker.ready(`${queue}.retry`)) === 0,
+      {
+        what: 'no message parked',
+      },
+    );
+    expect(await broker.ready(queue)).toBe(0);
   });
 
   it('when the database ends the handler session (pg_terminate_backend), then the message is tried again, uncounted, and acked', async () => {
@@ -245,7 +225,7 @@ describe('a consumer during an outage of its database', () => {
       application_name: `outage-${uniqueSuffix()}`,
     });
     pool.on('error', () => undefined);
-    cleanups.push(() => pool.end().catch(() => undefined));
+    closeLater(() => pool.end().catch(() => undefined));
     const client = newClient();
     await client.connect();
     const s = uniqueSuffix();
@@ -259,7 +239,7 @@ describe('a consumer during an outage of its database', () => {
 
     await client.publish(`test.${s}.item`, {}, { messageId: `m-${s}` });
     const admin = new Pool({ connectionString: config.DATABASE_URL, max: 1 });
-    cleanups.push(() => admin.end());
+    closeLater(() => admin.end());
     await waitFor(
       async () =>
         ((
@@ -274,8 +254,8 @@ describe('a consumer during an outage of its database', () => {
 
     await waitFor(() => attempts.length === 2, { what: 'the second run' });
     expect(attempts).toEqual([1, 1]);
-    await waitFor(async () => (await ready(queue)) === 0, { what: 'the message acked' });
-    expect(await ready(`${queue}.dlq`)).toBe(0);
+    await waitFor(async () => (await broker.ready(queue)) === 0, { what: 'the message acked' });
+    expect(await broker.ready(`${queue}.dlq`)).toBe(0);
   });
 
   it('when a poison message arrives during the outage, then it alone is dead-lettered after its attempts', async () => {
@@ -294,9 +274,12 @@ describe('a consumer during an outage of its database', () => {
     proxy.cut();
     await client.publish(`test.${s}.item`, { n: 1 }, { messageId: `good-${s}` });
     await client.publish(`test.${s}.item`, { n: 'x' }, { messageId: `poison-${s}` });
-    const dead = await waitFor(async () => ch.get(`${config.AMQP_PREFIX}.${queue}.dlq`, { noAck: true }), {
-      what: 'the poison message dead-lettered',
-    });
+    const dead = await waitFor(
+      async () => broker.channel.get(`${config.AMQP_PREFIX}.${queue}.dlq`, { noAck: true }),
+      {
+        what: 'the poison message dead-lettered',
+      },
+    );
     expect(handled).toEqual([]);
     proxy.restore();
 
@@ -307,7 +290,7 @@ describe('a consumer during an outage of its database', () => {
       'x-bm-error': 'The request is invalid',
     });
     expect(handled).toEqual([`good-${s}`]);
-    expect(await ready(`${queue}.dlq`)).toBe(0);
+    expect(await broker.ready(`${queue}.dlq`)).toBe(0);
   });
 
   it('when the service stops during an outage, then it closes at once and the waiting messages are back in the queue', async () => {
@@ -329,7 +312,7 @@ describe('a consumer during an outage of its database', () => {
     await client.close();
 
     expect(Date.now() - started).toBeLessThan(3_000);
-    await waitFor(async () => (await ready(queue)) === 3, { what: 'the messages requeued' });
-    expect(await ready(`${queue}.dlq`)).toBe(0);
+    await waitFor(async () => (await broker.ready(queue)) === 3, { what: 'the messages requeued' });
+    expect(await broker.ready(`${queue}.dlq`)).toBe(0);
   });
 });

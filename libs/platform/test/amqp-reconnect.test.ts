@@ -1,17 +1,8 @@
 import net from 'node:net';
-import amqp, { type ChannelModel } from 'amqplib';
-import {
-  AmqpClient,
-  commonEnvSchema,
-  createLogger,
-  loadConfig,
-  type CommonConfig,
-  type ConsumedMessage,
-} from '@bm/platform';
-import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { createLogger, type AmqpClient, type ConsumedMessage } from '@bm/platform';
+import { uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { config, runAmqpClient, useBrokerView } from './support/broker';
 
-const env = testEnv();
-const config = loadConfig<CommonConfig>(commonEnvSchema, env);
 const logger = createLogger('amqp-reconnect-test', config.LOG_LEVEL);
 const broker = new URL(config.AMQP_URL);
 
@@ -60,28 +51,16 @@ class TcpProxy {
 
 let proxy: TcpProxy;
 let client: AmqpClient;
-let raw: ChannelModel;
+const view = useBrokerView();
 
-beforeAll(async () => {
-  raw = await amqp.connect(config.AMQP_URL);
-});
 beforeEach(async () => {
   proxy = await new TcpProxy().listen();
-  client = new AmqpClient({
-    url: proxy.url(),
-    prefix: config.AMQP_PREFIX,
-    logger,
-    queueExpiresMs: Number(env.AMQP_QUEUE_EXPIRES_MS),
-    maxReconnectDelayMs: 300,
-  });
+  client = runAmqpClient(logger, { url: proxy.url(), maxReconnectDelayMs: 300 });
   await client.connect();
 });
 afterEach(async () => {
   await client.close();
   await proxy.close();
-});
-afterAll(async () => {
-  await raw.close();
 });
 
 function collect(into: ConsumedMessage[]) {
@@ -158,7 +137,7 @@ describe('AmqpClient reconnect', () => {
     });
     await client.publish(`test.${s}.work`, {}, { messageId: `work-${s}` });
     await waitFor(() => order.length === 1, { what: 'handler start' });
-    const ch = await raw.createChannel();
+    const ch = await view.connection.createChannel();
 
     const closing = client.close().then(() => order.push('closed'));
     // Release the handler only once the consumer is cancelled, i.e. close() is well under way.

@@ -1,49 +1,16 @@
-import amqp, { type Channel, type ChannelModel } from 'amqplib';
-import {
-  AmqpClient,
-  commonEnvSchema,
-  createLogger,
-  loadConfig,
-  type CommonConfig,
-  type ConsumedMessage,
-} from '@bm/platform';
-import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { createLogger, type AmqpClient, type ConsumedMessage } from '@bm/platform';
+import { uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { closeAfter, config, runAmqpClient, useBrokerView } from './support/broker';
 
-const env = testEnv();
-const config = loadConfig<CommonConfig>(commonEnvSchema, env);
 const logger = createLogger('amqp-retry-test', config.LOG_LEVEL);
-const clients: AmqpClient[] = [];
-let raw: ChannelModel;
-let ch: Channel;
+const broker = useBrokerView();
+const closeLater = closeAfter();
 
 function newClient(): AmqpClient {
-  const client = new AmqpClient({
-    url: config.AMQP_URL,
-    prefix: config.AMQP_PREFIX,
-    logger,
-    queueExpiresMs: Number(env.AMQP_QUEUE_EXPIRES_MS),
-    retryDelayMs: 50,
-    maxDeliveries: 3,
-  });
-  clients.push(client);
+  const client = runAmqpClient(logger, { retryDelayMs: 50, maxDeliveries: 3 });
+  closeLater(() => client.close());
   return client;
 }
-
-/** Ready (not unacked) messages in a queue of this run. */
-async function ready(queue: string): Promise<number> {
-  return (await ch.checkQueue(`${config.AMQP_PREFIX}.${queue}`)).messageCount;
-}
-
-beforeAll(async () => {
-  raw = await amqp.connect(config.AMQP_URL);
-  ch = await raw.createChannel();
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-afterAll(async () => {
-  await raw.close();
-});
 
 describe('AmqpClient retries and dead-lettering', () => {
   it('when a handler fails twice then succeeds, then it is retried with the same message and acked once', async () => {
@@ -71,9 +38,9 @@ describe('AmqpClient retries and dead-lettering', () => {
       expect(m).toMatchObject({ messageId: `m-${s}`, routingKey: `test.${s}.sent`, payload: { k: 'v' } });
       expect(m.headers).toEqual({ traceparent: 't1' });
     }
-    expect(await ready(queue)).toBe(0);
-    expect(await ready(`${queue}.retry`)).toBe(0);
-    expect(await ready(`${queue}.dlq`)).toBe(0);
+    expect(await broker.ready(queue)).toBe(0);
+    expect(await broker.ready(`${queue}.retry`)).toBe(0);
+    expect(await broker.ready(`${queue}.dlq`)).toBe(0);
   });
 
   it('when a handler always fails, then after maxDeliveries attempts the message is in the DLQ and acked', async () => {
@@ -93,9 +60,12 @@ describe('AmqpClient retries and dead-lettering', () => {
       { messageId: `m-${s}`, headers: { traceparent: 't2' } },
     );
 
-    const dead = await waitFor(async () => ch.get(`${config.AMQP_PREFIX}.${queue}.dlq`, { noAck: true }), {
-      what: 'dead letter',
-    });
+    const dead = await waitFor(
+      async () => broker.channel.get(`${config.AMQP_PREFIX}.${queue}.dlq`, { noAck: true }),
+      {
+        what: 'dead letter',
+      },
+    );
     await client.close();
     expect(attempts).toEqual([1, 2, 3]);
     expect(JSON.parse(dead.content.toString())).toEqual({ k: 'v' });
@@ -107,8 +77,8 @@ describe('AmqpClient retries and dead-lettering', () => {
       'x-bm-routing-key': `test.${s}.sent`,
       'x-bm-error': 'handler exploded',
     });
-    expect(await ready(queue)).toBe(0);
-    expect(await ready(`${queue}.retry`)).toBe(0);
+    expect(await broker.ready(queue)).toBe(0);
+    expect(await broker.ready(`${queue}.retry`)).toBe(0);
   });
 
   it('when a message is not JSON, then it goes to the DLQ without reaching the handler', async () => {
@@ -122,11 +92,16 @@ describe('AmqpClient retries and dead-lettering', () => {
       return Promise.resolve();
     });
 
-    ch.publish(client.exchange, `test.${s}.garbage`, Buffer.from('{not json'), { messageId: `m-${s}` });
-
-    const dead = await waitFor(async () => ch.get(`${config.AMQP_PREFIX}.${queue}.dlq`, { noAck: true }), {
-      what: 'dead letter',
+    broker.channel.publish(client.exchange, `test.${s}.garbage`, Buffer.from('{not json'), {
+      messageId: `m-${s}`,
     });
+
+    const dead = await waitFor(
+      async () => broker.channel.get(`${config.AMQP_PREFIX}.${queue}.dlq`, { noAck: true }),
+      {
+        what: 'dead letter',
+      },
+    );
     expect(dead.content.toString()).toBe('{not json');
     expect(dead.properties.headers).toMatchObject({ 'x-bm-error': 'content is not JSON' });
     expect(calls).toBe(0);

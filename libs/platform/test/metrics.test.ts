@@ -2,9 +2,7 @@ import { Router } from 'express';
 import request from 'supertest';
 import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import {
-  AmqpClient,
   AppError,
-  commonEnvSchema,
   createDataSource,
   createHttpApp,
   createLogger,
@@ -12,20 +10,18 @@ import {
   defineRoutes,
   dropOutboxTable,
   enqueueEvent,
-  loadConfig,
   OutboxEventEntity,
   OutboxRelay,
   runMigrations,
   ServiceMetrics,
   startHttpServer,
   withTransaction,
-  type CommonConfig,
+  type AmqpClient,
   type RunningServer,
 } from '@bm/platform';
-import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { closeAfter, config, runAmqpClient } from './support/broker';
 
-const env = testEnv();
-const config = loadConfig<CommonConfig>(commonEnvSchema, env);
 const logger = createLogger('metrics-test', config.LOG_LEVEL);
 
 /** The value of one series in a Prometheus text exposition, or undefined when it is absent. */
@@ -113,22 +109,11 @@ describe('GET /metrics and the HTTP metrics of createHttpApp', () => {
 });
 
 describe('consumer and outbox metrics', () => {
-  const cleanups: Array<() => Promise<unknown>> = [];
-  afterAll(async () => {
-    for (const c of cleanups.reverse()) await c();
-  });
+  const closeLater = closeAfter(afterAll);
 
   function newClient(metrics: ServiceMetrics): AmqpClient {
-    const client = new AmqpClient({
-      url: config.AMQP_URL,
-      prefix: config.AMQP_PREFIX,
-      logger,
-      queueExpiresMs: Number(env.AMQP_QUEUE_EXPIRES_MS),
-      retryDelayMs: 30,
-      maxDeliveries: 2,
-      metrics,
-    });
-    cleanups.push(() => client.close());
+    const client = runAmqpClient(logger, { retryDelayMs: 30, maxDeliveries: 2, metrics });
+    closeLater(() => client.close());
     return client;
   }
 
@@ -180,14 +165,14 @@ describe('consumer and outbox metrics', () => {
       poolSize: 2,
     });
     await runMigrations(ds);
-    cleanups.push(async () => {
+    closeLater(async () => {
       await ds.query(`DROP SCHEMA "${schema}" CASCADE`);
       await ds.destroy();
     });
     const metrics = new ServiceMetrics(`svc-${uniqueSuffix()}`);
     const client = newClient(metrics); // not connected yet: the relay holds the rows
     const relay = new OutboxRelay({ dataSource: ds, schema, amqp: client, logger, metrics, intervalMs: 20 });
-    cleanups.push(() => relay.stop());
+    closeLater(() => relay.stop());
     for (let i = 0; i < 3; i += 1) {
       await withTransaction(ds, (tx) =>
         enqueueEvent(tx, schema, { routingKey: 'metrics.backlog', payload: { i } }),

@@ -1,27 +1,24 @@
 import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import {
-  AmqpClient,
   OutboxEventEntity,
   OutboxRelay,
-  commonEnvSchema,
   createDataSource,
   createLogger,
   createOutboxTable,
   dropOutboxTable,
   enqueueEvent,
-  loadConfig,
   runMigrations,
   withTransaction,
-  type CommonConfig,
+  type AmqpClient,
   type ConsumedMessage,
   type OutboxRelayOptions,
 } from '@bm/platform';
-import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { closeAfter, config, runAmqpClient } from './support/broker';
 
-const env = testEnv();
-const config = loadConfig<CommonConfig>(commonEnvSchema, env);
 const logger = createLogger('outbox-test', config.LOG_LEVEL);
-const cleanups: (() => Promise<unknown>)[] = [];
+// Relays and clients first (registered last), data sources after.
+const closeLater = closeAfter();
 
 /** A service's first migration, as services write it. */
 function firstMigration(schema: string) {
@@ -43,18 +40,13 @@ async function openDatabase(schema: string, migrate = false): Promise<DataSource
   });
   if (migrate) await runMigrations(ds);
   else await ds.initialize();
-  cleanups.push(() => (ds.isInitialized ? ds.destroy() : Promise.resolve()));
+  closeLater(() => (ds.isInitialized ? ds.destroy() : Promise.resolve()));
   return ds;
 }
 
 function newClient(): AmqpClient {
-  const client = new AmqpClient({
-    url: config.AMQP_URL,
-    prefix: config.AMQP_PREFIX,
-    logger,
-    queueExpiresMs: Number(env.AMQP_QUEUE_EXPIRES_MS),
-  });
-  cleanups.push(() => client.close());
+  const client = runAmqpClient(logger);
+  closeLater(() => client.close());
   return client;
 }
 
@@ -78,14 +70,9 @@ async function listen(s: string): Promise<ConsumedMessage[]> {
 
 function newRelay(options: Omit<OutboxRelayOptions, 'logger'>): OutboxRelay {
   const relay = new OutboxRelay({ logger, intervalMs: 20, ...options });
-  cleanups.push(() => relay.stop());
+  closeLater(() => relay.stop());
   return relay;
 }
-
-afterEach(async () => {
-  // Relays and clients first (registered last), data sources after.
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 describe('transactional outbox', () => {
   it('when the transaction commits and the process dies before relaying, then a new relay publishes it', async () => {

@@ -2,19 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import {
-  AmqpClient,
-  commonEnvSchema,
-  createLogger,
-  currentContext,
-  loadConfig,
-  runInTrace,
-  type CommonConfig,
-} from '@bm/platform';
-import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { createLogger, currentContext, runInTrace, type AmqpClient } from '@bm/platform';
+import { uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { env, runAmqpClient } from './support/broker';
 
-const env = testEnv();
-const config = loadConfig<CommonConfig>(commonEnvSchema, env);
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
 
@@ -85,12 +76,7 @@ describe('OpenTelemetry span export (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
         resolve(`http://127.0.0.1:${(JSON.parse(l) as { port: string }).port}`),
       );
     });
-    publisher = new AmqpClient({
-      url: config.AMQP_URL,
-      prefix: config.AMQP_PREFIX,
-      logger: createLogger('span-test-publisher', 'silent'),
-      queueExpiresMs: Number(env.AMQP_QUEUE_EXPIRES_MS),
-    });
+    publisher = runAmqpClient(createLogger('span-test-publisher', 'silent'));
     await publisher.connect();
   }, 30_000);
 

@@ -2,26 +2,22 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import winston from 'winston';
 import {
-  AmqpClient,
-  commonEnvSchema,
+  type AmqpClient,
   continueTrace,
   createHttpApp,
   createLogger,
   currentContext,
   defineRoutes,
   formatTraceparent,
-  loadConfig,
   parseTraceparent,
   runInTrace,
   startHttpServer,
-  type CommonConfig,
   type ConsumedMessage,
   type RequestContext,
 } from '@bm/platform';
-import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { runAmqpClient } from './support/broker';
 
-const env = testEnv();
-const config = loadConfig<CommonConfig>(commonEnvSchema, env);
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
 const TRACEPARENT = `00-${TRACE_ID}-${CALLER_SPAN}-01`;
@@ -132,12 +128,7 @@ describe('trace context through AMQP', () => {
   });
 
   it('when a message is published inside a trace, then it carries traceparent and the consumer runs as a child span of that trace', async () => {
-    const client = new AmqpClient({
-      url: config.AMQP_URL,
-      prefix: config.AMQP_PREFIX,
-      logger: createLogger('trace-test', 'silent'),
-      queueExpiresMs: Number(env.AMQP_QUEUE_EXPIRES_MS),
-    });
+    const client = runAmqpClient(createLogger('trace-test', 'silent'));
     clients.push(client);
     await client.connect();
     const key = `trace.test.${uniqueSuffix()}`;

@@ -1,14 +1,16 @@
 import {
   createServiceRuntime,
   IdempotencyStore,
+  messagingClientFor,
   openServiceBase,
   OutboxRelay,
   PeriodicTask,
+  PgListener,
   type ServiceRuntime,
 } from '@bm/platform';
 import type { CampaignConfig } from './config';
 import { CampaignIdempotency, CampaignUnitOfWork } from './data-access/campaign-unit-of-work';
-import { CampaignRepository } from './data-access/campaign.repository';
+import { CampaignRepository, DISPATCH_CHANNEL } from './data-access/campaign.repository';
 import { CAMPAIGN_SCHEMA, createCampaignDataSource } from './data-access/data-source';
 import { MessagingClient } from './data-access/messaging-client';
 import { OptOutRepository } from './data-access/opt-out.repository';
@@ -33,6 +35,7 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
   const preparing = new Set<Promise<unknown>>();
 
   const campaigns = new CampaignRepository(dataSource);
+  const messaging = messagingClientFor(config);
   const deps: CampaignDeps = {
     config,
     logger,
@@ -40,7 +43,7 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
     campaigns,
     recipients: new RecipientRepository(dataSource),
     optOuts: new OptOutRepository(dataSource),
-    messaging: new MessagingClient(config.MESSAGING_URL, config.INTERNAL_TOKEN, config.MESSAGING_TIMEOUT_MS),
+    messaging: new MessagingClient(messaging),
     idempotency: new CampaignIdempotency(new IdempotencyStore(dataSource, CAMPAIGN_SCHEMA)),
     metrics: campaignMetrics(metrics, campaigns),
     // The replica that took the list starts on it at once; if it dies first, the sweep of any worker does it.
@@ -55,18 +58,24 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
     },
     wakeDispatcher: () => dispatcher.wake(),
   };
-  const relay = new OutboxRelay({ dataSource, schema: CAMPAIGN_SCHEMA, amqp, logger, metrics });
+  // Wakes the relay and the dispatcher when there is work, so that an idle service costs next to nothing.
+  const listener = new PgListener({ url: config.DATABASE_URL, logger, applicationName: 'campaign-listener' });
+  const relay = new OutboxRelay({ dataSource, schema: CAMPAIGN_SCHEMA, amqp, logger, metrics, listener });
   const dispatcher = new PeriodicTask(
     'campaign dispatch',
     config.DISPATCH_INTERVAL_MS,
     () => dispatchCampaigns(deps),
     logger,
+    { idleIntervalMs: config.DISPATCH_IDLE_INTERVAL_MS, nextDueAt: () => campaigns.nextDueAt() },
   );
+  listener.listen(DISPATCH_CHANNEL, (at) => dispatcher.wakeAt(new Date(Number(at))));
+  listener.onReconnect(() => dispatcher.wake());
   const sweeper = new PeriodicTask(
     'campaign preparation sweep',
     config.PREPARE_SWEEP_INTERVAL_MS,
     () => prepareWaitingUploads(deps),
     logger,
+    { idleIntervalMs: config.PREPARE_SWEEP_IDLE_INTERVAL_MS },
   );
 
   const runtime = createServiceRuntime({
@@ -86,6 +95,10 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
     tasks: [sweeper, dispatcher],
     // Preparations started by this replica finish (or the sweep of another takes them up).
     drain: [{ stop: () => Promise.allSettled([...preparing]) }],
+    connections: [
+      { name: 'pg listener', close: () => listener.close() },
+      { name: 'messaging client', close: () => messaging.close() },
+    ],
   });
   return { ...runtime, deps };
 }

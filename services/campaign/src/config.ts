@@ -10,6 +10,8 @@ export interface CampaignConfig extends CommonConfig {
   MESSAGING_TIMEOUT_MS: number;
   /** How often the dispatcher looks for due, running and throttled campaigns. */
   DISPATCH_INTERVAL_MS: number;
+  /** Longest pause of the dispatcher while its passes find nothing; new and due campaigns wake it. */
+  DISPATCH_IDLE_INTERVAL_MS: number;
   /** Send commands one campaign may have in flight (requested, not yet answered by messaging). */
   DISPATCH_MAX_IN_FLIGHT: number;
   /** Recipients requested per campaign per dispatcher pass. */
@@ -20,6 +22,8 @@ export interface CampaignConfig extends CommonConfig {
   SPLIT_PART_INTERVAL_MS: number;
   /** How often preparation looks for lists left by a crashed replica. */
   PREPARE_SWEEP_INTERVAL_MS: number;
+  /** Longest pause of the preparation sweep (a crash recovery: the replica that took a list prepares it). */
+  PREPARE_SWEEP_IDLE_INTERVAL_MS: number;
   /** Large enough for 50,000 recipients with their variables. */
   BODY_LIMIT: string;
 }
@@ -36,6 +40,7 @@ export function loadCampaignConfig(env: NodeJS.ProcessEnv = process.env): Readon
         .default('http://127.0.0.1:3001'),
       MESSAGING_TIMEOUT_MS: Joi.number().integer().min(100).default(5_000),
       DISPATCH_INTERVAL_MS: Joi.number().integer().min(10).default(250),
+      DISPATCH_IDLE_INTERVAL_MS: Joi.number().integer().min(10).default(5_000),
       DISPATCH_MAX_IN_FLIGHT: Joi.number().integer().min(1).max(100_000).default(2_000),
       DISPATCH_BATCH_SIZE: Joi.number().integer().min(1).max(10_000).default(1_000),
       THROTTLE_RECHECK_MS: Joi.number().integer().min(10).default(30_000),
@@ -44,6 +49,7 @@ export function loadCampaignConfig(env: NodeJS.ProcessEnv = process.env): Readon
         .min(1000)
         .default(24 * 3600 * 1000),
       PREPARE_SWEEP_INTERVAL_MS: Joi.number().integer().min(50).default(2_000),
+      PREPARE_SWEEP_IDLE_INTERVAL_MS: Joi.number().integer().min(50).default(30_000),
       BODY_LIMIT: Joi.string().default('32mb'),
     },
     env,

@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import request from 'supertest';
 import type { Browser, Page } from 'playwright-core';
 import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
@@ -15,13 +14,10 @@ import {
 import { startFullStack, type FullStack } from '../../../test/support/full-stack';
 import { createTenant, randomPhone, type TenantFixture } from '../../../test/support/stack';
 import { launchBrowser } from './support/browser';
+import { expectNoSidewaysOverflow, SHOTS, shot, unlabelled } from './support/screens';
 import { signedInPage } from './support/session';
 
-const SHOTS = join(__dirname, '..', '..', '..', 'docs', 'dashboard');
 jest.setTimeout(180_000);
-
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
 /** Distinct random phones. */
 function phones(count: number): string[] {
@@ -29,14 +25,6 @@ function phones(count: number): string[] {
   while (set.size < count) set.add(randomPhone());
   return [...set];
 }
-
-/** Every form control on the page that no label names (there should be none). */
-const unlabelled = (page: Page) =>
-  page.evaluate(() =>
-    [...document.querySelectorAll('input, select, textarea')]
-      .filter((el) => (el as HTMLInputElement).labels?.length === 0 && !el.getAttribute('aria-label'))
-      .map((el) => el.outerHTML),
-  );
 
 describe('the dashboard part 2 (campaigns, opt-outs, flows, notifications, overview) in headless Chromium', () => {
   let env: FullStack;
@@ -313,12 +301,7 @@ describe('the dashboard part 2 (campaigns, opt-outs, flows, notifications, overv
   });
 
   it('when the new screens are shown at 390x844, then nothing overflows sideways', async () => {
-    const phoneSized = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      storageState: await page.context().storageState(),
-    });
-    const p = await phoneSized.newPage();
-    for (const [path, name] of [
+    await expectNoSidewaysOverflow(browser, page.context(), base, [
       ['/', 'overview'],
       ['/campaigns', 'campaigns'],
       ['/campaigns/new', 'campaign-new'],
@@ -326,14 +309,6 @@ describe('the dashboard part 2 (campaigns, opt-outs, flows, notifications, overv
       ['/opt-outs', 'opt-outs'],
       ['/flows', 'flows'],
       ['/notifications', 'notifications'],
-    ]) {
-      await p.goto(`${base}${path}`);
-      await p.locator('main h1').waitFor();
-      await p.waitForLoadState('networkidle');
-      const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect({ path, overflow }).toEqual({ path, overflow: 0 });
-      await shot(p, `${name}-390`);
-    }
-    await phoneSized.close();
+    ]);
   });
 });

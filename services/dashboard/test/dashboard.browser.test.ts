@@ -6,24 +6,13 @@ import { waitFor } from '@bm/platform/testing';
 import { startFullStack, type FullStack } from '../../../test/support/full-stack';
 import { createTenant, randomPhone, type TenantFixture } from '../../../test/support/stack';
 import { launchBrowser } from './support/browser';
+import { expectNoSidewaysOverflow, SHOTS, shot, unlabelled } from './support/screens';
 import { listFixtures } from './support/fixtures';
 import { figures, firstScreenScriptGzipBytes, scriptTimer } from './support/measure';
-import { inviteUrl, PASSWORD } from './support/session';
+import { inviteUrl, PASSWORD, signedInPage } from './support/session';
 import { startSigningReceiver } from './support/signing-receiver';
 
-const SHOTS = join(__dirname, '..', '..', '..', 'docs', 'dashboard');
 jest.setTimeout(90_000);
-
-/** Every form control on the page that no label names (there should be none). */
-const unlabelled = (page: Page) =>
-  page.evaluate(() =>
-    [...document.querySelectorAll('input, select, textarea')]
-      .filter((el) => (el as HTMLInputElement).labels?.length === 0 && !el.getAttribute('aria-label'))
-      .map((el) => el.outerHTML),
-  );
-
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
 describe('the dashboard in headless Chromium against the real stack', () => {
   let env: FullStack;
@@ -195,17 +184,7 @@ describe('the dashboard in headless Chromium against the real stack', () => {
   });
 
   it("when another tenant's user signs in, then none of the first tenant's data shows", async () => {
-    const invite = await inviteUrl(env.gatewayUrl, other.tenantId);
-    const second = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const p = await second.newPage();
-    await p.goto(invite.url);
-    await p.getByLabel('New password').fill(PASSWORD);
-    await p.getByLabel('Repeat it').fill(PASSWORD);
-    await p.getByRole('button', { name: 'Set password' }).click();
-    await p.getByRole('link', { name: 'Sign in' }).click();
-    await p.getByLabel('Email').fill(invite.email);
-    await p.getByLabel('Password').fill(PASSWORD);
-    await p.getByRole('button', { name: 'Sign in' }).click();
+    const p = await signedInPage(browser, env.gatewayUrl, other.tenantId);
     await p.getByRole('row').filter({ hasText: other.channelAccountId }).waitFor();
     expect(await p.getByText(t.channelAccountId).count()).toBe(0);
     await p.goto(`${base}/numbers`);
@@ -217,31 +196,18 @@ describe('the dashboard in headless Chromium against the real stack', () => {
     await p.getByRole('alert').filter({ hasText: 'MESSAGE_NOT_FOUND' }).waitFor();
     await p.goto(`${base}/health`);
     await p.getByText('No deliveries match.').waitFor();
-    await second.close();
+    await p.context().close();
   });
 
   it('when the screens are shown at 390x844, then nothing overflows sideways', async () => {
-    const phoneSized = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      storageState: await context.storageState(),
-    });
-    const p = await phoneSized.newPage();
-    for (const [path, name] of [
+    await expectNoSidewaysOverflow(browser, context, base, [
       ['/numbers', 'numbers'],
       ['/webhooks', 'webhooks'],
       ['/health', 'health-monitor'],
       ['/messages', 'sent-messages'],
       ['/send', 'send'],
       ['/api-keys', 'api-keys'],
-    ]) {
-      await p.goto(`${base}${path}`);
-      await p.locator('main h1').waitFor();
-      await p.waitForLoadState('networkidle');
-      const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect({ path, overflow }).toEqual({ path, overflow: 0 });
-      await shot(p, `${name}-390`);
-    }
-    await phoneSized.close();
+    ]);
   });
 
   it('when each list screen gets 100 rows, then it renders them within the script-time target', async () => {

@@ -6,9 +6,9 @@ import type { ApiKeyRepository } from './data-access/api-key.repository';
 import { DashboardUserRepository } from './data-access/dashboard-user.repository';
 import { KeyUsageStore } from './data-access/key-usage.store';
 import { SessionStore } from './data-access/session.store';
+import { SignInThrottleStore } from './data-access/sign-in-throttle.store';
 import type { TenantRepository } from './data-access/tenant.repository';
-import type { AuthInvalidation } from './domain/auth-invalidation';
-import { SignInThrottle } from './domain/sign-in-throttle';
+import type { AuthInvalidation } from './domain/gateway-ports';
 import type { CredentialDeps } from './entry-points/http/credential';
 import { dashboardAuthRouter } from './entry-points/http/dashboard-auth.routes';
 import { dashboardStaticRouter } from './entry-points/http/dashboard-static.routes';
@@ -45,7 +45,7 @@ export function createDashboardParts(
     config.SESSION_ABSOLUTE_SECONDS * 1000,
   );
   const usage = new KeyUsageStore(deps.redis, deps.logger);
-  const throttle = new SignInThrottle(deps.redis, {
+  const throttle = new SignInThrottleStore(deps.redis, {
     perEmail: config.SIGNIN_MAX_PER_EMAIL,
     perIp: config.SIGNIN_MAX_PER_IP,
     windowSeconds: config.SIGNIN_WINDOW_SECONDS,

@@ -11,10 +11,11 @@ import {
 } from '@bm/platform';
 import type { GatewayConfig } from './config';
 import { ApiKeyRepository } from './data-access/api-key.repository';
+import { AuthInvalidationChannel } from './data-access/auth-invalidation.store';
 import { createGatewayDataSource } from './data-access/data-source';
 import { TenantRepository } from './data-access/tenant.repository';
+import { WindowCounterStore } from './data-access/window-counter.store';
 import { createDashboardParts } from './dashboard';
-import { AuthInvalidation } from './domain/auth-invalidation';
 import { ApiKeyAuthenticator } from './domain/authenticate-api-key.use-case';
 import { parsePlans } from './domain/plans';
 import { RateLimiter } from './domain/rate-limiter';
@@ -38,9 +39,9 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger });
   const tenants = new TenantRepository(dataSource);
   const keys = new ApiKeyRepository(dataSource);
-  const rateLimiter = new RateLimiter(redis, logger);
+  const rateLimiter = new RateLimiter(new WindowCounterStore(redis), logger);
   // Key and plan changes reach every replica over pub/sub (a subscriber needs its own connection).
-  const invalidation = new AuthInvalidation(
+  const invalidation = new AuthInvalidationChannel(
     redis,
     createRedis({ url: config.REDIS_URL, logger }),
     `${config.REDIS_PREFIX}gw:auth-changed`,

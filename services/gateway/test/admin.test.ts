@@ -1,27 +1,17 @@
 import request from 'supertest';
 import { Client } from 'pg';
-import { startGateway, ADMIN_TOKEN, type TestGateway } from './factories/gateway';
+import { startGateway, useGateway, ADMIN_TOKEN } from './factories/gateway';
 import { startFakeService } from './factories/fake-service';
 
 describe('operator API /admin/v1', () => {
-  let gw: TestGateway;
-  let messaging: Awaited<ReturnType<typeof startFakeService>>;
+  const gw = useGateway({}, (call) => ({
+    status: 201,
+    body: {
+      success: true,
+      data: { channel_account_id: '01JB0000000000000000000000', tenant: call.headers['x-bm-tenant-id'] },
+    },
+  }));
   const admin = (r: request.Test) => r.set('Authorization', `Bearer ${ADMIN_TOKEN}`);
-
-  beforeAll(async () => {
-    messaging = await startFakeService((call) => ({
-      status: 201,
-      body: {
-        success: true,
-        data: { channel_account_id: '01JB0000000000000000000000', tenant: call.headers['x-bm-tenant-id'] },
-      },
-    }));
-    gw = await startGateway({ MESSAGING_URL: messaging.url });
-  });
-  afterAll(async () => {
-    await gw.stop();
-    await messaging.close();
-  });
 
   it('when the admin token is missing or wrong, then 401 INVALID_API_KEY', async () => {
     for (const header of [undefined, 'Bearer wrong-token-0123456789', `Bearer ${ADMIN_TOKEN}x`]) {
@@ -112,7 +102,7 @@ describe('operator API /admin/v1', () => {
       .send(body)
       .expect(201);
     expect(res.body.data.tenant).toBe(String(tenantId));
-    const call = messaging.calls.at(-1)!;
+    const call = gw.messaging.calls.at(-1)!;
     expect(call.url).toBe(`/admin/v1/tenants/${tenantId}/channel-accounts`);
     expect(JSON.parse(call.body)).toEqual(body);
     const missing = await admin(request(gw.url).post('/admin/v1/tenants/999999/channel-accounts')).send(body);

@@ -1,22 +1,11 @@
 import request from 'supertest';
-import { createTenantWithKey, startGateway, ADMIN_TOKEN, type TestGateway } from './factories/gateway';
-import { startFakeService } from './factories/fake-service';
+import { createTenantWithKey, useGateway, ADMIN_TOKEN } from './factories/gateway';
 
 describe('gateway authentication and tenant context', () => {
-  let gw: TestGateway;
-  let messaging: Awaited<ReturnType<typeof startFakeService>>;
-
-  beforeAll(async () => {
-    messaging = await startFakeService((call) => ({
-      status: 200,
-      body: { success: true, data: { tenant: call.headers['x-bm-tenant-id'] } },
-    }));
-    gw = await startGateway({ MESSAGING_URL: messaging.url });
-  });
-  afterAll(async () => {
-    await gw.stop();
-    await messaging.close();
-  });
+  const gw = useGateway({}, (call) => ({
+    status: 200,
+    body: { success: true, data: { tenant: call.headers['x-bm-tenant-id'] } },
+  }));
 
   const expectInvalidKey = (res: request.Response) => {
     expect(res.status).toBe(401);
@@ -72,7 +61,7 @@ describe('gateway authentication and tenant context', () => {
       .set('X-Internal-Token', 'guess')
       .expect(200);
     expect(res.body.data.tenant).toBe(String(a.tenantId));
-    const call = messaging.calls.at(-1)!;
+    const call = gw.messaging.calls.at(-1)!;
     expect(call.headers.authorization).toBeUndefined();
     expect(call.headers['x-internal-token']).toBe('test-internal-token-0123456789');
   });

@@ -1,8 +1,7 @@
 import request from 'supertest';
 import { Client } from 'pg';
 import { testEnv, uniqueSuffix } from '@bm/platform/testing';
-import { startFakeService } from './factories/fake-service';
-import { createTenantWithKey, startGateway, type TestGateway } from './factories/gateway';
+import { createTenantWithKey, startGateway, useGateway, type TestGateway } from './factories/gateway';
 import {
   invite,
   newEmail,
@@ -15,27 +14,18 @@ import {
 } from './factories/dashboard-users';
 
 describe('dashboard users, invites and sessions', () => {
-  let gw: TestGateway;
-  let messaging: Awaited<ReturnType<typeof startFakeService>>;
+  const gw = useGateway({ SESSION_IDLE_SECONDS: '3', SIGNIN_MAX_PER_IP: '1000' }, (call) => ({
+    status: 200,
+    body: { success: true, data: { tenant: call.headers['x-bm-tenant-id'] } },
+  }));
   let db: Client;
 
   beforeAll(async () => {
-    messaging = await startFakeService((call) => ({
-      status: 200,
-      body: { success: true, data: { tenant: call.headers['x-bm-tenant-id'] } },
-    }));
-    gw = await startGateway({
-      MESSAGING_URL: messaging.url,
-      SESSION_IDLE_SECONDS: '3',
-      SIGNIN_MAX_PER_IP: '1000',
-    });
     db = new Client({ connectionString: testEnv().DATABASE_URL });
     await db.connect();
   });
   afterAll(async () => {
     await db.end();
-    await gw.stop();
-    await messaging.close();
   });
 
   it('when the operator invites a user, then the link is absolute under /dashboard, valid 24 h, stored hashed', async () => {
@@ -156,7 +146,7 @@ describe('dashboard users, invites and sessions', () => {
 
   it('when a state-changing request has the cookie but no CSRF token or a foreign origin, then 403 CSRF_FAILED', async () => {
     const user = await signedInUser(gw.url);
-    const before = messaging.calls.length;
+    const before = gw.messaging.calls.length;
     const attempts = [
       request(gw.url).post('/api/v1/messages/1/cancel').set('Cookie', user.cookie).set(sameOrigin(gw.url)),
       request(gw.url)
@@ -179,14 +169,14 @@ describe('dashboard users, invites and sessions', () => {
       const res = await attempt.expect(403);
       expect(res.body.error.code).toBe('CSRF_FAILED');
     }
-    expect(messaging.calls.length).toBe(before);
+    expect(gw.messaging.calls.length).toBe(before);
     await request(gw.url)
       .post('/api/v1/messages/1/cancel')
       .set('Cookie', user.cookie)
       .set('X-CSRF-Token', user.csrf)
       .set('Sec-Fetch-Site', 'same-origin')
       .expect(200);
-    expect(messaging.calls.length).toBe(before + 1);
+    expect(gw.messaging.calls.length).toBe(before + 1);
   });
 
   it('when signing in from another origin, then 403 CSRF_FAILED', async () => {

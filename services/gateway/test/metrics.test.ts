@@ -1,6 +1,5 @@
 import request from 'supertest';
-import { startFakeService } from './factories/fake-service';
-import { createTenantWithKey, startGateway, type TestGateway } from './factories/gateway';
+import { createTenantWithKey, useGateway } from './factories/gateway';
 
 /** The value of the series with exactly these labels (in exposition order), 0 when absent. */
 function count(text: string, labels: string): number {
@@ -9,17 +8,7 @@ function count(text: string, labels: string): number {
 }
 
 describe('GET /metrics on the gateway', () => {
-  let gw: TestGateway;
-  let messaging: Awaited<ReturnType<typeof startFakeService>>;
-
-  beforeAll(async () => {
-    messaging = await startFakeService();
-    gw = await startGateway({ MESSAGING_URL: messaging.url });
-  });
-  afterAll(async () => {
-    await gw.stop();
-    await messaging.close();
-  });
+  const gw = useGateway();
 
   it('when a client called the public API, then /metrics answers without an API key and counts the call under its route template', async () => {
     const { apiKey } = await createTenantWithKey(gw.url);

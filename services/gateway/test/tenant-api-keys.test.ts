@@ -1,7 +1,6 @@
 import request from 'supertest';
-import { createTenantWithKey, startGateway, type TestGateway } from './factories/gateway';
+import { createTenantWithKey, useGateway } from './factories/gateway';
 import { sameOrigin, signedInUser } from './factories/dashboard-users';
-import { startFakeService } from './factories/fake-service';
 
 interface KeySummary {
   key_id: string;
@@ -11,17 +10,7 @@ interface KeySummary {
 const keysOf = (res: request.Response) => res.body.data.api_keys as KeySummary[];
 
 describe('tenant API keys /api/v1/api-keys', () => {
-  let gw: TestGateway;
-  let messaging: Awaited<ReturnType<typeof startFakeService>>;
-
-  beforeAll(async () => {
-    messaging = await startFakeService();
-    gw = await startGateway({ MESSAGING_URL: messaging.url });
-  });
-  afterAll(async () => {
-    await gw.stop();
-    await messaging.close();
-  });
+  const gw = useGateway();
 
   it('when a tenant issues, lists and revokes a key, then the new key works until revoked', async () => {
     const { apiKey } = await createTenantWithKey(gw.url);

@@ -18,6 +18,13 @@ export interface MessagingConfig extends CommonConfig {
   SEND_MAX_ATTEMPTS: number;
   SEND_RETRY_BASE_MS: number;
   SCHEDULER_INTERVAL_MS: number;
+  /**
+   * Longest pause of the scheduler while its passes find nothing (its crash-recovery sweeps run this often when
+   * idle); scheduled messages and retries wake it at their time.
+   */
+  SCHEDULER_IDLE_INTERVAL_MS: number;
+  /** Status reports no message ever claimed are deleted this long after they arrived. */
+  PENDING_REPORT_RETENTION_HOURS: number;
   /** How long after the upstream timeout an unfinished attempt is taken as abandoned by a dead worker. */
   ATTEMPT_GRACE_MS: number;
   /**
@@ -59,6 +66,8 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv = process.env): Reado
       SEND_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(5),
       SEND_RETRY_BASE_MS: Joi.number().integer().min(10).default(2_000),
       SCHEDULER_INTERVAL_MS: Joi.number().integer().min(20).default(250),
+      SCHEDULER_IDLE_INTERVAL_MS: Joi.number().integer().min(20).default(5_000),
+      PENDING_REPORT_RETENTION_HOURS: Joi.number().min(0).default(168),
       ATTEMPT_GRACE_MS: Joi.number().integer().min(0).default(30_000),
       UNKNOWN_OUTCOME_WINDOW_MS: Joi.number()
         .integer()

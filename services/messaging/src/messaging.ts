@@ -5,6 +5,7 @@ import {
   openServiceBase,
   OutboxRelay,
   PeriodicTask,
+  PgListener,
   SecretBox,
   type ServiceRuntime,
 } from '@bm/platform';
@@ -19,7 +20,7 @@ import { createMessagingDataSource, MESSAGING_SCHEMA } from './data-access/data-
 import { InboundMessageRepository } from './data-access/inbound-message.repository';
 import { MessageLogRepository } from './data-access/message-log.repository';
 import { MessageStatsRepository } from './data-access/message-stats.repository';
-import { MessageSweepRepository } from './data-access/message-sweep.repository';
+import { DUE_CHANNEL, MessageSweepRepository } from './data-access/message-sweep.repository';
 import { MessageLogWriter } from './data-access/message-log-writer';
 import { MessagingOutbox } from './data-access/outbox';
 import { RedisSlotSchedule } from './data-access/redis-slot-schedule';
@@ -31,6 +32,7 @@ import { upstreamMetrics } from './data-access/upstream/upstream-metrics';
 import { expireFlowSessions } from './domain/flows/expire-flow-sessions.use-case';
 import type { MessagingDeps } from './domain/messaging-deps';
 import { releaseDueMessages } from './domain/scheduling/release-due-messages.use-case';
+import { expirePendingReports } from './domain/statuses/expire-pending-reports.use-case';
 import { ThroughputLimiter } from './domain/sending/throughput-limiter';
 import { registerConsumers } from './entry-points/consumers/messaging.consumers';
 import { capacityRoutes } from './entry-points/http/capacity.routes';
@@ -80,6 +82,12 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     flows: new FlowRepository(dataSource),
     flowSessions: new FlowSessionRepository(dataSource),
   };
+  // Wakes the relay and the scheduler when there is work, so that an idle service costs next to nothing.
+  const listener = new PgListener({
+    url: config.DATABASE_URL,
+    logger,
+    applicationName: 'messaging-listener',
+  });
   // Status receipts and sends come in bursts of thousands: large passes, and a short pause when quiet.
   const relay = new OutboxRelay({
     dataSource,
@@ -89,11 +97,21 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     metrics,
     batchSize: 500,
     intervalMs: 50,
+    listener,
   });
   const scheduler = new PeriodicTask(
     'scheduler',
     config.SCHEDULER_INTERVAL_MS,
     () => releaseDueMessages(deps),
+    logger,
+    { idleIntervalMs: config.SCHEDULER_IDLE_INTERVAL_MS, nextDueAt: () => deps.sweeps.nextDueAt() },
+  );
+  listener.listen(DUE_CHANNEL, (at) => scheduler.wakeAt(new Date(Number(at))));
+  listener.onReconnect(() => scheduler.wake());
+  const reportRetention = new PeriodicTask(
+    'pending report retention',
+    10 * 60 * 1000,
+    () => expirePendingReports(deps),
     logger,
   );
   const flowSweep = new PeriodicTask(
@@ -128,8 +146,9 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
         new ThroughputLimiter(new RedisSlotSchedule(redis), config.THROUGHPUT_SAFETY),
       ),
     relay,
-    tasks: [scheduler, flowSweep],
+    tasks: [scheduler, flowSweep, reportRetention],
     drain: [messageWriter.inserts],
+    connections: [{ name: 'pg listener', close: () => listener.close() }],
   });
   return { ...runtime, deps };
 }

@@ -1,24 +1,10 @@
 import { waitFor } from '@bm/platform/testing';
-import {
-  sendText,
-  startSandbox,
-  uniquePhoneNumberId,
-  uniqueRecipient,
-  type RunningSandbox,
-} from './support/sandbox';
+import { uniquePhoneNumberId, uniqueRecipient, useSandbox } from './support/sandbox';
 import { statusesFor } from './support/webhook-receiver';
 import type { SendLogEntry } from './support/wire-types';
 
 describe('fault injection and throughput', () => {
-  let sbx: RunningSandbox;
-
-  beforeAll(async () => {
-    sbx = await startSandbox();
-  });
-
-  afterAll(async () => {
-    await sbx.close();
-  });
+  const sbx = useSandbox();
 
   it('when a sync fault with times=1 is set, then only the next matching send fails', async () => {
     const phoneNumberId = uniquePhoneNumberId();
@@ -30,8 +16,8 @@ describe('fault injection and throughput', () => {
       times: 1,
     });
 
-    const first = await sendText(sbx.http, phoneNumberId, to);
-    const second = await sendText(sbx.http, phoneNumberId, to);
+    const first = await sbx.sendText(phoneNumberId, to);
+    const second = await sbx.sendText(phoneNumberId, to);
 
     expect(rule.status).toBe(201);
     expect(rule.data.id).toEqual(expect.any(String));
@@ -51,7 +37,7 @@ describe('fault injection and throughput', () => {
       mode: 'status',
     });
 
-    const res = await sendText(sbx.http, phoneNumberId, to);
+    const res = await sbx.sendText(phoneNumberId, to);
     const messageId: string = res.data.messages[0].id;
 
     const statuses = await waitFor(
@@ -68,7 +54,7 @@ describe('fault injection and throughput', () => {
     const phoneNumberId = uniquePhoneNumberId();
     await sbx.http.post('/_sandbox/faults', { match: { phone_number_id: phoneNumberId }, error_code: 503 });
 
-    const res = await sendText(sbx.http, phoneNumberId, uniqueRecipient());
+    const res = await sbx.sendText(phoneNumberId, uniqueRecipient());
 
     expect(res.status).toBe(503);
     expect(res.data.error).toMatchObject({ code: 1, is_transient: true });
@@ -83,7 +69,7 @@ describe('fault injection and throughput', () => {
     });
 
     const started = Date.now();
-    const res = await sendText(sbx.http, phoneNumberId, uniqueRecipient());
+    const res = await sbx.sendText(phoneNumberId, uniqueRecipient());
 
     expect(res.status).toBe(200);
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
@@ -106,7 +92,7 @@ describe('fault injection and throughput', () => {
         () => 'answered',
         (err: { code?: string }) => err.code,
       );
-    const next = await sendText(sbx.http, phoneNumberId, to);
+    const next = await sbx.sendText(phoneNumberId, to);
 
     expect(dropped).toBe('ECONNRESET');
     expect(next.status).toBe(200);
@@ -141,7 +127,7 @@ describe('fault injection and throughput', () => {
   });
 
   it('when the recipient ends in 9500, then it answers HTTP 500 with code 131000', async () => {
-    const res = await sendText(sbx.http, uniquePhoneNumberId(), uniqueRecipient('9500'));
+    const res = await sbx.sendText(uniquePhoneNumberId(), uniqueRecipient('9500'));
 
     expect(res.status).toBe(500);
     expect(res.data.error.code).toBe(131000);
@@ -154,11 +140,10 @@ describe('fault injection and throughput', () => {
   });
 
   it('when sends exceed the number mps within a second, then the excess answers 130429', async () => {
-    const phoneNumberId = uniquePhoneNumberId();
-    await sbx.http.put(`/_sandbox/numbers/${phoneNumberId}`, { mps: 3 });
+    const phoneNumberId = await sbx.registerNumber({ mps: 3 });
 
     const answers = await Promise.all(
-      Array.from({ length: 6 }, () => sendText(sbx.http, phoneNumberId, uniqueRecipient())),
+      Array.from({ length: 6 }, () => sbx.sendText(phoneNumberId, uniqueRecipient())),
     );
 
     expect(answers.filter((a) => a.status === 200)).toHaveLength(3);
@@ -171,7 +156,7 @@ describe('fault injection and throughput', () => {
     }
     const later = await waitFor(
       async () => {
-        const res = await sendText(sbx.http, phoneNumberId, uniqueRecipient());
+        const res = await sbx.sendText(phoneNumberId, uniqueRecipient());
         return res.status === 200 && res;
       },
       { intervalMs: 200, what: 'the window to move on' },
@@ -185,10 +170,10 @@ describe('fault injection and throughput', () => {
       match: { phone_number_id: phoneNumberId },
       error_code: 131057,
     });
-    const before = await sendText(sbx.http, phoneNumberId, uniqueRecipient());
+    const before = await sbx.sendText(phoneNumberId, uniqueRecipient());
 
     await sbx.http.delete('/_sandbox/faults');
-    const after = await sendText(sbx.http, phoneNumberId, uniqueRecipient());
+    const after = await sbx.sendText(phoneNumberId, uniqueRecipient());
 
     expect(before.data.error.code).toBe(131057);
     expect(after.status).toBe(200);

@@ -1,27 +1,12 @@
 import { waitFor } from '@bm/platform/testing';
-import {
-  APP_SECRET,
-  startSandbox,
-  uniquePhoneNumberId,
-  uniqueRecipient,
-  type RunningSandbox,
-} from './support/sandbox';
+import { APP_SECRET, uniquePhoneNumberId, uniqueRecipient, useSandbox } from './support/sandbox';
 import { hasValidSignature } from './support/webhook-receiver';
 
 describe('POST /_sandbox/inbound', () => {
-  let sbx: RunningSandbox;
-
-  beforeAll(async () => {
-    sbx = await startSandbox();
-  });
-
-  afterAll(async () => {
-    await sbx.close();
-  });
+  const sbx = useSandbox();
 
   it('when a customer message is simulated, then a signed messages webhook with contacts and messages arrives', async () => {
-    const phoneNumberId = uniquePhoneNumberId();
-    await sbx.http.put(`/_sandbox/numbers/${phoneNumberId}`, {
+    const phoneNumberId = await sbx.registerNumber({
       waba_id: 'waba-inbound',
       display_phone_number: '15550783881',
     });

@@ -1,30 +1,16 @@
 import { TEXT_BODY_MAX } from '../src/sends/send-validation';
 import type { SendLogEntry } from './support/wire-types';
-import {
-  sendText,
-  startSandbox,
-  uniquePhoneNumberId,
-  uniqueRecipient,
-  type RunningSandbox,
-} from './support/sandbox';
+import { sendText, uniquePhoneNumberId, uniqueRecipient, useSandbox } from './support/sandbox';
 
 describe('POST /{version}/{phone_number_id}/messages', () => {
-  let sbx: RunningSandbox;
-
-  beforeAll(async () => {
-    sbx = await startSandbox();
-  });
-
-  afterAll(async () => {
-    await sbx.close();
-  });
+  const sbx = useSandbox();
 
   it('when a text send is valid, then it answers 200 with the contact and a wamid', async () => {
     const phoneNumberId = uniquePhoneNumberId();
     const digits = uniqueRecipient();
     const to = `+${digits.slice(0, 1)} ${digits.slice(1, 4)}-${digits.slice(4)}`;
 
-    const res = await sendText(sbx.http, phoneNumberId, to);
+    const res = await sbx.sendText(phoneNumberId, to);
 
     expect(res.status).toBe(200);
     expect(res.data).toEqual({
@@ -38,10 +24,7 @@ describe('POST /{version}/{phone_number_id}/messages', () => {
     const phoneNumberId = uniquePhoneNumberId();
     const to = uniqueRecipient();
 
-    const [a, b] = await Promise.all([
-      sendText(sbx.http, phoneNumberId, to),
-      sendText(sbx.http, phoneNumberId, to),
-    ]);
+    const [a, b] = await Promise.all([sbx.sendText(phoneNumberId, to), sbx.sendText(phoneNumberId, to)]);
 
     expect(a.data.messages[0].id).not.toBe(b.data.messages[0].id);
   });
@@ -66,12 +49,7 @@ describe('POST /{version}/{phone_number_id}/messages', () => {
   });
 
   it('when the text body is longer than 4096 characters, then it answers 400 with code 100', async () => {
-    const res = await sendText(
-      sbx.http,
-      uniquePhoneNumberId(),
-      uniqueRecipient(),
-      'x'.repeat(TEXT_BODY_MAX + 1),
-    );
+    const res = await sbx.sendText(uniquePhoneNumberId(), uniqueRecipient(), 'x'.repeat(TEXT_BODY_MAX + 1));
 
     expect(res.status).toBe(400);
     expect(res.data.error.code).toBe(100);
@@ -103,8 +81,8 @@ describe('POST /{version}/{phone_number_id}/messages', () => {
   it('when sends were accepted and rejected, then the sends log lists both with their results', async () => {
     const phoneNumberId = uniquePhoneNumberId();
     const to = uniqueRecipient();
-    await sendText(sbx.http, phoneNumberId, to, 'ok');
-    await sendText(sbx.http, phoneNumberId, to, 'x'.repeat(TEXT_BODY_MAX + 1));
+    await sbx.sendText(phoneNumberId, to, 'ok');
+    await sbx.sendText(phoneNumberId, to, 'x'.repeat(TEXT_BODY_MAX + 1));
 
     const list = await sbx.http.get<{ data: SendLogEntry[] }>('/_sandbox/sends', {
       params: { to, phone_number_id: phoneNumberId },

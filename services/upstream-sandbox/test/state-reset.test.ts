@@ -1,27 +1,12 @@
-import {
-  sendText,
-  startSandbox,
-  uniquePhoneNumberId,
-  uniqueRecipient,
-  type RunningSandbox,
-} from './support/sandbox';
+import { uniqueRecipient, useSandbox } from './support/sandbox';
 
 describe('DELETE /_sandbox/state', () => {
-  let sbx: RunningSandbox;
-
-  beforeAll(async () => {
-    sbx = await startSandbox({ SANDBOX_STATUS_DELAYS_MS: '5000' });
-  });
-
-  afterAll(async () => {
-    await sbx.close();
-  });
+  const sbx = useSandbox({ SANDBOX_STATUS_DELAYS_MS: '5000' });
 
   it('when the state is reset, then sends, faults, numbers and pending reports are forgotten', async () => {
-    const phoneNumberId = uniquePhoneNumberId();
-    await sbx.http.put(`/_sandbox/numbers/${phoneNumberId}`, { waba_id: 'waba-reset', mps: 1 });
+    const phoneNumberId = await sbx.registerNumber({ waba_id: 'waba-reset', mps: 1 });
     await sbx.http.post('/_sandbox/faults', { match: { phone_number_id: phoneNumberId }, delay_ms: 1 });
-    await sendText(sbx.http, phoneNumberId, uniqueRecipient());
+    await sbx.sendText(phoneNumberId, uniqueRecipient());
 
     const reset = await sbx.http.delete('/_sandbox/state');
 
@@ -31,7 +16,7 @@ describe('DELETE /_sandbox/state', () => {
     expect((await sbx.http.get('/_sandbox/sends/count')).data.count).toBe(0);
     expect(sbx.sandbox.state.webhooks).toEqual([]);
     // The cap of 1 is gone with the number: two sends in a row pass.
-    expect((await sendText(sbx.http, phoneNumberId, uniqueRecipient())).status).toBe(200);
-    expect((await sendText(sbx.http, phoneNumberId, uniqueRecipient())).status).toBe(200);
+    expect((await sbx.sendText(phoneNumberId, uniqueRecipient())).status).toBe(200);
+    expect((await sbx.sendText(phoneNumberId, uniqueRecipient())).status).toBe(200);
   });
 });

@@ -1,37 +1,20 @@
 import { waitFor } from '@bm/platform/testing';
-import {
-  APP_SECRET,
-  sendTemplate,
-  sendText,
-  startSandbox,
-  uniquePhoneNumberId,
-  uniqueRecipient,
-  type RunningSandbox,
-} from './support/sandbox';
+import { APP_SECRET, bodyWith, uniquePhoneNumberId, uniqueRecipient, useSandbox } from './support/sandbox';
 import { hasValidSignature, statusesFor } from './support/webhook-receiver';
 
 describe('status webhooks', () => {
-  let sbx: RunningSandbox;
-
-  beforeAll(async () => {
-    sbx = await startSandbox();
-  });
-
-  afterAll(async () => {
-    await sbx.close();
-  });
+  const sbx = useSandbox();
 
   it('when a send is accepted, then sent, delivered and read arrive in order, signed, in the upstream envelope', async () => {
-    const phoneNumberId = uniquePhoneNumberId();
-    await sbx.http.put(`/_sandbox/numbers/${phoneNumberId}`, {
+    const phoneNumberId = await sbx.registerNumber({
       waba_id: 'waba-status-1',
       display_phone_number: '15550783881',
     });
     const to = uniqueRecipient();
 
-    const res = await sendTemplate(sbx.http, phoneNumberId, to, {
+    const res = await sbx.sendTemplate(phoneNumberId, to, {
       name: 'otp_code',
-      components: [{ type: 'body', parameters: [{ type: 'text', text: '123456' }] }],
+      components: [bodyWith('123456')],
     });
     const messageId: string = res.data.messages[0].id;
 
@@ -80,7 +63,7 @@ describe('status webhooks', () => {
   it('when a send is accepted, then each of its three statuses is a webhook call of its own with one item', async () => {
     // The lifecycle benchmark (issue 22) relies on this: one send, three receipts, as the upstream reports them.
     const phoneNumberId = uniquePhoneNumberId();
-    const res = await sendText(sbx.http, phoneNumberId, uniqueRecipient(), 'one item per call');
+    const res = await sbx.sendText(phoneNumberId, uniqueRecipient(), 'one item per call');
     const messageId: string = res.data.messages[0].id;
 
     await waitFor(() => statusesFor(sbx.receiver, messageId).length >= 3, { what: 'three statuses' });
@@ -97,7 +80,7 @@ describe('status webhooks', () => {
     const phoneNumberId = uniquePhoneNumberId();
     const to = uniqueRecipient('0049');
 
-    const res = await sendText(sbx.http, phoneNumberId, to);
+    const res = await sbx.sendText(phoneNumberId, to);
     const messageId: string = res.data.messages[0].id;
 
     expect(res.status).toBe(200);
@@ -129,7 +112,7 @@ describe('status webhooks', () => {
     const to = uniqueRecipient();
     sbx.receiver.respond = (raw, attempt) => (raw.includes(to) && attempt <= 2 ? 500 : 200);
 
-    const res = await sendText(sbx.http, phoneNumberId, to);
+    const res = await sbx.sendText(phoneNumberId, to);
     const messageId: string = res.data.messages[0].id;
 
     const statuses = await waitFor(

@@ -1,66 +1,45 @@
 import {
-  sendTemplate,
-  startSandbox,
+  bodyWith,
   uniquePhoneNumberId,
   uniqueRecipient,
-  type RunningSandbox,
+  useSandbox,
+  type TemplateRef,
 } from './support/sandbox';
 
 const ORDER_COMPONENTS = [
   { type: 'header', parameters: [{ type: 'image', image: { link: 'https://example.com/a.jpg' } }] },
-  {
-    type: 'body',
-    parameters: [
-      { type: 'text', text: 'Mark' },
-      { type: 'text', text: '#123' },
-    ],
-  },
+  bodyWith('Mark', '#123'),
 ];
 
 describe('template sends', () => {
-  let sbx: RunningSandbox;
-
-  beforeAll(async () => {
-    sbx = await startSandbox();
-  });
-
-  afterAll(async () => {
-    await sbx.close();
-  });
+  const sbx = useSandbox();
+  const sendFromFreshNumber = (template: TemplateRef) =>
+    sbx.sendTemplate(uniquePhoneNumberId(), uniqueRecipient(), template);
 
   it('when the template and its parameters match, then the send is accepted', async () => {
-    const res = await sendTemplate(sbx.http, uniquePhoneNumberId(), uniqueRecipient(), {
-      name: 'order_update',
-      components: ORDER_COMPONENTS,
-    });
+    const res = await sendFromFreshNumber({ name: 'order_update', components: ORDER_COMPONENTS });
 
     expect(res.status).toBe(200);
     expect(res.data.messages[0].id).toMatch(/^wamid\./);
   });
 
   it('when the template does not exist in that language, then it answers 132001', async () => {
-    const res = await sendTemplate(sbx.http, uniquePhoneNumberId(), uniqueRecipient(), {
-      name: 'hello_world',
-      language: 'fr_FR',
-    });
+    const res = await sendFromFreshNumber({ name: 'hello_world', language: 'fr_FR' });
 
     expect(res.data.error.code).toBe(132001);
     expect(res.data.error.error_data.details).toContain('fr_FR');
   });
 
   it('when the template is still pending, then it answers 132001', async () => {
-    const res = await sendTemplate(sbx.http, uniquePhoneNumberId(), uniqueRecipient(), {
-      name: 'pending_tpl',
-      components: [{ type: 'body', parameters: [{ type: 'text', text: 'Monday' }] }],
-    });
+    const res = await sendFromFreshNumber({ name: 'pending_tpl', components: [bodyWith('Monday')] });
 
     expect(res.data.error.code).toBe(132001);
   });
 
   it('when the body parameters are fewer than the placeholders, then it answers 132000', async () => {
-    const res = await sendTemplate(sbx.http, uniquePhoneNumberId(), uniqueRecipient(), {
+    const res = await sendFromFreshNumber({
       name: 'order_update',
-      components: [ORDER_COMPONENTS[0], { type: 'body', parameters: [{ type: 'text', text: 'Mark' }] }],
+      components: [ORDER_COMPONENTS[0], bodyWith('Mark')],
     });
 
     expect(res.status).toBe(400);
@@ -68,37 +47,26 @@ describe('template sends', () => {
   });
 
   it('when parameters are sent to a template without placeholders, then it answers 132000', async () => {
-    const res = await sendTemplate(sbx.http, uniquePhoneNumberId(), uniqueRecipient(), {
-      name: 'hello_world',
-      components: [{ type: 'body', parameters: [{ type: 'text', text: 'extra' }] }],
-    });
+    const res = await sendFromFreshNumber({ name: 'hello_world', components: [bodyWith('extra')] });
 
     expect(res.data.error.code).toBe(132000);
   });
 
   it('when the template is paused, then it answers 132015', async () => {
-    const res = await sendTemplate(sbx.http, uniquePhoneNumberId(), uniqueRecipient(), {
-      name: 'promo_paused',
-      components: [{ type: 'body', parameters: [{ type: 'text', text: 'Mark' }] }],
-    });
+    const res = await sendFromFreshNumber({ name: 'promo_paused', components: [bodyWith('Mark')] });
 
     expect(res.status).toBe(400);
     expect(res.data.error.code).toBe(132015);
   });
 
   it('when the template is disabled, then it answers 132016', async () => {
-    const res = await sendTemplate(sbx.http, uniquePhoneNumberId(), uniqueRecipient(), {
-      name: 'disabled_tpl',
-    });
+    const res = await sendFromFreshNumber({ name: 'disabled_tpl' });
 
     expect(res.data.error.code).toBe(132016);
   });
 
   it('when the image header is left out, then it answers 132012', async () => {
-    const res = await sendTemplate(sbx.http, uniquePhoneNumberId(), uniqueRecipient(), {
-      name: 'order_update',
-      components: [ORDER_COMPONENTS[1]],
-    });
+    const res = await sendFromFreshNumber({ name: 'order_update', components: [ORDER_COMPONENTS[1]] });
 
     expect(res.data.error.code).toBe(132012);
   });
@@ -117,12 +85,10 @@ describe('template sends', () => {
       ],
     });
 
-    const own = await sendTemplate(sbx.http, phoneNumberId, uniqueRecipient(), {
+    const own = await sbx.sendTemplate(phoneNumberId, uniqueRecipient(), {
       name: `only_other_${phoneNumberId}`,
     });
-    const unknownNumber = await sendTemplate(sbx.http, uniquePhoneNumberId(), uniqueRecipient(), {
-      name: `only_other_${phoneNumberId}`,
-    });
+    const unknownNumber = await sendFromFreshNumber({ name: `only_other_${phoneNumberId}` });
 
     expect(own.data.error.code).toBe(132001);
     expect(unknownNumber.status).toBe(200);

@@ -2,26 +2,17 @@ import { waitFor } from '@bm/platform/testing';
 import axios, { type AxiosResponse } from 'axios';
 import {
   APP_SECRET,
+  bodyWith,
   TOKEN,
-  sendTemplate,
-  startSandbox,
   uniquePhoneNumberId,
   uniqueRecipient,
-  type RunningSandbox,
+  useSandbox,
 } from './support/sandbox';
 import { hasValidSignature } from './support/webhook-receiver';
 import type { TemplatePage } from './support/wire-types';
 
 describe('templates, subscriptions and the phone number', () => {
-  let sbx: RunningSandbox;
-
-  beforeAll(async () => {
-    sbx = await startSandbox();
-  });
-
-  afterAll(async () => {
-    await sbx.close();
-  });
+  const sbx = useSandbox();
 
   it('when paging.next is followed to the end, then every template is returned exactly once', async () => {
     const wabaId = `waba-paging-${uniquePhoneNumberId()}`;
@@ -90,9 +81,9 @@ describe('templates, subscriptions and the phone number', () => {
     await sbx.http.put(`/_sandbox/numbers/${phoneNumberId}`, { waba_id: wabaId });
 
     const patch = await sbx.http.patch(`/_sandbox/templates/${wabaId}/otp_code/en_US`, { status: 'PAUSED' });
-    const send = await sendTemplate(sbx.http, phoneNumberId, uniqueRecipient(), {
+    const send = await sbx.sendTemplate(phoneNumberId, uniqueRecipient(), {
       name: 'otp_code',
-      components: [{ type: 'body', parameters: [{ type: 'text', text: '1' }] }],
+      components: [bodyWith('1')],
     });
 
     expect(patch.status).toBe(200);

@@ -24,6 +24,8 @@ export interface DispatcherConfig extends CommonConfig {
   /** Attempts in flight toward one endpoint across all replicas. */
   DISPATCHER_ENDPOINT_CONCURRENCY: number;
   DISPATCHER_POLL_INTERVAL_MS: number;
+  /** Longest pause between claims while they find nothing; a new delivery, or a retry's time, wakes it. */
+  DISPATCHER_IDLE_POLL_INTERVAL_MS: number;
   /** An attempt's lease is the timeout plus this; after it another replica may take the delivery. */
   DISPATCHER_LEASE_GRACE_MS: number;
   DISPATCHER_RESPONSE_EXCERPT_BYTES: number;
@@ -67,6 +69,7 @@ export function loadDispatcherConfig(env: NodeJS.ProcessEnv = process.env): Read
       DISPATCHER_CONCURRENCY: Joi.number().integer().min(1).max(5000).default(200),
       DISPATCHER_ENDPOINT_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(20),
       DISPATCHER_POLL_INTERVAL_MS: Joi.number().integer().min(10).default(250),
+      DISPATCHER_IDLE_POLL_INTERVAL_MS: Joi.number().integer().min(10).default(5_000),
       DISPATCHER_LEASE_GRACE_MS: Joi.number().integer().min(100).default(5_000),
       DISPATCHER_RESPONSE_EXCERPT_BYTES: Joi.number().integer().min(0).max(65_536).default(1_024),
       DISPATCHER_CONSUMER_PREFETCH: Joi.number().integer().min(1).max(1000).default(200),

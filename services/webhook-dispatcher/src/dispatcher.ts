@@ -40,7 +40,6 @@ export async function createDispatcherService(config: DispatcherConfig): Promise
   const deps: DispatcherDeps = {
     config,
     logger,
-    dataSource,
     secrets: new SecretBox(config.ENCRYPTION_KEY),
     policy,
     sender,

@@ -1,5 +1,8 @@
 import request from 'supertest';
-import { waitFor } from '@bm/platform/testing';
+import type { DataSource } from 'typeorm';
+import { testEnv, waitFor } from '@bm/platform/testing';
+import { loadDispatcherConfig } from '../src/config';
+import { createDispatcherDataSource } from '../src/data-access/data-source';
 import { purgeOldDeliveries } from '../src/domain/purge-old-deliveries.use-case';
 import { asTenant, newTenantId, startDispatcher, type TestDispatcher } from './factories/dispatcher';
 import { monitor, settled } from './factories/monitor';
@@ -8,14 +11,18 @@ import { startReceiver, type Receiver } from './factories/receiver';
 describe('retention of the delivery log', () => {
   let dispatcher: TestDispatcher;
   let receiver: Receiver;
+  let db: DataSource;
 
   beforeAll(async () => {
     dispatcher = await startDispatcher();
     receiver = await startReceiver((req) => (req.path === '/hang' ? 'hang' : { status: 200 }));
+    db = createDispatcherDataSource(loadDispatcherConfig(testEnv()));
+    await db.initialize();
   });
   afterAll(async () => {
     await dispatcher.stop();
     await receiver.close();
+    await db.destroy();
   });
 
   async function ping(path: string) {
@@ -35,7 +42,6 @@ describe('retention of the delivery log', () => {
     await settled(dispatcher.url, old.tenantId, old.deliveryId);
     const waiting = await ping('/hang');
     await waitFor(() => receiver.held.length > 0, { what: 'held' });
-    const db = dispatcher.service.deps.dataSource;
     // Both made to look 31 days old; only the finished one is past keeping.
     await db.query(
       `UPDATE dispatcher.deliveries SET created_at = now() - interval '31 days' WHERE id = ANY($1)`,

@@ -15,19 +15,20 @@ describe('retries, timeouts, redirects and redelivery', () => {
     await Promise.all(receivers.map((r) => r.close()));
   });
 
+  /** A new tenant whose endpoint is `url`, with a test ping already queued. */
+  async function pingAt(url: string) {
+    const tenantId = newTenantId();
+    const tenant = asTenant(tenantId);
+    await request(dispatcher.url).put('/api/v1/webhooks/settings').set(tenant).send({ url }).expect(200);
+    const res = await request(dispatcher.url).post('/api/v1/webhooks/test').set(tenant).expect(202);
+    return { tenantId, deliveryId: res.body.data.delivery_id as string };
+  }
+
   /** A tenant whose endpoint answers with `reply`; returns it with a test ping already queued. */
   async function pingTo(reply: (index: number) => Reply) {
     const receiver = await startReceiver((_req, i) => reply(i));
     receivers.push(receiver);
-    const tenantId = newTenantId();
-    const tenant = asTenant(tenantId);
-    await request(dispatcher.url)
-      .put('/api/v1/webhooks/settings')
-      .set(tenant)
-      .send({ url: `${receiver.url}/hook` })
-      .expect(200);
-    const res = await request(dispatcher.url).post('/api/v1/webhooks/test').set(tenant).expect(202);
-    return { tenantId, receiver, deliveryId: res.body.data.delivery_id as string };
+    return { ...(await pingAt(`${receiver.url}/hook`)), receiver };
   }
 
   it('when the endpoint keeps failing, then 4 attempts 10 s (here 300 ms) apart, then failed in the monitor', async () => {
@@ -81,15 +82,8 @@ describe('retries, timeouts, redirects and redelivery', () => {
   it('when the endpoint refuses the connection, then the failed attempt still has its duration', async () => {
     const closed = await startReceiver();
     await closed.close();
-    const tenantId = newTenantId();
-    const tenant = asTenant(tenantId);
-    await request(dispatcher.url)
-      .put('/api/v1/webhooks/settings')
-      .set(tenant)
-      .send({ url: `${closed.url}/hook` })
-      .expect(200);
-    const res = await request(dispatcher.url).post('/api/v1/webhooks/test').set(tenant).expect(202);
-    const d = await settled(dispatcher.url, tenantId, res.body.data.delivery_id as string);
+    const { tenantId, deliveryId } = await pingAt(`${closed.url}/hook`);
+    const d = await settled(dispatcher.url, tenantId, deliveryId);
     expect(d.status).toBe('failed');
     for (const a of d.attempts) {
       expect(a).toMatchObject({ http_status: null, error: expect.stringMatching(/^connection_refused: /) });

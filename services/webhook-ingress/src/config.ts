@@ -16,6 +16,8 @@ export interface IngressConfig extends CommonConfig {
   ACCOUNT_CACHE_TTL_MS: number;
   /** How often stored events that are not split yet are looked for. */
   INGRESS_PROCESS_INTERVAL_MS: number;
+  /** Safety poll of the splitter while idle; a stored event wakes it (a notification while it sleeps). */
+  INGRESS_PROCESS_IDLE_INTERVAL_MS: number;
   /** Failures that will not change on retry after which a stored body is given up (outcome `failed`). */
   INGRESS_FAIL_AFTER_ATTEMPTS: number;
   /** Largest webhook body; the upstream's reach 3 MB. */
@@ -37,6 +39,7 @@ export function loadIngressConfig(env: NodeJS.ProcessEnv = process.env): Readonl
       MESSAGING_TIMEOUT_MS: Joi.number().integer().min(100).default(5_000),
       ACCOUNT_CACHE_TTL_MS: Joi.number().integer().min(0).default(60_000),
       INGRESS_PROCESS_INTERVAL_MS: Joi.number().integer().min(10).default(100),
+      INGRESS_PROCESS_IDLE_INTERVAL_MS: Joi.number().integer().min(10).default(5_000),
       INGRESS_FAIL_AFTER_ATTEMPTS: Joi.number().integer().min(1).default(5),
       BODY_LIMIT: Joi.string().default('3mb'),
     },

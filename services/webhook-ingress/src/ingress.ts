@@ -1,8 +1,11 @@
 import {
   createServiceRuntime,
+  messagingClientFor,
   openServiceBase,
   OutboxRelay,
   PeriodicTask,
+  PgListener,
+  WakeGate,
   type ServiceRuntime,
 } from '@bm/platform';
 import type { IngressConfig } from './config';
@@ -11,6 +14,7 @@ import { createIngressDataSource, INGRESS_SCHEMA } from './data-access/data-sour
 import { InboundEventRepository } from './data-access/inbound-event.repository';
 import { NotificationRepository } from './data-access/notification.repository';
 import { PublishedItemRepository } from './data-access/published-item.repository';
+import { DatabaseUnitOfWork } from './data-access/unit-of-work';
 import type { IngressDeps } from './domain/ingress-deps';
 import { ingressMetrics } from './domain/ingress-metrics';
 import { processPendingEvents } from './domain/process-pending-events.use-case';
@@ -28,23 +32,22 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
   const base = await openServiceBase('webhook-ingress', config, createIngressDataSource(config));
   const { logger, metrics, dataSource, amqp } = base;
   const events = new InboundEventRepository(dataSource);
+  const messaging = messagingClientFor(config);
   const deps: IngressDeps = {
     config,
     logger,
-    dataSource,
+    unitOfWork: new DatabaseUnitOfWork(dataSource),
     events,
     items: new PublishedItemRepository(),
     notifications: new NotificationRepository(dataSource),
-    accounts: new ChannelAccountLookup(
-      config.MESSAGING_URL,
-      config.INTERNAL_TOKEN,
-      config.ACCOUNT_CACHE_TTL_MS,
-      config.MESSAGING_TIMEOUT_MS,
-    ),
-    metrics: ingressMetrics(metrics, dataSource),
+    accounts: new ChannelAccountLookup(messaging, config.ACCOUNT_CACHE_TTL_MS),
+    metrics: ingressMetrics(metrics, events),
   };
+  // Wakes the relay and the splitter when there is work, so that an idle service costs next to nothing.
+  const listener = new PgListener({ url: config.DATABASE_URL, logger, applicationName: 'ingress-listener' });
   // Bodies batch thousands of items: large passes, and a short pause so a quiet relay adds little latency.
   const relay = new OutboxRelay({
+    listener,
     dataSource,
     schema: INGRESS_SCHEMA,
     amqp,
@@ -58,6 +61,11 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     config.INGRESS_PROCESS_INTERVAL_MS,
     () => processPendingEvents(deps),
     logger,
+    {
+      gate: new WakeGate(listener, 'ingress_inbound_events'),
+      idleIntervalMs: config.INGRESS_PROCESS_IDLE_INTERVAL_MS,
+      nextDueAt: () => events.nextDueAt(),
+    },
   );
 
   const runtime = createServiceRuntime({
@@ -79,6 +87,10 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     relay,
     tasks: [splitter],
     drain: [events.inserts],
+    connections: [
+      { name: 'pg listener', close: () => listener.close() },
+      { name: 'messaging client', close: () => messaging.close() },
+    ],
   });
   return { ...runtime, deps };
 }

@@ -1,37 +1,19 @@
 import request from 'supertest';
 import { ulid } from 'ulidx';
-import { ADMIN, setupIngress, type IngressContext } from './factories/ingress';
-import {
-  entry,
-  envelope,
-  messagesChange,
-  statusReport,
-  textMessage,
-  upstreamId,
-  wamid,
-} from './factories/webhooks';
+import { ADMIN, useIngress } from './factories/ingress';
+import { numberBody, statusReport, textMessage, upstreamId, wamid } from './factories/webhooks';
 
 describe('the inbound audit API', () => {
-  let ingress: IngressContext;
-
-  beforeAll(async () => {
-    ingress = await setupIngress();
-  });
-  afterAll(() => ingress.stop());
+  const ingress = useIngress();
 
   const admin = (path: string) => request(ingress.url).get(path).set(ADMIN);
 
   it('when a number is unknown to messaging, then its items are kept back, visible as unroutable, and a reprocess once it is connected publishes them once', async () => {
     const [unknown, customer, messageId, statusId] = [upstreamId(), upstreamId(), wamid(), wamid()];
-    const body = envelope(
-      entry(
-        upstreamId(),
-        messagesChange(unknown, {
-          messages: [textMessage(customer, 'anyone there?', '1749416383', messageId)],
-          statuses: [statusReport(statusId, 'delivered', customer)],
-        }),
-      ),
-    );
+    const body = numberBody(unknown, {
+      messages: [textMessage(customer, 'anyone there?', '1749416383', messageId)],
+      statuses: [statusReport(statusId, 'delivered', customer)],
+    });
     const res = await ingress.postJson(body).expect(200);
     const id = res.body.data.event_id as string;
     const kept = await ingress.splitEvent(id);
@@ -69,11 +51,7 @@ describe('the inbound audit API', () => {
     const ids: string[] = [];
     for (const text of ['a', 'b']) {
       const res = await ingress
-        .postJson(
-          envelope(
-            entry(upstreamId(), messagesChange(known, { messages: [textMessage(upstreamId(), text)] })),
-          ),
-        )
+        .postJson(numberBody(known, { messages: [textMessage(upstreamId(), text)] }))
         .expect(200);
       ids.push(res.body.data.event_id as string);
       await ingress.splitEvent(res.body.data.event_id as string);

@@ -1,24 +1,12 @@
-import { setupIngress, type IngressContext } from './factories/ingress';
-import { entry, envelope, messagesChange, statusReport, upstreamId, wamid } from './factories/webhooks';
+import { useIngress } from './factories/ingress';
+import { numberBody, statusReport, upstreamId, wamid } from './factories/webhooks';
 
 describe('bursts: deliveries stored together and split in batches', () => {
-  let ingress: IngressContext;
-  let phoneNumberId: string;
-
-  beforeAll(async () => {
-    ingress = await setupIngress();
-    phoneNumberId = upstreamId();
-    ingress.messaging.register(phoneNumberId);
-  });
-  afterAll(() => ingress.stop());
+  const phoneNumberId = upstreamId();
+  const ingress = useIngress({ numbers: [phoneNumberId] });
 
   const receipt = (id: string, status: string) =>
-    envelope(
-      entry(
-        upstreamId(),
-        messagesChange(phoneNumberId, { statuses: [statusReport(id, status, upstreamId())] }),
-      ),
-    );
+    numberBody(phoneNumberId, { statuses: [statusReport(id, status, upstreamId())] });
 
   it('when a hundred deliveries arrive at once, some repeating others, then each is stored and accounted for and each item goes out once', async () => {
     const ids = Array.from({ length: 60 }, () => wamid());

@@ -1,12 +1,10 @@
 import request from 'supertest';
-import { ADMIN, setupIngress, type IngressContext } from './factories/ingress';
+import { ADMIN, useIngress } from './factories/ingress';
 import {
   PREVIOUS_APP_SECRET,
   contact,
-  entry,
-  envelope,
   inboundTextBody,
-  messagesChange,
+  numberBody,
   sign,
   textMessage,
   upstreamId,
@@ -16,15 +14,8 @@ import {
 const THREE_MB = 3 * 1024 * 1024;
 
 describe('/api/webhooks/channel: verification, signatures and body limits', () => {
-  let ingress: IngressContext;
-  let phoneNumberId: string;
-
-  beforeAll(async () => {
-    ingress = await setupIngress();
-    phoneNumberId = upstreamId();
-    ingress.messaging.register(phoneNumberId);
-  });
-  afterAll(() => ingress.stop());
+  const phoneNumberId = upstreamId();
+  const ingress = useIngress({ numbers: [phoneNumberId] });
 
   const verify = (query: string) => request(ingress.url).get(`/api/webhooks/channel?${query}`);
 
@@ -108,11 +99,7 @@ describe('/api/webhooks/channel: verification, signatures and body limits', () =
     const from = upstreamId();
     const long = 'x'.repeat(4096);
     const messages = Array.from({ length: 740 }, () => textMessage(from, long));
-    const json = JSON.stringify(
-      envelope(
-        entry(upstreamId(), messagesChange(phoneNumberId, { contacts: [contact(from, 'Big')], messages })),
-      ),
-    );
+    const json = JSON.stringify(numberBody(phoneNumberId, { contacts: [contact(from, 'Big')], messages }));
     expect(json.length).toBeLessThan(THREE_MB);
     const raw = json.padEnd(THREE_MB, ' '); // whitespace after the value is still the same JSON
     const accepted = await ingress.post(raw).expect(200);

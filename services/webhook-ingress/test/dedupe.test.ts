@@ -1,39 +1,16 @@
-import { setupIngress, type IngressContext } from './factories/ingress';
-import {
-  entry,
-  envelope,
-  messagesChange,
-  statusReport,
-  textMessage,
-  upstreamId,
-  wamid,
-} from './factories/webhooks';
+import { useIngress } from './factories/ingress';
+import { numberBody, statusReport, textMessage, upstreamId, wamid } from './factories/webhooks';
 
 describe('each item is published once, however often and however concurrently it arrives', () => {
-  let ingress: IngressContext;
-  let phoneNumberId: string;
-
-  beforeAll(async () => {
-    ingress = await setupIngress();
-    phoneNumberId = upstreamId();
-    ingress.messaging.register(phoneNumberId);
-  });
-  afterAll(() => ingress.stop());
+  const phoneNumberId = upstreamId();
+  const ingress = useIngress({ numbers: [phoneNumberId] });
 
   const bodyOf = (customer: string, messageId: string, statusId: string) =>
     JSON.stringify(
-      envelope(
-        entry(
-          upstreamId(),
-          messagesChange(phoneNumberId, {
-            messages: [textMessage(customer, 'Where is my order?', '1749416383', messageId)],
-            statuses: [
-              statusReport(statusId, 'delivered', customer),
-              statusReport(statusId, 'read', customer),
-            ],
-          }),
-        ),
-      ),
+      numberBody(phoneNumberId, {
+        messages: [textMessage(customer, 'Where is my order?', '1749416383', messageId)],
+        statuses: [statusReport(statusId, 'delivered', customer), statusReport(statusId, 'read', customer)],
+      }),
     );
   const eventOf = (id: string) => ingress.eventOf(id);
 
@@ -85,16 +62,9 @@ describe('each item is published once, however often and however concurrently it
   it('when the same report comes again inside a different batch, then only the new items of that batch go out', async () => {
     const [customer, statusId, later] = [upstreamId(), wamid(), wamid()];
     const report = statusReport(statusId, 'sent', customer);
-    const single = await ingress
-      .postJson(envelope(entry(upstreamId(), messagesChange(phoneNumberId, { statuses: [report] }))))
-      .expect(200);
+    const single = await ingress.postJson(numberBody(phoneNumberId, { statuses: [report] })).expect(200);
     await ingress.splitEvent(single.body.data.event_id as string);
-    const batch = envelope(
-      entry(
-        upstreamId(),
-        messagesChange(phoneNumberId, { statuses: [report, statusReport(later, 'sent', customer)] }),
-      ),
-    );
+    const batch = numberBody(phoneNumberId, { statuses: [report, statusReport(later, 'sent', customer)] });
     const res = await ingress.postJson(batch).expect(200);
     await ingress.settle();
     expect(ingress.publishedWith('provider_message_id', statusId)).toHaveLength(1);

@@ -1,15 +1,17 @@
 import request from 'supertest';
 import { waitFor } from '@bm/platform/testing';
-import { ADMIN, setupIngress, type IngressContext } from './factories/ingress';
+import { ADMIN, useIngress } from './factories/ingress';
 import {
   contact,
   entry,
   envelope,
   messagesChange,
+  numberBody,
   statusReport,
   textMessage,
   upstreamId,
   wamid,
+  type Json,
 } from './factories/webhooks';
 
 /** The value of a series of `GET /metrics` (the first line of that name holding `labels`), 0 when absent. */
@@ -25,12 +27,16 @@ const randomText = (length: number) =>
   );
 
 describe('one bad item never blocks the others of a webhook body', () => {
-  let ingress: IngressContext;
+  const ingress = useIngress();
 
-  beforeAll(async () => {
-    ingress = await setupIngress();
-  });
-  afterAll(() => ingress.stop());
+  const oneSkipped = { outcome: 'processed', item_count: 1, published_count: 1, skipped_count: 1 };
+  /** Posts a body of two items and waits for its split, which publishes one and skips the other. */
+  const splitWithOneSkipped = async (body: Json) => {
+    const res = await ingress.postJson(body).expect(200);
+    const event = await ingress.splitEvent(res.body.data.event_id as string);
+    expect(event).toMatchObject(oneSkipped);
+    return event;
+  };
 
   it('when a body holds one tenant’s status and another tenant’s customer text with NUL and an unpaired surrogate, then both go out, the text with U+FFFD, and the audit log keeps the body as it came', async () => {
     const [numberA, numberB, customer, statusId, messageId] = [
@@ -91,29 +97,15 @@ describe('one bad item never blocks the others of a webhook body', () => {
     ];
     ingress.messaging.register(number);
     const skippedBefore = await metric(ingress.url, 'bm_ingress_items_skipped_total', 'stage="publish"');
-    const res = await ingress
-      .postJson(
-        envelope(
-          entry(
-            upstreamId(),
-            messagesChange(number, {
-              messages: [
-                textMessage(customer, 'first', '1749416383', tooLong),
-                textMessage(customer, 'second', '1749416384', goodId),
-              ],
-            }),
-          ),
-        ),
-      )
-      .expect(200);
-    const event = await ingress.splitEvent(res.body.data.event_id as string);
+    const event = await splitWithOneSkipped(
+      numberBody(number, {
+        messages: [
+          textMessage(customer, 'first', '1749416383', tooLong),
+          textMessage(customer, 'second', '1749416384', goodId),
+        ],
+      }),
+    );
 
-    expect(event).toMatchObject({
-      outcome: 'processed',
-      item_count: 1,
-      published_count: 1,
-      skipped_count: 1,
-    });
     expect(event.skipped).toEqual([
       {
         path: 'entry[0].changes[0].value.messages[0]',
@@ -134,29 +126,15 @@ describe('one bad item never blocks the others of a webhook body', () => {
     const [number, customer, noDigitId, goodId] = [upstreamId(), upstreamId(), wamid(), wamid()];
     ingress.messaging.register(number);
     const skippedBefore = await metric(ingress.url, 'bm_ingress_items_skipped_total', 'stage="split"');
-    const res = await ingress
-      .postJson(
-        envelope(
-          entry(
-            upstreamId(),
-            messagesChange(number, {
-              messages: [
-                textMessage('<PHONE_NUMBER>', 'placeholder', '1749416383', noDigitId),
-                textMessage(customer, 'real', '1749416384', goodId),
-              ],
-            }),
-          ),
-        ),
-      )
-      .expect(200);
-    const event = await ingress.splitEvent(res.body.data.event_id as string);
+    const event = await splitWithOneSkipped(
+      numberBody(number, {
+        messages: [
+          textMessage('<PHONE_NUMBER>', 'placeholder', '1749416383', noDigitId),
+          textMessage(customer, 'real', '1749416384', goodId),
+        ],
+      }),
+    );
 
-    expect(event).toMatchObject({
-      outcome: 'processed',
-      item_count: 1,
-      published_count: 1,
-      skipped_count: 1,
-    });
     expect(event.skipped).toEqual([
       { path: 'entry[0].changes[0].value.messages[0]', reason: expect.stringMatching(/from.*digits/) },
     ]);
@@ -172,28 +150,19 @@ describe('one bad item never blocks the others of a webhook body', () => {
     const [known, customer, goodId, refusedId] = [upstreamId(), upstreamId(), wamid(), wamid()];
     const huge = `1${'2'.repeat(20_000)}`;
     ingress.messaging.register(known);
-    const res = await ingress
-      .postJson(
-        envelope(
-          entry(
-            upstreamId(),
-            messagesChange(huge, { messages: [textMessage(customer, 'lost?', '1749416383', refusedId)] }),
-          ),
-          entry(
-            upstreamId(),
-            messagesChange(known, { messages: [textMessage(customer, 'fine', '1749416384', goodId)] }),
-          ),
+    const event = await splitWithOneSkipped(
+      envelope(
+        entry(
+          upstreamId(),
+          messagesChange(huge, { messages: [textMessage(customer, 'lost?', '1749416383', refusedId)] }),
         ),
-      )
-      .expect(200);
-    const event = await ingress.splitEvent(res.body.data.event_id as string);
+        entry(
+          upstreamId(),
+          messagesChange(known, { messages: [textMessage(customer, 'fine', '1749416384', goodId)] }),
+        ),
+      ),
+    );
 
-    expect(event).toMatchObject({
-      outcome: 'processed',
-      item_count: 1,
-      published_count: 1,
-      skipped_count: 1,
-    });
     expect(event.skipped).toEqual([
       {
         path: 'entry[0].changes[0].value.messages[0]',
@@ -206,11 +175,10 @@ describe('one bad item never blocks the others of a webhook body', () => {
 });
 
 describe('a body that keeps failing for a reason that will not change', () => {
-  let ingress: IngressContext;
+  // The main instance only stores; the splitter below gives a body up after its second such failure.
+  const ingress = useIngress({ workers: false });
 
   beforeAll(async () => {
-    // The main instance only stores; the splitter below gives a body up after its second such failure.
-    ingress = await setupIngress({ workers: false });
     await ingress.start({ INGRESS_FAIL_AFTER_ATTEMPTS: '2' });
     // A fault no retry can fix: the database refuses to record a split of bodies holding a marker.
     await ingress.db.query(`CREATE FUNCTION ingress.refuse_marked() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -223,7 +191,6 @@ describe('a body that keeps failing for a reason that will not change', () => {
     await ingress.db.query(`CREATE TRIGGER refuse_marked BEFORE UPDATE ON ingress.inbound_events
       FOR EACH ROW EXECUTE FUNCTION ingress.refuse_marked()`);
   });
-  afterAll(() => ingress.stop());
 
   it('when splitting fails the same way again and again, then the event is marked failed, counted, no longer retried, and a reprocess once fixed publishes it', async () => {
     const [number, customer, messageId] = [upstreamId(), upstreamId(), wamid()];
@@ -231,14 +198,9 @@ describe('a body that keeps failing for a reason that will not change', () => {
     const failedBefore = await metric(ingress.url, 'bm_ingress_inbound_events_failed_total');
     const res = await ingress
       .postJson(
-        envelope(
-          entry(
-            upstreamId(),
-            messagesChange(number, {
-              messages: [textMessage(customer, 'refuse-this-body', '1749416383', messageId)],
-            }),
-          ),
-        ),
+        numberBody(number, {
+          messages: [textMessage(customer, 'refuse-this-body', '1749416383', messageId)],
+        }),
       )
       .expect(200);
     const id = res.body.data.event_id as string;

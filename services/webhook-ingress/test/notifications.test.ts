@@ -1,22 +1,20 @@
 import request from 'supertest';
 import { INTERNAL_HEADERS } from '@bm/contracts';
 import type { LiveChatRequestDto, NotificationDto } from '../src/domain/list-notifications.use-case';
-import { ADMIN, setupIngress, type IngressContext } from './factories/ingress';
+import { ADMIN, useIngress } from './factories/ingress';
+import type { Owner } from './factories/fake-messaging';
 import { inboundTextBody, upstreamId, wamid } from './factories/webhooks';
 import { ulid } from 'ulidx';
 import { waitFor } from '@bm/platform/testing';
 
 describe('GET /api/v1/notifications: live-chat requests and template reviews', () => {
-  let ingress: IngressContext;
-  let phoneNumberId: string;
-  let owner: { tenant_id: number; channel_account_id: string };
+  const ingress = useIngress();
+  const phoneNumberId = upstreamId();
+  let owner: Owner;
 
-  beforeAll(async () => {
-    ingress = await setupIngress();
-    phoneNumberId = upstreamId();
+  beforeAll(() => {
     owner = ingress.messaging.register(phoneNumberId);
   });
-  afterAll(() => ingress.stop());
 
   const list = (tenantId: number, query = '') =>
     request(ingress.url)

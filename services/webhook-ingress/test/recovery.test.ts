@@ -1,18 +1,11 @@
 import { startTcpProxy, waitFor, type TcpProxy } from '@bm/platform/testing';
-import { setupIngress, type IngressContext, type RunningIngress } from './factories/ingress';
+import { useIngress, type RunningIngress } from './factories/ingress';
 import { inboundTextBody, upstreamId, wamid } from './factories/webhooks';
 
 describe('nothing stored is lost: restarts, the database or messaging going away', () => {
-  let ingress: IngressContext;
-  let phoneNumberId: string;
-
-  beforeAll(async () => {
-    // The main instance only stores, as one would that died before splitting what it stored.
-    ingress = await setupIngress({ workers: false });
-    phoneNumberId = upstreamId();
-    ingress.messaging.register(phoneNumberId);
-  });
-  afterAll(() => ingress.stop());
+  const phoneNumberId = upstreamId();
+  // The main instance only stores, as one would that died before splitting what it stored.
+  const ingress = useIngress({ workers: false, numbers: [phoneNumberId] });
 
   const eventOf = (id: string) => ingress.eventOf(id);
 

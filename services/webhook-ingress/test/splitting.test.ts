@@ -1,12 +1,14 @@
 import type Joi from 'joi';
 import { DOMAIN_EVENT_SCHEMAS, type DomainEventKey } from '@bm/contracts';
-import { setupIngress, type IngressContext, type Published } from './factories/ingress';
+import { useIngress, type Published } from './factories/ingress';
+import type { Owner } from './factories/fake-messaging';
 import {
   accountEntry,
   contact,
   entry,
   envelope,
   messagesChange,
+  numberBody,
   statusReport,
   textMessage,
   upstreamId,
@@ -14,21 +16,13 @@ import {
 } from './factories/webhooks';
 
 describe('splitting upstream bodies into inbound items', () => {
-  let ingress: IngressContext;
-  let numberA: string;
-  let numberB: string;
-  let ownerA: { tenant_id: number };
-  let wabaId: string;
+  const [numberA, numberB, wabaId] = [upstreamId(), upstreamId(), upstreamId()];
+  const ingress = useIngress({ numbers: [numberB] });
+  let ownerA: Owner;
 
-  beforeAll(async () => {
-    ingress = await setupIngress();
-    numberA = upstreamId();
-    numberB = upstreamId();
-    wabaId = upstreamId();
+  beforeAll(() => {
     ownerA = ingress.messaging.register(numberA);
-    ingress.messaging.register(numberB);
   });
-  afterAll(() => ingress.stop());
 
   const expectValid = (items: Published[]) => {
     for (const item of items) {
@@ -41,43 +35,42 @@ describe('splitting upstream bodies into inbound items', () => {
   it('when customer messages of every kind arrive, then each becomes an inbound.message with its text, media and reply', async () => {
     const [sheena, mark] = [upstreamId(), upstreamId()];
     const ids = { text: wamid(), image: wamid(), interactive: wamid(), button: wamid() };
-    const body = envelope(
-      entry(
-        wabaId,
-        messagesChange(numberA, {
-          contacts: [contact(sheena, 'Sheena Nelson'), contact(mark, 'Mark')],
-          messages: [
-            textMessage(sheena, 'STOP', '1749416383', ids.text),
-            {
-              from: mark,
-              id: ids.image,
-              timestamp: '1749416383',
-              type: 'image',
-              image: {
-                id: '1479537139650973',
-                mime_type: 'image/jpeg',
-                sha256: 'SOr8=',
-                caption: 'my order',
-              },
+    const body = numberBody(
+      numberA,
+      {
+        contacts: [contact(sheena, 'Sheena Nelson'), contact(mark, 'Mark')],
+        messages: [
+          textMessage(sheena, 'STOP', '1749416383', ids.text),
+          {
+            from: mark,
+            id: ids.image,
+            timestamp: '1749416383',
+            type: 'image',
+            image: {
+              id: '1479537139650973',
+              mime_type: 'image/jpeg',
+              sha256: 'SOr8=',
+              caption: 'my order',
             },
-            {
-              from: mark,
-              id: ids.interactive,
-              timestamp: '1749416383',
-              type: 'interactive',
-              context: { from: '15550783881', id: 'wamid.ORIGINAL' },
-              interactive: { type: 'button_reply', button_reply: { id: 'btn_yes', title: 'Yes' } },
-            },
-            {
-              from: sheena,
-              id: ids.button,
-              timestamp: '1749416383',
-              type: 'button',
-              button: { text: 'Stop promotions', payload: 'STOP_PROMO' },
-            },
-          ],
-        }),
-      ),
+          },
+          {
+            from: mark,
+            id: ids.interactive,
+            timestamp: '1749416383',
+            type: 'interactive',
+            context: { from: '15550783881', id: 'wamid.ORIGINAL' },
+            interactive: { type: 'button_reply', button_reply: { id: 'btn_yes', title: 'Yes' } },
+          },
+          {
+            from: sheena,
+            id: ids.button,
+            timestamp: '1749416383',
+            type: 'button',
+            button: { text: 'Stop promotions', payload: 'STOP_PROMO' },
+          },
+        ],
+      },
+      wabaId,
     );
     await ingress.postJson(body).expect(200);
     const items = await Promise.all(
@@ -123,18 +116,17 @@ describe('splitting upstream bodies into inbound items', () => {
 
   it('when statuses sent, delivered, read and failed arrive, then each is an inbound.status with ISO time and errors', async () => {
     const [delivered, failed, recipient] = [wamid(), wamid(), upstreamId()];
-    const body = envelope(
-      entry(
-        wabaId,
-        messagesChange(numberA, {
-          statuses: [
-            statusReport(delivered, 'sent', recipient, '1750030073'),
-            statusReport(delivered, 'delivered', recipient, '1750030080'),
-            statusReport(delivered, 'read', recipient, '1750030090'),
-            statusReport(failed, 'failed', recipient, '1750030073'),
-          ],
-        }),
-      ),
+    const body = numberBody(
+      numberA,
+      {
+        statuses: [
+          statusReport(delivered, 'sent', recipient, '1750030073'),
+          statusReport(delivered, 'delivered', recipient, '1750030080'),
+          statusReport(delivered, 'read', recipient, '1750030090'),
+          statusReport(failed, 'failed', recipient, '1750030073'),
+        ],
+      },
+      wabaId,
     );
     await ingress.postJson(body).expect(200);
     const reports = await ingress.waitForPublished('provider_message_id', delivered, 3);
@@ -171,16 +163,15 @@ describe('splitting upstream bodies into inbound items', () => {
 
   it('when a status comes without recipient_id or timestamp and with a numeric-string error code, then it is still an inbound.status', async () => {
     const [bare, failed] = [wamid(), wamid()];
-    const body = envelope(
-      entry(
-        wabaId,
-        messagesChange(numberA, {
-          statuses: [
-            { id: bare, status: 'delivered' },
-            { id: failed, status: 'failed', errors: [{ code: '131050', title: 'Unable to deliver' }] },
-          ],
-        }),
-      ),
+    const body = numberBody(
+      numberA,
+      {
+        statuses: [
+          { id: bare, status: 'delivered' },
+          { id: failed, status: 'failed', errors: [{ code: '131050', title: 'Unable to deliver' }] },
+        ],
+      },
+      wabaId,
     );
     await ingress.postJson(body).expect(200);
     const [report] = await ingress.waitForPublished('provider_message_id', bare);
@@ -196,16 +187,15 @@ describe('splitting upstream bodies into inbound items', () => {
 
   it('when a status carries biz_opaque_callback_data, then its inbound.status carries it; one without has null', async () => {
     const [named, unnamed] = [wamid(), wamid()];
-    const body = envelope(
-      entry(
-        wabaId,
-        messagesChange(numberA, {
-          statuses: [
-            { id: named, status: 'sent', timestamp: '1750030073', biz_opaque_callback_data: 'bm1:42:2' },
-            { id: unnamed, status: 'sent', timestamp: '1750030073' },
-          ],
-        }),
-      ),
+    const body = numberBody(
+      numberA,
+      {
+        statuses: [
+          { id: named, status: 'sent', timestamp: '1750030073', biz_opaque_callback_data: 'bm1:42:2' },
+          { id: unnamed, status: 'sent', timestamp: '1750030073' },
+        ],
+      },
+      wabaId,
     );
     await ingress.postJson(body).expect(200);
     const [withData] = await ingress.waitForPublished('provider_message_id', named);
@@ -217,14 +207,13 @@ describe('splitting upstream bodies into inbound items', () => {
 
   it("when a message's from carries a + and its contact's wa_id does not, then the contact's name is still found", async () => {
     const [sheena, id] = [upstreamId(), wamid()];
-    const body = envelope(
-      entry(
-        wabaId,
-        messagesChange(numberA, {
-          contacts: [contact(sheena, 'Sheena Nelson')],
-          messages: [textMessage(`+${sheena}`, 'Hi', '1749416383', id)],
-        }),
-      ),
+    const body = numberBody(
+      numberA,
+      {
+        contacts: [contact(sheena, 'Sheena Nelson')],
+        messages: [textMessage(`+${sheena}`, 'Hi', '1749416383', id)],
+      },
+      wabaId,
     );
     await ingress.postJson(body).expect(200);
     const [message] = await ingress.waitForPublished('message_id', id);

@@ -2,6 +2,7 @@ import Joi from 'joi';
 import type {
   AccountQualityEventFields,
   CampaignEventFields,
+  TemplateEventFields,
   FlowSessionFields,
   InboundMedia,
   MessageReceivedFields,
@@ -10,13 +11,7 @@ import { CAMPAIGN_STATUSES } from './campaigns';
 import { ulidSchema } from './common';
 import { MESSAGE_STATUSES, type MessageStatus } from './message-logs';
 import { sendComponentsSchema, type SendComponent } from './send-components';
-import {
-  TEMPLATE_CATEGORIES,
-  TEMPLATE_STATUSES,
-  type TemplateCategory,
-  type TemplateFlagDto,
-  type TemplateStatus,
-} from './templates';
+import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from './templates';
 
 /*
  * Payloads of the events and commands between services. Consumers validate them with these schemas, which
@@ -135,15 +130,9 @@ export const campaignEventSchema = domainEventSchema<CampaignEvent>({
   campaign_group_id: nullableString,
 });
 
-export interface TemplateEvent extends DomainEventBase {
+export interface TemplateEvent extends DomainEventBase, TemplateEventFields {
   channel_account_id: string;
   template_id: string;
-  name: string;
-  language: string;
-  status: TemplateStatus;
-  category: TemplateCategory | null;
-  reason: string | null;
-  flag: TemplateFlagDto | null;
 }
 export const templateEventSchema = domainEventSchema<TemplateEvent>({
   channel_account_id: Joi.string().required(),

@@ -1,5 +1,8 @@
 import type { DataSource } from 'typeorm';
+import type { PgListener } from '../db/pg-listener';
+import { outboxChannel, WakeGate } from '../db/wake-gate';
 import type { Logger } from '../logger';
+import { PeriodicTask } from '../periodic-task';
 import type { ServiceMetrics } from '../metrics/service-metrics';
 import type { EventPublisher } from './amqp.types';
 import { quoteSchema } from './outbox.migration';
@@ -12,6 +15,13 @@ export interface OutboxRelayOptions {
   logger: Logger;
   /** Pause between passes that found less than a full batch (default 200 ms). */
   intervalMs?: number;
+  /**
+   * Woken by the notifications of the outbox's wake trigger (`createOutboxWakeTrigger`) instead of polling once a
+   * pass finds nothing; without it the relay polls every `intervalMs`.
+   */
+  listener?: PgListener;
+  /** Safety poll while idle (default 5 s with a listener, else `intervalMs`). */
+  idlePollMs?: number;
   /** Rows taken per pass (default 100). */
   batchSize?: number;
   /** Published rows older than this are deleted (default 24 h). */
@@ -36,17 +46,21 @@ interface OutboxRow {
  */
 export class OutboxRelay {
   private readonly table: string;
-  private timer?: NodeJS.Timeout;
-  private pass?: Promise<void>;
+  private readonly task: PeriodicTask;
   private running = false;
   private lastCleanup = 0;
   private stopReporting?: () => void;
 
   constructor(private readonly o: OutboxRelayOptions) {
     this.table = `${quoteSchema(o.schema)}.outbox`;
+    const intervalMs = o.intervalMs ?? 200;
+    this.task = new PeriodicTask(`outbox relay ${o.schema}`, intervalMs, () => this.tick(), o.logger, {
+      gate: o.listener && new WakeGate(o.listener, outboxChannel(o.schema)),
+      idleIntervalMs: o.idlePollMs ?? (o.listener ? 5_000 : intervalMs),
+    });
   }
 
-  /** Starts polling; a full batch is followed at once by the next pass. */
+  /** Starts relaying; a full batch is followed at once by the next pass. */
   start(): void {
     if (this.running) return;
     this.running = true;
@@ -59,15 +73,14 @@ export class OutboxRelay {
       },
       async () => [{ labels: { schema: this.o.schema }, value: await this.backlog() }],
     );
-    this.schedule(0);
+    this.task.start();
   }
 
-  /** Stops polling and waits for the pass in progress to commit. */
+  /** Stops relaying and waits for the pass in progress to commit. */
   async stop(): Promise<void> {
     this.running = false;
     this.stopReporting?.();
-    clearTimeout(this.timer);
-    await this.pass;
+    await this.task.stop();
   }
 
   /** One pass: publishes up to a batch of unpublished rows and marks them; returns how many were published. */
@@ -136,16 +149,17 @@ export class OutboxRelay {
     return row.n;
   }
 
-  private schedule(delayMs: number): void {
-    this.timer = setTimeout(() => {
-      this.pass = this.tick().finally(() => (this.pass = undefined));
-    }, delayMs);
-  }
-
-  private async tick(): Promise<void> {
-    let published = 0;
+  /** Passes until one finds less than a full batch, and the cleanup when it is due; true when rows moved. */
+  private async tick(): Promise<boolean> {
+    // While the broker is away nothing can be published: keep checking without touching the database.
+    if (!this.o.amqp.isConnected()) return true;
+    let total = 0;
     try {
-      published = await this.relayOnce();
+      for (;;) {
+        const published = await this.relayOnce();
+        total += published;
+        if (published < (this.o.batchSize ?? 100) || !this.running) break;
+      }
       if (Date.now() - this.lastCleanup >= (this.o.cleanupIntervalMs ?? 600_000)) {
         this.lastCleanup = Date.now();
         await this.cleanup();
@@ -156,6 +170,6 @@ export class OutboxRelay {
         error: (err as Error).message,
       });
     }
-    if (this.running) this.schedule(published >= (this.o.batchSize ?? 100) ? 0 : (this.o.intervalMs ?? 200));
+    return total > 0;
   }
 }

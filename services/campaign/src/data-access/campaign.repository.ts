@@ -61,6 +61,9 @@ const toCampaign = (r: Row): Campaign => ({
   uploadOffset: r.upload_offset,
 });
 
+/** Where campaigns' triggers announce a campaign the dispatcher has to step, and when (epoch ms). */
+export const DISPATCH_CHANNEL = 'campaign_dispatch';
+
 /** Statuses the dispatcher works on. */
 const ACTIVE = `('pending', 'scheduled', 'processing', 'throttled')`;
 
@@ -186,6 +189,18 @@ export class CampaignRepository implements Campaigns {
         FOR UPDATE OF c SKIP LOCKED`,
       [except],
     );
+  }
+
+  /** The earliest future time a scheduled campaign starts or a throttled one is checked again, if any. */
+  async nextDueAt(): Promise<Date | undefined> {
+    const [row] = await queryRows<{ at: Date | null }>(
+      this.db,
+      `SELECT least(
+         (SELECT min(scheduled_at) FROM campaign.campaigns WHERE status = 'scheduled' AND scheduled_at > now()),
+         (SELECT min(next_check_at) FROM campaign.campaigns
+           WHERE status IN ${ACTIVE} AND next_check_at > now())) AS at`,
+    );
+    return row?.at ?? undefined;
   }
 
   async lease(id: string, until: Date): Promise<void> {

@@ -5,6 +5,7 @@ import { CreateCampaign1764100000000 } from './migrations/1764100000000-create-c
 import { RecipientsWithoutPhoneIndex1764100000001 } from './migrations/1764100000001-recipients-without-phone-index';
 import { OptOutVersions1764100000002 } from './migrations/1764100000002-opt-out-versions';
 import { CampaignsTenantIndex1764100000010 } from './migrations/1764100000010-campaigns-tenant-index';
+import { IdleWake1765200000000 } from './migrations/1765200000000-idle-wake';
 
 export const CAMPAIGN_SCHEMA = 'campaign';
 
@@ -19,6 +20,7 @@ export function createCampaignDataSource(config: CampaignConfig): DataSource {
       RecipientsWithoutPhoneIndex1764100000001,
       OptOutVersions1764100000002,
       CampaignsTenantIndex1764100000010,
+      IdleWake1765200000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'campaign',

@@ -1,6 +1,7 @@
 import { unwrap, type components } from '@bm/client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from './client';
+import { useRefreshingMutation } from './refreshing-mutation';
 
 export type ApiKeySummary = components['schemas']['ApiKeySummary'];
 const keysKey = ['api-keys'] as const;
@@ -14,18 +15,11 @@ export function useApiKeys() {
 
 /** Issues a key; the answer holds the key itself, shown this once. */
 export function useIssueApiKey() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async () => unwrap(await api.POST('/api/v1/api-keys')),
-    onSuccess: () => client.invalidateQueries({ queryKey: keysKey }),
-  });
+  return useRefreshingMutation(keysKey, async () => unwrap(await api.POST('/api/v1/api-keys')));
 }
 
 export function useRevokeApiKey() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (keyId: string) =>
-      unwrap(await api.DELETE('/api/v1/api-keys/{keyId}', { params: { path: { keyId } } })),
-    onSuccess: () => client.invalidateQueries({ queryKey: keysKey }),
-  });
+  return useRefreshingMutation(keysKey, async (keyId: string) =>
+    unwrap(await api.DELETE('/api/v1/api-keys/{keyId}', { params: { path: { keyId } } })),
+  );
 }

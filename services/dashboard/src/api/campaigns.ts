@@ -1,6 +1,7 @@
 import { unwrap, type components, type operations } from '@bm/client';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from './client';
+import { useRefreshingMutation } from './refreshing-mutation';
 
 export type Campaign = components['schemas']['Campaign'];
 export type CampaignStatus = Campaign['status'];
@@ -59,31 +60,29 @@ export function useForecast() {
 }
 
 export function useCreateCampaign() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: { body: CreateCampaignRequest; idempotencyKey: string }) =>
+  return useRefreshingMutation(
+    campaignsKey,
+    async (input: { body: CreateCampaignRequest; idempotencyKey: string }) =>
       unwrap<CampaignCreated>(
         (await api.POST('/api/v1/campaigns', {
           body: input.body,
           headers: { 'Idempotency-Key': input.idempotencyKey },
         })) as never,
       ),
-    onSuccess: () => client.invalidateQueries({ queryKey: campaignsKey }),
-  });
+  );
 }
 
 export type CampaignAction = 'cancel' | 'pause' | 'resume' | 'retry';
 
 export function useCampaignAction() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ id, action }: { id: string; action: CampaignAction }) => {
+  return useRefreshingMutation(
+    campaignsKey,
+    async ({ id, action }: { id: string; action: CampaignAction }) => {
       const path = { params: { path: { id } } };
       if (action === 'cancel') return unwrap(await api.POST('/api/v1/campaigns/{id}/cancel', path));
       if (action === 'pause') return unwrap(await api.POST('/api/v1/campaigns/{id}/pause', path));
       if (action === 'resume') return unwrap(await api.POST('/api/v1/campaigns/{id}/resume', path));
       return unwrap(await api.POST('/api/v1/campaigns/{id}/retry', path));
     },
-    onSuccess: () => client.invalidateQueries({ queryKey: campaignsKey }),
-  });
+  );
 }

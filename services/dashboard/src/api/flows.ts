@@ -1,6 +1,7 @@
 import { unwrap, type components } from '@bm/client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from './client';
+import { useRefreshingMutation } from './refreshing-mutation';
 
 export type Flow = components['schemas']['Flow'];
 export type FlowStep = Flow['steps'][number];
@@ -37,16 +38,12 @@ export function useFlowSessions(id: string, page: number) {
 }
 
 export function useSetFlowActive() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ id, active }: { id: string; active: boolean }) => {
-      const path = { params: { path: { id } } };
-      return unwrap(
-        active
-          ? await api.POST('/api/v1/flows/{id}/activate', path)
-          : await api.POST('/api/v1/flows/{id}/deactivate', path),
-      );
-    },
-    onSuccess: () => client.invalidateQueries({ queryKey: flowsKey }),
+  return useRefreshingMutation(flowsKey, async ({ id, active }: { id: string; active: boolean }) => {
+    const path = { params: { path: { id } } };
+    return unwrap(
+      active
+        ? await api.POST('/api/v1/flows/{id}/activate', path)
+        : await api.POST('/api/v1/flows/{id}/deactivate', path),
+    );
   });
 }

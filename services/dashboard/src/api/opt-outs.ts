@@ -1,6 +1,7 @@
 import { unwrap, type components } from '@bm/client';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from './client';
+import { useRefreshingMutation } from './refreshing-mutation';
 
 export type OptOut = components['schemas']['OptOut'];
 const optOutsKey = ['opt-outs'] as const;
@@ -16,18 +17,13 @@ export function useOptOuts(query: { page: number; phone?: string }) {
 }
 
 export function useAddOptOut() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (phone: string) => unwrap(await api.POST('/api/v1/opt-outs', { body: { phone } })),
-    onSuccess: () => client.invalidateQueries({ queryKey: optOutsKey }),
-  });
+  return useRefreshingMutation(optOutsKey, async (phone: string) =>
+    unwrap(await api.POST('/api/v1/opt-outs', { body: { phone } })),
+  );
 }
 
 export function useRemoveOptOut() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (phone: string) =>
-      unwrap(await api.DELETE('/api/v1/opt-outs/{phone}', { params: { path: { phone } } })),
-    onSuccess: () => client.invalidateQueries({ queryKey: optOutsKey }),
-  });
+  return useRefreshingMutation(optOutsKey, async (phone: string) =>
+    unwrap(await api.DELETE('/api/v1/opt-outs/{phone}', { params: { path: { phone } } })),
+  );
 }

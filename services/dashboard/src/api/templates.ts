@@ -1,6 +1,9 @@
 import { unwrap, type components } from '@bm/client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { api } from './client';
+import { useChannelAccounts } from './numbers';
+import { useRefreshingMutation } from './refreshing-mutation';
 
 export type Template = components['schemas']['Template'];
 export type SubmitTemplateRequest = components['schemas']['SubmitTemplateRequest'];
@@ -25,24 +28,30 @@ export function useTemplates(channelAccountId: string | undefined, status?: 'APP
 export const useApprovedTemplates = (channelAccountId: string | undefined) =>
   useTemplates(channelAccountId, 'APPROVED');
 
+/** The number to send from and its approved template to send: the first of each until the user picks another. */
+export function useTemplatePick() {
+  const accounts = useChannelAccounts();
+  const [accountId, setAccountId] = useState('');
+  const account = accountId || accounts.data?.[0]?.channel_account_id || '';
+  const templates = useApprovedTemplates(account || undefined);
+  const [templateId, setTemplateId] = useState('');
+  const template = templates.data?.find((t) => t.id === templateId) ?? templates.data?.[0];
+  return { accounts, account, setAccountId, templates, template, setTemplateId };
+}
+
 export function useSubmitTemplate() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (body: SubmitTemplateRequest) => unwrap(await api.POST('/api/v1/templates', { body })),
-    onSuccess: () => client.invalidateQueries({ queryKey: templatesKey }),
-  });
+  return useRefreshingMutation(templatesKey, async (body: SubmitTemplateRequest) =>
+    unwrap(await api.POST('/api/v1/templates', { body })),
+  );
 }
 
 /** Fetches the number's templates from the upstream network again. */
 export function useSyncTemplates() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (channelAccountId: string) =>
-      unwrap(
-        await api.POST('/api/v1/channel-accounts/{channelAccountId}/templates/sync', {
-          params: { path: { channelAccountId } },
-        }),
-      ),
-    onSuccess: () => client.invalidateQueries({ queryKey: templatesKey }),
-  });
+  return useRefreshingMutation(templatesKey, async (channelAccountId: string) =>
+    unwrap(
+      await api.POST('/api/v1/channel-accounts/{channelAccountId}/templates/sync', {
+        params: { path: { channelAccountId } },
+      }),
+    ),
+  );
 }

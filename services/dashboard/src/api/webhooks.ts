@@ -1,6 +1,7 @@
 import { unwrap, type components, type operations } from '@bm/client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
+import { useRefreshingMutation } from './refreshing-mutation';
 
 export type WebhookSettings = components['schemas']['WebhookSettings'];
 export type WebhookEvent = NonNullable<WebhookSettings['events']>[number];
@@ -49,11 +50,9 @@ export function useSaveWebhookSettings() {
 
 /** Generates (or rotates to) a new signing secret; the answer is the only time it is shown. */
 export function useRotateSecret() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async () => unwrap(await api.POST('/api/v1/webhooks/settings/secret')),
-    onSuccess: () => client.invalidateQueries({ queryKey: settingsKey }),
-  });
+  return useRefreshingMutation(settingsKey, async () =>
+    unwrap(await api.POST('/api/v1/webhooks/settings/secret')),
+  );
 }
 
 export function useSendTest() {
@@ -74,10 +73,7 @@ export function useDeliveries(query: DeliveryQuery, options: { pollMs?: number }
 }
 
 export function useRedeliver() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) =>
-      unwrap(await api.POST('/api/v1/webhooks/deliveries/{id}/redeliver', { params: { path: { id } } })),
-    onSuccess: () => client.invalidateQueries({ queryKey: deliveriesKey }),
-  });
+  return useRefreshingMutation(deliveriesKey, async (id: string) =>
+    unwrap(await api.POST('/api/v1/webhooks/deliveries/{id}/redeliver', { params: { path: { id } } })),
+  );
 }

@@ -1,4 +1,4 @@
-interface Pagination {
+export interface Pagination {
   current_page: number;
   last_page: number;
   total: number;

@@ -1,7 +1,7 @@
 import { ApiError } from '@bm/client';
 import type { ReactNode } from 'react';
 
-interface QueryLike<T> {
+export interface QueryLike<T> {
   data: T | undefined;
   isPending: boolean;
   isError: boolean;

@@ -13,7 +13,7 @@ import {
 import { CampaignProgress } from '../components/campaign-status';
 import { DataTable, type Column } from '../components/data-table';
 import { phone, when } from '../components/format';
-import { Pager } from '../components/pager';
+import { PagedList, type ListSpec } from '../components/paged-table';
 import { ErrorMessage, QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
 
@@ -103,18 +103,23 @@ function Parts({ groupId }: { groupId: string }) {
   );
 }
 
-const RECIPIENT_COLUMNS: Column<Recipient>[] = [
-  { header: 'Phone', cell: (r) => phone(r.phone) },
-  { header: 'Name', cell: (r) => r.name ?? '' },
-  { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
-  {
-    header: 'Message',
-    cell: (r) =>
-      r.message_log_id ? <Link to={`/messages/${r.message_log_id}`}>#{r.message_log_id}</Link> : '',
-  },
-  { header: 'Sent', cell: (r) => when(r.sent_at) },
-  { header: 'Error', cell: (r) => r.error_message ?? '' },
-];
+const RECIPIENT_LIST: ListSpec<Recipient> = {
+  columns: [
+    { header: 'Phone', cell: (r) => phone(r.phone) },
+    { header: 'Name', cell: (r) => r.name ?? '' },
+    { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
+    {
+      header: 'Message',
+      cell: (r) =>
+        r.message_log_id ? <Link to={`/messages/${r.message_log_id}`}>#{r.message_log_id}</Link> : '',
+    },
+    { header: 'Sent', cell: (r) => when(r.sent_at) },
+    { header: 'Error', cell: (r) => r.error_message ?? '' },
+  ],
+  caption: 'Recipients',
+  empty: 'No recipients match.',
+  rowKey: (r) => r.phone,
+};
 
 function Recipients({ campaign }: { campaign: Campaign }) {
   const [query, setQuery] = useState<RecipientQuery>({ page: 1, per_page: 50 });
@@ -143,23 +148,12 @@ function Recipients({ campaign }: { campaign: Campaign }) {
           </select>
         </label>
       </form>
-      <QueryState query={recipients} empty={null}>
-        {(data) => (
-          <>
-            {data.recipients.length === 0 ? (
-              <p className="empty">No recipients match.</p>
-            ) : (
-              <DataTable
-                caption="Recipients"
-                columns={RECIPIENT_COLUMNS}
-                rows={data.recipients}
-                rowKey={(r) => r.phone}
-              />
-            )}
-            <Pager pagination={data.pagination} onPage={(page) => setQuery({ ...query, page })} />
-          </>
-        )}
-      </QueryState>
+      <PagedList
+        query={recipients}
+        rows={(data) => data.recipients}
+        list={RECIPIENT_LIST}
+        onPage={(page) => setQuery({ ...query, page })}
+      />
     </section>
   );
 }

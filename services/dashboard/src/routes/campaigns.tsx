@@ -1,10 +1,9 @@
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { useCampaigns, type Campaign, type CampaignListQuery } from '../api/campaigns';
 import { CampaignProgress } from '../components/campaign-status';
-import { DataTable, type Column } from '../components/data-table';
+import { useFilterParams } from '../components/filter-params';
 import { when } from '../components/format';
-import { Pager } from '../components/pager';
-import { QueryState } from '../components/query-state';
+import { PagedList, type ListSpec } from '../components/paged-table';
 import { StatusBadge } from '../components/status-badge';
 
 const STATUSES = [
@@ -19,21 +18,26 @@ const STATUSES = [
   'failed',
 ] as const;
 
-const COLUMNS: Column<Campaign>[] = [
-  {
-    header: 'Name',
-    cell: (c) => <Link to={`/campaigns/${c.campaign_id}`}>{c.name ?? c.campaign_id}</Link>,
-  },
-  {
-    header: 'Part',
-    cell: (c) => (c.part_number !== null ? `${c.part_number} of ${c.parts_total ?? '?'}` : ''),
-  },
-  { header: 'Status', cell: (c) => <StatusBadge status={c.status} /> },
-  { header: 'Progress', cell: (c) => <CampaignProgress campaign={c} /> },
-  { header: 'Template', cell: (c) => c.template_name },
-  { header: 'Scheduled', cell: (c) => when(c.scheduled_at) },
-  { header: 'Created', cell: (c) => when(c.created_at) },
-];
+const CAMPAIGN_LIST: ListSpec<Campaign> = {
+  columns: [
+    {
+      header: 'Name',
+      cell: (c) => <Link to={`/campaigns/${c.campaign_id}`}>{c.name ?? c.campaign_id}</Link>,
+    },
+    {
+      header: 'Part',
+      cell: (c) => (c.part_number !== null ? `${c.part_number} of ${c.parts_total ?? '?'}` : ''),
+    },
+    { header: 'Status', cell: (c) => <StatusBadge status={c.status} /> },
+    { header: 'Progress', cell: (c) => <CampaignProgress campaign={c} /> },
+    { header: 'Template', cell: (c) => c.template_name },
+    { header: 'Scheduled', cell: (c) => when(c.scheduled_at) },
+    { header: 'Created', cell: (c) => when(c.created_at) },
+  ],
+  caption: 'Campaigns',
+  empty: 'No campaigns yet.',
+  rowKey: (c) => c.campaign_id,
+};
 
 /** The parts of a split campaign side by side, in part order, where the first of them falls in the page. */
 export function groupParts(campaigns: Campaign[]): Campaign[] {
@@ -55,20 +59,13 @@ export function groupParts(campaigns: Campaign[]): Campaign[] {
 }
 
 export function CampaignsScreen() {
-  const [params, setParams] = useSearchParams();
+  const [params, set] = useFilterParams();
   const query: CampaignListQuery = {
     status: (params.get('status') || undefined) as CampaignListQuery['status'],
     page: Number(params.get('page') ?? 1),
     per_page: 50,
   };
   const campaigns = useCampaigns(query);
-  const set = (name: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value === '') next.delete(name);
-    else next.set(name, value);
-    if (name !== 'page') next.delete('page');
-    setParams(next, { replace: true });
-  };
   return (
     <>
       <div className="with-action">
@@ -88,23 +85,12 @@ export function CampaignsScreen() {
           </select>
         </label>
       </form>
-      <QueryState query={campaigns} empty={null}>
-        {(data) => (
-          <>
-            {data.campaigns.length === 0 ? (
-              <p className="empty">No campaigns yet.</p>
-            ) : (
-              <DataTable
-                caption="Campaigns"
-                columns={COLUMNS}
-                rows={groupParts(data.campaigns)}
-                rowKey={(c) => c.campaign_id}
-              />
-            )}
-            <Pager pagination={data.pagination} onPage={(page) => set('page', String(page))} />
-          </>
-        )}
-      </QueryState>
+      <PagedList
+        query={campaigns}
+        rows={(data) => groupParts(data.campaigns)}
+        list={CAMPAIGN_LIST}
+        onPage={(page) => set('page', String(page))}
+      />
     </>
   );
 }

@@ -9,9 +9,8 @@ import {
   type FlowSession,
   type FlowStep,
 } from '../api/flows';
-import { DataTable, type Column } from '../components/data-table';
 import { phone, when } from '../components/format';
-import { Pager } from '../components/pager';
+import { PagedList, type ListSpec } from '../components/paged-table';
 import { ErrorMessage, QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
 
@@ -37,14 +36,19 @@ function ActiveToggle({ flow }: { flow: Flow }) {
   );
 }
 
-const FLOW_COLUMNS: Column<Flow>[] = [
-  { header: 'Name', cell: (f) => <Link to={`/flows/${f.flow_id}`}>{f.name}</Link> },
-  { header: 'Trigger', cell: triggerText },
-  { header: 'Status', cell: (f) => <StatusBadge status={f.status} /> },
-  { header: 'Steps', cell: (f) => f.steps.length },
-  { header: 'Created', cell: (f) => when(f.created_at) },
-  { header: 'Action', cell: (f) => <ActiveToggle flow={f} /> },
-];
+const FLOW_LIST: ListSpec<Flow> = {
+  columns: [
+    { header: 'Name', cell: (f) => <Link to={`/flows/${f.flow_id}`}>{f.name}</Link> },
+    { header: 'Trigger', cell: triggerText },
+    { header: 'Status', cell: (f) => <StatusBadge status={f.status} /> },
+    { header: 'Steps', cell: (f) => f.steps.length },
+    { header: 'Created', cell: (f) => when(f.created_at) },
+    { header: 'Action', cell: (f) => <ActiveToggle flow={f} /> },
+  ],
+  caption: 'Flows',
+  empty: 'No flows yet.',
+  rowKey: (f) => f.flow_id,
+};
 
 export function FlowsScreen() {
   const [page, setPage] = useState(1);
@@ -53,18 +57,7 @@ export function FlowsScreen() {
     <>
       <h1>Flows</h1>
       <p className="muted">Flows are created and edited through the API (POST /api/v1/flows).</p>
-      <QueryState query={flows} empty={null}>
-        {(data) => (
-          <>
-            {data.flows.length === 0 ? (
-              <p className="empty">No flows yet.</p>
-            ) : (
-              <DataTable caption="Flows" columns={FLOW_COLUMNS} rows={data.flows} rowKey={(f) => f.flow_id} />
-            )}
-            <Pager pagination={data.pagination} onPage={setPage} />
-          </>
-        )}
-      </QueryState>
+      <PagedList query={flows} rows={(data) => data.flows} list={FLOW_LIST} onPage={setPage} />
     </>
   );
 }
@@ -106,21 +99,26 @@ function describe(step: FlowStep): { what: string; next: string[] } {
   }
 }
 
-const SESSION_COLUMNS: Column<FlowSession>[] = [
-  { header: 'Phone', cell: (s) => phone(s.phone) },
-  { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
-  { header: 'Step', cell: (s) => s.current_step ?? '—' },
-  { header: 'Version', cell: (s) => s.flow_version },
-  {
-    header: 'Variables',
-    cell: (s) =>
-      Object.entries(s.variables)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(', '),
-  },
-  { header: 'Started', cell: (s) => when(s.started_at) },
-  { header: 'Ended', cell: (s) => when(s.ended_at) },
-];
+const SESSION_LIST: ListSpec<FlowSession> = {
+  columns: [
+    { header: 'Phone', cell: (s) => phone(s.phone) },
+    { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
+    { header: 'Step', cell: (s) => s.current_step ?? '—' },
+    { header: 'Version', cell: (s) => s.flow_version },
+    {
+      header: 'Variables',
+      cell: (s) =>
+        Object.entries(s.variables)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', '),
+    },
+    { header: 'Started', cell: (s) => when(s.started_at) },
+    { header: 'Ended', cell: (s) => when(s.ended_at) },
+  ],
+  caption: 'Sessions',
+  empty: 'No sessions yet.',
+  rowKey: (s) => s.session_id,
+};
 
 /** A flow: its trigger, its steps as an outline (each step with its ways out), its sessions and their states. */
 export function FlowScreen() {
@@ -162,23 +160,7 @@ export function FlowScreen() {
           </section>
           <section className="stack" aria-labelledby="sessions-heading">
             <h2 id="sessions-heading">Sessions</h2>
-            <QueryState query={sessions} empty={null}>
-              {(data) => (
-                <>
-                  {data.sessions.length === 0 ? (
-                    <p className="empty">No sessions yet.</p>
-                  ) : (
-                    <DataTable
-                      caption="Sessions"
-                      columns={SESSION_COLUMNS}
-                      rows={data.sessions}
-                      rowKey={(s) => s.session_id}
-                    />
-                  )}
-                  <Pager pagination={data.pagination} onPage={setPage} />
-                </>
-              )}
-            </QueryState>
+            <PagedList query={sessions} rows={(data) => data.sessions} list={SESSION_LIST} onPage={setPage} />
           </section>
         </div>
       )}

@@ -7,9 +7,8 @@ import {
   type DeliveryList,
   type DeliveryQuery,
 } from '../api/webhooks';
-import { DataTable, type Column } from '../components/data-table';
 import { when } from '../components/format';
-import { Pager } from '../components/pager';
+import { PagedTable, type ListSpec } from '../components/paged-table';
 import { ErrorMessage, QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
 
@@ -71,13 +70,18 @@ function RedeliverButton({ delivery }: { delivery: Delivery }) {
   );
 }
 
-const COLUMNS: Column<Delivery>[] = [
-  { header: 'Created', cell: (d) => when(d.created_at) },
-  { header: 'Event', cell: (d) => d.event },
-  { header: 'Status', cell: (d) => <StatusBadge status={d.status} /> },
-  { header: 'Attempts', cell: (d) => <Attempts delivery={d} /> },
-  { header: 'Action', cell: (d) => <RedeliverButton delivery={d} /> },
-];
+const DELIVERY_LIST: ListSpec<Delivery> = {
+  columns: [
+    { header: 'Created', cell: (d) => when(d.created_at) },
+    { header: 'Event', cell: (d) => d.event },
+    { header: 'Status', cell: (d) => <StatusBadge status={d.status} /> },
+    { header: 'Attempts', cell: (d) => <Attempts delivery={d} /> },
+    { header: 'Action', cell: (d) => <RedeliverButton delivery={d} /> },
+  ],
+  caption: 'Webhook deliveries',
+  empty: 'No deliveries match.',
+  rowKey: (d) => d.delivery_id,
+};
 
 /** Every delivery and its attempts, filters by status and event, Redeliver; the endpoint's health on top. */
 export function HealthScreen() {
@@ -126,17 +130,12 @@ export function HealthScreen() {
         {(data) => (
           <>
             <EndpointSummary endpoint={data.endpoint} />
-            {data.deliveries.length === 0 ? (
-              <p className="empty">No deliveries match.</p>
-            ) : (
-              <DataTable
-                caption="Webhook deliveries"
-                columns={COLUMNS}
-                rows={data.deliveries}
-                rowKey={(d) => d.delivery_id}
-              />
-            )}
-            <Pager pagination={data.pagination} onPage={(page) => setQuery({ ...query, page })} />
+            <PagedTable
+              list={DELIVERY_LIST}
+              rows={data.deliveries}
+              pagination={data.pagination}
+              onPage={(page) => setQuery({ ...query, page })}
+            />
           </>
         )}
       </QueryState>

@@ -1,35 +1,42 @@
 import type { ListMessagesQuery, MessageLog } from '@bm/client';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { useMessages } from '../api/messages';
 import { useChannelAccounts } from '../api/numbers';
-import { DataTable, type Column } from '../components/data-table';
+import { useFilterParams } from '../components/filter-params';
 import { phone, when } from '../components/format';
-import { Pager } from '../components/pager';
-import { QueryState } from '../components/query-state';
+import { PagedList, type ListSpec } from '../components/paged-table';
 import { StatusBadge } from '../components/status-badge';
+import { AccountOptions } from '../components/account-options';
 
 const STATUSES = ['queued', 'scheduled', 'sent', 'delivered', 'read', 'failed', 'cancelled'] as const;
 const TYPES = ['text', 'template', 'interactive'] as const;
 
-const COLUMNS: Column<MessageLog>[] = [
-  { header: 'ID', cell: (m) => <Link to={`/messages/${m.message_log_id}`}>#{m.message_log_id}</Link> },
-  { header: 'To', cell: (m) => phone(m.to_phone) },
-  { header: 'Type', cell: (m) => m.message_type },
-  { header: 'Status', cell: (m) => <StatusBadge status={m.status} /> },
-  { header: 'Created', cell: (m) => when(m.created_at) },
-  {
-    header: 'Retry',
-    cell: (m) =>
-      m.retry_of_message_log_id !== null ? (
-        <Link to={`/messages/${m.retry_of_message_log_id}`}>retry of #{m.retry_of_message_log_id}</Link>
-      ) : m.retried_by_message_log_id !== null ? (
-        <Link to={`/messages/${m.retried_by_message_log_id}`}>retried as #{m.retried_by_message_log_id}</Link>
-      ) : (
-        ''
-      ),
-  },
-  { header: 'Error', cell: (m) => m.error_message ?? '' },
-];
+const MESSAGE_LIST: ListSpec<MessageLog> = {
+  columns: [
+    { header: 'ID', cell: (m) => <Link to={`/messages/${m.message_log_id}`}>#{m.message_log_id}</Link> },
+    { header: 'To', cell: (m) => phone(m.to_phone) },
+    { header: 'Type', cell: (m) => m.message_type },
+    { header: 'Status', cell: (m) => <StatusBadge status={m.status} /> },
+    { header: 'Created', cell: (m) => when(m.created_at) },
+    {
+      header: 'Retry',
+      cell: (m) =>
+        m.retry_of_message_log_id !== null ? (
+          <Link to={`/messages/${m.retry_of_message_log_id}`}>retry of #{m.retry_of_message_log_id}</Link>
+        ) : m.retried_by_message_log_id !== null ? (
+          <Link to={`/messages/${m.retried_by_message_log_id}`}>
+            retried as #{m.retried_by_message_log_id}
+          </Link>
+        ) : (
+          ''
+        ),
+    },
+    { header: 'Error', cell: (m) => m.error_message ?? '' },
+  ],
+  caption: 'Sent messages',
+  empty: 'No messages match.',
+  rowKey: (m) => m.message_log_id,
+};
 
 // datetime-local values are wall-clock time in the viewer's zone; the API wants instants.
 const toInstant = (local: string | null) => (local ? new Date(local).toISOString() : undefined);
@@ -51,16 +58,9 @@ function queryOf(params: URLSearchParams): ListMessagesQuery {
 }
 
 export function MessagesScreen() {
-  const [params, setParams] = useSearchParams();
+  const [params, set] = useFilterParams();
   const messages = useMessages(queryOf(params));
   const accounts = useChannelAccounts();
-  const set = (name: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value === '') next.delete(name);
-    else next.set(name, value);
-    if (name !== 'page') next.delete('page');
-    setParams(next, { replace: true });
-  };
   const field = (name: string) => params.get(name) ?? '';
   return (
     <>
@@ -82,11 +82,7 @@ export function MessagesScreen() {
             onChange={(e) => set('channel_account_id', e.target.value)}
           >
             <option value="">Any</option>
-            {accounts.data?.map((a) => (
-              <option key={a.channel_account_id} value={a.channel_account_id}>
-                {phone(a.display_phone_number)}
-              </option>
-            ))}
+            <AccountOptions accounts={accounts.data} />
           </select>
         </label>
         <label>
@@ -122,23 +118,12 @@ export function MessagesScreen() {
           <input type="datetime-local" value={field('to')} onChange={(e) => set('to', e.target.value)} />
         </label>
       </form>
-      <QueryState query={messages} empty={null}>
-        {(data) => (
-          <>
-            {data.messages.length === 0 ? (
-              <p className="empty">No messages match.</p>
-            ) : (
-              <DataTable
-                caption="Sent messages"
-                columns={COLUMNS}
-                rows={data.messages}
-                rowKey={(m) => m.message_log_id}
-              />
-            )}
-            <Pager pagination={data.pagination} onPage={(page) => set('page', String(page))} />
-          </>
-        )}
-      </QueryState>
+      <PagedList
+        query={messages}
+        rows={(data) => data.messages}
+        list={MESSAGE_LIST}
+        onPage={(page) => set('page', String(page))}
+      />
     </>
   );
 }

@@ -7,14 +7,16 @@ import {
   type CreateCampaignRequest,
 } from '../api/campaigns';
 import { newIdempotencyKey } from '../api/messages';
-import { useChannelAccounts } from '../api/numbers';
-import { useApprovedTemplates } from '../api/templates';
+import { useTemplatePick } from '../api/templates';
 import { DataTable, type Column } from '../components/data-table';
 import { phone, when } from '../components/format';
 import { ErrorMessage } from '../components/query-state';
 import { parseSheet, phoneDigits, type SheetRow } from '../components/recipient-rows';
 import { shapeOf } from '../components/template-fields';
 import { ScheduleFields, useSchedule } from '../components/schedule-fields';
+import { AccountOptions } from '../components/account-options';
+import { PickField } from '../components/pick-field';
+import { TemplateOptions } from '../components/template-options';
 
 /** Where a placeholder's value comes from: a column of the list, or one text for everyone. */
 interface Mapping {
@@ -83,12 +85,7 @@ function Forecast({ plan }: { plan: CampaignPlan }) {
  */
 export function NewCampaignScreen() {
   const navigate = useNavigate();
-  const accounts = useChannelAccounts();
-  const [accountId, setAccountId] = useState('');
-  const account = accountId || accounts.data?.[0]?.channel_account_id || '';
-  const templates = useApprovedTemplates(account || undefined);
-  const [templateId, setTemplateId] = useState('');
-  const template = templates.data?.find((t) => t.id === templateId) ?? templates.data?.[0];
+  const { accounts, account, setAccountId, templates, template, setTemplateId } = useTemplatePick();
   const shape = useMemo(() => (template ? shapeOf(template) : undefined), [template]);
   const positions = (shape?.headerPlaceholders ?? 0) + (shape?.bodyPlaceholders ?? 0);
   const [name, setName] = useState('');
@@ -166,6 +163,11 @@ export function NewCampaignScreen() {
   };
   const ready = account !== '' && template !== undefined && good.length > 0;
 
+  /** Another template: the placeholders filled for the previous one no longer apply. */
+  const pickTemplate = (id: string) => {
+    setTemplateId(id);
+    setMappings({});
+  };
   return (
     <>
       <h1>New campaign</h1>
@@ -177,33 +179,12 @@ export function NewCampaignScreen() {
               Campaign name
               <input value={name} maxLength={255} onChange={(e) => setName(e.target.value)} />
             </label>
-            <label>
-              From number
-              <select value={account} onChange={(e) => setAccountId(e.target.value)} required>
-                {accounts.data?.map((a) => (
-                  <option key={a.channel_account_id} value={a.channel_account_id}>
-                    {phone(a.display_phone_number)}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              Template
-              <select
-                value={template?.id ?? ''}
-                onChange={(e) => {
-                  setTemplateId(e.target.value);
-                  setMappings({});
-                }}
-                required
-              >
-                {templates.data?.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name} ({t.language})
-                  </option>
-                ))}
-              </select>
-            </label>
+            <PickField label="From number" value={account} onChange={setAccountId}>
+              <AccountOptions accounts={accounts.data} />
+            </PickField>
+            <PickField label="Template" value={template?.id ?? ''} onChange={pickTemplate}>
+              <TemplateOptions templates={templates.data} />
+            </PickField>
             {shape?.bodyText && <p className="muted preview">{shape.bodyText}</p>}
             {shape?.headerMedia && (
               <label>

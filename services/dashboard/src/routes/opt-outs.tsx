@@ -1,9 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useAddOptOut, useOptOuts, useRemoveOptOut, type OptOut } from '../api/opt-outs';
-import { DataTable, type Column } from '../components/data-table';
 import { phone, when } from '../components/format';
-import { Pager } from '../components/pager';
-import { ErrorMessage, QueryState } from '../components/query-state';
+import { PagedList, type ListSpec } from '../components/paged-table';
+import { ErrorMessage } from '../components/query-state';
 
 const SOURCES: Record<OptOut['source'], string> = {
   api: 'API or dashboard',
@@ -18,29 +17,34 @@ export function OptOutsScreen() {
   const add = useAddOptOut();
   const remove = useRemoveOptOut();
   const [newPhone, setNewPhone] = useState('');
-  const columns: Column<OptOut>[] = [
-    { header: 'Phone', cell: (o) => phone(o.phone) },
-    { header: 'Source', cell: (o) => SOURCES[o.source] },
-    { header: 'Since', cell: (o) => when(o.created_at) },
-    {
-      header: 'Remove',
-      cell: (o) => (
-        <button
-          type="button"
-          className="small danger"
-          aria-label={`Remove ${phone(o.phone)}`}
-          disabled={remove.isPending}
-          onClick={() => {
-            if (window.confirm(`Remove ${phone(o.phone)}? Marketing messages will reach it again.`)) {
-              remove.mutate(o.phone);
-            }
-          }}
-        >
-          Remove
-        </button>
-      ),
-    },
-  ];
+  const list: ListSpec<OptOut> = {
+    columns: [
+      { header: 'Phone', cell: (o) => phone(o.phone) },
+      { header: 'Source', cell: (o) => SOURCES[o.source] },
+      { header: 'Since', cell: (o) => when(o.created_at) },
+      {
+        header: 'Remove',
+        cell: (o) => (
+          <button
+            type="button"
+            className="small danger"
+            aria-label={`Remove ${phone(o.phone)}`}
+            disabled={remove.isPending}
+            onClick={() => {
+              if (window.confirm(`Remove ${phone(o.phone)}? Marketing messages will reach it again.`)) {
+                remove.mutate(o.phone);
+              }
+            }}
+          >
+            Remove
+          </button>
+        ),
+      },
+    ],
+    caption: 'Opted-out phones',
+    empty: <>No opted-out phones{search ? ' match' : ''}.</>,
+    rowKey: (o) => o.phone,
+  };
   const onAdd = (e: FormEvent) => {
     e.preventDefault();
     add.mutate(newPhone, { onSuccess: () => setNewPhone('') });
@@ -76,23 +80,7 @@ export function OptOutsScreen() {
         </form>
       </div>
       {remove.isError && <ErrorMessage error={remove.error} />}
-      <QueryState query={optOuts} empty={null}>
-        {(data) => (
-          <>
-            {data.opt_outs.length === 0 ? (
-              <p className="empty">No opted-out phones{search ? ' match' : ''}.</p>
-            ) : (
-              <DataTable
-                caption="Opted-out phones"
-                columns={columns}
-                rows={data.opt_outs}
-                rowKey={(o) => o.phone}
-              />
-            )}
-            <Pager pagination={data.pagination} onPage={setPage} />
-          </>
-        )}
-      </QueryState>
+      <PagedList query={optOuts} rows={(data) => data.opt_outs} list={list} onPage={setPage} />
     </>
   );
 }

@@ -2,13 +2,14 @@ import type { SendMessageRequest } from '@bm/client';
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useMessage, useSendMessage } from '../api/messages';
-import { useChannelAccounts } from '../api/numbers';
-import { useApprovedTemplates } from '../api/templates';
-import { phone } from '../components/format';
+import { useTemplatePick } from '../api/templates';
 import { ErrorMessage } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
 import { componentsOf, shapeOf } from '../components/template-fields';
 import { ScheduleFields, useSchedule } from '../components/schedule-fields';
+import { AccountOptions } from '../components/account-options';
+import { PickField } from '../components/pick-field';
+import { TemplateOptions } from '../components/template-options';
 
 /** The acknowledgement, then the message's status as it changes, without a reload. */
 function Outcome({ id }: { id: number }) {
@@ -53,16 +54,11 @@ function Placeholders(props: {
 
 /** Send a text or a template (a field per placeholder, header media when needed), now or at a time in a zone. */
 export function SendScreen() {
-  const accounts = useChannelAccounts();
+  const { accounts, account, setAccountId, templates, template, setTemplateId } = useTemplatePick();
   const send = useSendMessage();
-  const [accountId, setAccountId] = useState('');
-  const account = accountId || accounts.data?.[0]?.channel_account_id || '';
-  const templates = useApprovedTemplates(account || undefined);
   const [to, setTo] = useState('');
   const [kind, setKind] = useState<'template' | 'text'>('template');
   const [text, setText] = useState('');
-  const [templateId, setTemplateId] = useState('');
-  const template = templates.data?.find((t) => t.id === templateId) ?? templates.data?.[0];
   const shape = useMemo(() => (template ? shapeOf(template) : undefined), [template]);
   const [header, setHeader] = useState<string[]>([]);
   const [body, setBody] = useState<string[]>([]);
@@ -90,21 +86,20 @@ export function SendScreen() {
     });
   };
 
+  /** Another template: the placeholders filled for the previous one no longer apply. */
+  const pickTemplate = (id: string) => {
+    setTemplateId(id);
+    setHeader([]);
+    setBody([]);
+  };
   return (
     <>
       <h1>Send a message</h1>
       <div className="grid">
         <form onSubmit={submit} className="stack card" aria-label="Send a message">
-          <label>
-            From number
-            <select value={account} onChange={(e) => setAccountId(e.target.value)} required>
-              {accounts.data?.map((a) => (
-                <option key={a.channel_account_id} value={a.channel_account_id}>
-                  {phone(a.display_phone_number)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <PickField label="From number" value={account} onChange={setAccountId}>
+            <AccountOptions accounts={accounts.data} />
+          </PickField>
           <label>
             To (phone with country code)
             <input
@@ -144,24 +139,9 @@ export function SendScreen() {
             </label>
           ) : (
             <>
-              <label>
-                Template
-                <select
-                  value={template?.id ?? ''}
-                  onChange={(e) => {
-                    setTemplateId(e.target.value);
-                    setHeader([]);
-                    setBody([]);
-                  }}
-                  required
-                >
-                  {templates.data?.map((t) => (
-                    <option key={t.id} value={t.id}>
-                      {t.name} ({t.language})
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <PickField label="Template" value={template?.id ?? ''} onChange={pickTemplate}>
+                <TemplateOptions templates={templates.data} />
+              </PickField>
               {templates.data?.length === 0 && (
                 <p className="empty">This number has no approved templates.</p>
               )}

@@ -3,10 +3,10 @@ import { Link, useParams } from 'react-router';
 import { useChannelAccounts } from '../api/numbers';
 import { useSubmitTemplate, useSyncTemplates, useTemplates, type Template } from '../api/templates';
 import { DataTable, type Column } from '../components/data-table';
-import { phone } from '../components/format';
 import { ErrorMessage, QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
 import { shapeOf } from '../components/template-fields';
+import { AccountOptions } from '../components/account-options';
 
 /** The number the template screens show: the one picked, else the first. */
 function useAccount(): [string, (id: string) => void, ReturnType<typeof useChannelAccounts>] {
@@ -107,11 +107,7 @@ export function TemplatesScreen() {
         <label>
           Number
           <select value={account} onChange={(e) => setAccount(e.target.value)}>
-            {accounts.data?.map((a) => (
-              <option key={a.channel_account_id} value={a.channel_account_id}>
-                {phone(a.display_phone_number)}
-              </option>
-            ))}
+            <AccountOptions accounts={accounts.data} />
           </select>
         </label>
       </form>

@@ -1,7 +1,7 @@
 import { AppError } from '@bm/platform';
 import type { ApiKeyRepository, KeyCredential } from '../data-access/api-key.repository';
 import { parseApiKey, secretMatches } from './api-key';
-import type { AuthInvalidation } from './auth-invalidation';
+import type { AuthInvalidation } from './gateway-ports';
 
 interface CachedCredential {
   credential: KeyCredential;

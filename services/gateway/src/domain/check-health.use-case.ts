@@ -1,16 +1,17 @@
 import type { HealthReport } from '@bm/contracts';
-import { checkWithin, pingDatabase, type RedisClient } from '@bm/platform';
-import type { DataSource } from 'typeorm';
+import { checkWithin } from '@bm/platform';
+
+/** The gateway's dependencies as the health check sees them: each probe resolves while it answers. */
+export interface HealthProbes {
+  database(): Promise<unknown>;
+  cache(): Promise<unknown>;
+}
 
 /** Real checks of the database (a query) and the cache (a PING), each bounded by the timeout. */
-export async function checkHealth(
-  dataSource: DataSource,
-  redis: RedisClient,
-  timeoutMs: number,
-): Promise<HealthReport> {
+export async function checkHealth(probes: HealthProbes, timeoutMs: number): Promise<HealthReport> {
   const [database, cache] = await Promise.all([
-    checkWithin(() => pingDatabase(dataSource), timeoutMs),
-    checkWithin(() => redis.ping(), timeoutMs),
+    checkWithin(() => probes.database(), timeoutMs),
+    checkWithin(() => probes.cache(), timeoutMs),
   ]);
   const checks = { app: true, database, cache };
   return {

@@ -3,7 +3,7 @@ import { AppError } from '@bm/platform';
 import type { ApiKeyRepository } from '../data-access/api-key.repository';
 import type { TenantRepository } from '../data-access/tenant.repository';
 import { generateApiKey } from './api-key';
-import type { AuthInvalidation } from './auth-invalidation';
+import type { AuthInvalidation } from './gateway-ports';
 
 /** Issues a key for the tenant; the key is in this answer only, the database keeps its hash. */
 export async function issueApiKey(

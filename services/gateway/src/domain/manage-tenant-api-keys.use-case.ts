@@ -2,7 +2,7 @@ import type { ApiKeyListDto, ApiKeyRevokedDto } from '@bm/contracts';
 import { AppError } from '@bm/platform';
 import type { ApiKeyRepository } from '../data-access/api-key.repository';
 import type { KeyUsageStore } from '../data-access/key-usage.store';
-import type { AuthInvalidation } from './auth-invalidation';
+import type { AuthInvalidation } from './gateway-ports';
 import { revokeApiKey } from './manage-api-keys.use-case';
 
 /** The tenant's own keys with when each was last used; the keys themselves are never shown again. */

@@ -2,7 +2,7 @@ import type { TenantDto } from '@bm/contracts';
 import { AppError } from '@bm/platform';
 import type { Tenant, TenantRepository } from '../data-access/tenant.repository';
 import type { Plan } from './plans';
-import type { AuthInvalidation } from './auth-invalidation';
+import type { AuthInvalidation } from './gateway-ports';
 
 const toDto = (t: Tenant): TenantDto => ({
   tenant_id: t.id,

@@ -3,7 +3,7 @@ import { AppError } from '@bm/platform';
 import type { DashboardUserRepository } from '../data-access/dashboard-user.repository';
 import type { LiveSession, SessionStore } from '../data-access/session.store';
 import { verifyPassword } from './passwords';
-import type { SignInThrottle } from './sign-in-throttle';
+import type { SignInThrottle } from './gateway-ports';
 
 export type SignInOutcome =
   | { kind: 'signed-in'; sessionId: string; session: LiveSession }

@@ -8,13 +8,21 @@ export interface RecordedCall {
   body: string;
 }
 
+export type FakeAnswer = (call: RecordedCall) => { status: number; body: unknown };
+
+export interface FakeService {
+  url: string;
+  calls: RecordedCall[];
+  close(): Promise<void>;
+}
+
 /** A stand-in internal service over real HTTP: records each call and answers with the envelope. */
 export async function startFakeService(
-  answer: (call: RecordedCall) => { status: number; body: unknown } = () => ({
+  answer: FakeAnswer = () => ({
     status: 200,
     body: { success: true, data: { ok: true } },
   }),
-): Promise<{ url: string; calls: RecordedCall[]; close(): Promise<void> }> {
+): Promise<FakeService> {
   const calls: RecordedCall[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];

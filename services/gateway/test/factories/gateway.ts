@@ -5,6 +5,8 @@ import { checkAnswersAgainstOpenApi } from '../../../../test/support/openapi-che
 import { loadGatewayConfig } from '../../src/config';
 import { createGatewayDataSource } from '../../src/data-access/data-source';
 import { createGateway, type Gateway } from '../../src/gateway';
+import { useFixture } from '../../../../test/support/use-fixture';
+import { startFakeService, type FakeAnswer, type FakeService } from './fake-service';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -44,6 +46,29 @@ export async function startGateway(overrides: Record<string, string> = {}): Prom
       await gateway.close();
     },
   };
+}
+
+export interface GatewayWithMessaging extends TestGateway {
+  /** The stand-in messaging service behind the gateway, with the calls it received. */
+  messaging: FakeService;
+}
+
+/**
+ * A gateway in front of a stand-in messaging service (answering with `answer`) for the tests of the file (or
+ * describe block) that calls it: see `useFixture`.
+ */
+export function useGateway(env: Record<string, string> = {}, answer?: FakeAnswer): GatewayWithMessaging {
+  return useFixture(
+    async () => {
+      const messaging = await startFakeService(answer);
+      const gw = await startGateway({ MESSAGING_URL: messaging.url, ...env });
+      return { ...gw, messaging };
+    },
+    async (gw) => {
+      await gw.stop();
+      await gw.messaging.close();
+    },
+  );
 }
 
 /** A new tenant with one API key, made through the operator API. */

@@ -17,6 +17,7 @@ import { TemplateQualityFlag1763900000012 } from './migrations/1763900000012-tem
 import { ChannelAccountHealth1764900000001 } from './migrations/1764900000001-channel-account-health';
 import { MessageStats1764900000010 } from './migrations/1764900000010-message-stats';
 import { CampaignRecipientAttempt1764900000020 } from './migrations/1764900000020-campaign-recipient-attempt';
+import { IdleWake1765200000000 } from './migrations/1765200000000-idle-wake';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -41,6 +42,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       ChannelAccountHealth1764900000001,
       MessageStats1764900000010,
       CampaignRecipientAttempt1764900000020,
+      IdleWake1765200000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

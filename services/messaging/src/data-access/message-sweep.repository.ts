@@ -5,6 +5,9 @@ import type { MessageLog, MessageSweeps } from '../domain/ports/message-log.port
 
 type Row = Parameters<typeof toMessageLog>[0];
 
+/** Where message_logs' triggers announce when a scheduled message or a retry falls due (epoch ms). */
+export const DUE_CHANNEL = 'messaging_due';
+
 /** Rows one pass of a sweep takes. */
 const SWEEP_BATCH = 500;
 
@@ -93,5 +96,17 @@ export class MessageSweepRepository implements MessageSweeps {
       [olderThanMs],
     );
     return rows.map(toMessageLog);
+  }
+
+  /** The earliest time a scheduled message or a retry not yet due falls due (two index lookups), if any. */
+  async nextDueAt(): Promise<Date | undefined> {
+    const [row] = await queryRows<{ at: Date | null }>(
+      this.dataSource,
+      `SELECT least(
+         (SELECT min(scheduled_at) FROM messaging.message_logs WHERE status = 'scheduled' AND scheduled_at > now()),
+         (SELECT min(next_attempt_at) FROM messaging.message_logs
+           WHERE status = 'queued' AND next_attempt_at IS NOT NULL AND next_attempt_at > now())) AS at`,
+    );
+    return row?.at ?? undefined;
   }
 }

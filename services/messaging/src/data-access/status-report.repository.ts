@@ -1,7 +1,13 @@
 import type { InboundStatusItem } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { ForwardMove, MessageLog, StatusReportStore } from '../domain/ports/message-log.port';
+import type {
+  ForwardMove,
+  MessageLog,
+  OrphanedReports,
+  ReportCursor,
+  StatusReportStore,
+} from '../domain/ports/message-log.port';
 import { statusEventsSql, toMessageLog } from './message-log.repository';
 import { statusColumns } from './status-columns';
 
@@ -88,12 +94,53 @@ export class StatusReportRepository implements StatusReportStore {
     );
   }
 
-  /** Messages that have their provider id and yet kept reports (their transaction raced the reports'). */
-  async messagesWithOrphanedReports(): Promise<number[]> {
-    const rows: Array<{ id: string }> = await this.dataSource.query(
-      `SELECT DISTINCT m.id FROM messaging.pending_status_reports p
-       JOIN messaging.message_logs m ON m.provider_message_id = p.provider_message_id LIMIT 100`,
+  /**
+   * Messages that have their provider id and yet kept reports (their transaction raced the reports'), among up to
+   * `limit` reports that arrived after `after` (from the first when null), in arrival order: an index range, then
+   * one index lookup per report. Answers the last report read when the range was full (the next call starts
+   * there), and the database's time of the check.
+   */
+  async messagesWithOrphanedReports(after: ReportCursor | null, limit: number): Promise<OrphanedReports> {
+    const [row] = await queryRows<{
+      ids: string[];
+      scanned: number;
+      last_at: Date | null;
+      last_id: string | null;
+      checked_at: Date;
+    }>(
+      this.dataSource,
+      `WITH p AS MATERIALIZED (
+         SELECT provider_message_id, received_at FROM messaging.pending_status_reports
+          WHERE (received_at, provider_message_id) > ($1::timestamptz, $2::text)
+          ORDER BY received_at, provider_message_id LIMIT $3),
+       last AS (SELECT * FROM p ORDER BY received_at DESC, provider_message_id DESC LIMIT 1)
+       SELECT now() AS checked_at, (SELECT count(*) FROM p)::int AS scanned,
+              (SELECT received_at FROM last) AS last_at, (SELECT provider_message_id FROM last) AS last_id,
+              ARRAY(SELECT DISTINCT m.id FROM p
+                      JOIN messaging.message_logs m ON m.provider_message_id = p.provider_message_id)::text[] AS ids`,
+      [after?.at ?? '-infinity', after?.providerMessageId ?? '', limit],
     );
-    return rows.map((r) => Number(r.id));
+    const full = row.scanned === limit && row.last_at !== null && row.last_id !== null;
+    return {
+      ids: row.ids.map(Number),
+      next: full ? { at: row.last_at!, providerMessageId: row.last_id! } : null,
+      checkedAt: row.checked_at,
+    };
+  }
+
+  /** Deletes up to `limit` kept reports that arrived more than `retentionHours` ago; answers how many. */
+  async deleteExpiredPendingReports(retentionHours: number, limit: number): Promise<number> {
+    const rows = await queryRows<{ n: number }>(
+      this.dataSource,
+      `WITH gone AS (
+         DELETE FROM messaging.pending_status_reports WHERE ctid = ANY(ARRAY(
+           SELECT ctid FROM messaging.pending_status_reports
+            WHERE received_at < now() - $1::double precision * interval '1 hour'
+            ORDER BY received_at LIMIT $2))
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [retentionHours, limit],
+    );
+    return rows[0].n;
   }
 }

@@ -19,5 +19,5 @@ export function buildEvent<K extends DomainEventKey>(
   };
 }
 
-/** The internal command that hands queued messages to a send worker. */
-export const DELIVER_COMMAND = 'messaging.deliver';
+// The internal command that hands queued messages to a send worker (its contract: libs/contracts).
+export { DELIVER_COMMAND } from '@bm/contracts';

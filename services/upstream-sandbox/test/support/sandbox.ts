@@ -1,5 +1,6 @@
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import { startHttpServer } from '@bm/platform';
+import { useFixture } from '../../../../test/support/use-fixture';
 import { createSandboxApp, type SandboxApp } from '../../src/app';
 import { loadSandboxConfig } from '../../src/config';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
@@ -8,12 +9,22 @@ import type { SendAnswer } from './wire-types';
 export const APP_SECRET = 'test-app-secret';
 export const TOKEN = 'test-access-token';
 
+export interface TemplateRef {
+  name: string;
+  language?: string;
+  components?: unknown[];
+}
+
 export interface RunningSandbox {
   url: string;
   sandbox: SandboxApp;
   receiver: WebhookReceiver;
   /** Calls the sandbox with a token; never throws on an HTTP error status. */
   http: AxiosInstance;
+  sendText(phoneNumberId: string, to: string, body?: string): Promise<AxiosResponse<SendAnswer>>;
+  sendTemplate(phoneNumberId: string, to: string, template: TemplateRef): Promise<AxiosResponse<SendAnswer>>;
+  /** Registers a fresh phone number id with the given settings (WABA, display number, cap) and returns it. */
+  registerNumber(settings: Record<string, unknown>): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -40,12 +51,27 @@ export async function startSandbox(env: Record<string, string> = {}): Promise<Ru
     sandbox,
     receiver,
     http,
+    sendText: (phoneNumberId, to, body) => sendText(http, phoneNumberId, to, body),
+    sendTemplate: (phoneNumberId, to, template) => sendTemplate(http, phoneNumberId, to, template),
+    registerNumber: async (settings) => {
+      const phoneNumberId = uniquePhoneNumberId();
+      await http.put(`/_sandbox/numbers/${phoneNumberId}`, settings);
+      return phoneNumberId;
+    },
     close: async () => {
       await sandbox.close();
       await server.close();
       await receiver.close();
     },
   };
+}
+
+/** A sandbox for the tests of the file (or describe block) that calls it: see `useFixture`. */
+export function useSandbox(env: Record<string, string> = {}): RunningSandbox {
+  return useFixture(
+    () => startSandbox(env),
+    (running) => running.close(),
+  );
 }
 
 let numberCounter = 0;
@@ -61,6 +87,11 @@ export function uniqueRecipient(suffix = '1234'): string {
 export function uniquePhoneNumberId(): string {
   numberCounter += 1;
   return `10${Date.now() % 1_000_000_000}${numberCounter}`;
+}
+
+/** A template body component whose text parameters are the given values, in order. */
+export function bodyWith(...texts: string[]): { type: 'body'; parameters: { type: 'text'; text: string }[] } {
+  return { type: 'body', parameters: texts.map((text) => ({ type: 'text', text })) };
 }
 
 export function sendText(
@@ -82,7 +113,7 @@ export function sendTemplate(
   http: AxiosInstance,
   phoneNumberId: string,
   to: string,
-  template: { name: string; language?: string; components?: unknown[] },
+  template: TemplateRef,
 ): Promise<AxiosResponse<SendAnswer>> {
   return http.post<SendAnswer>(`/v21.0/${phoneNumberId}/messages`, {
     messaging_product: 'whatsapp',

@@ -143,6 +143,17 @@ export class DeliveryRepository {
     }));
   }
 
+  /** The earliest future time a pending delivery's retry falls due or its lease runs out, if any. */
+  async nextDueAt(): Promise<Date | undefined> {
+    const [row] = await queryRows<{ at: Date | null }>(
+      this.ds,
+      `SELECT least(min(next_attempt_at) FILTER (WHERE next_attempt_at > now()),
+                    min(lease_until) FILTER (WHERE lease_until > now())) AS at
+         FROM dispatcher.deliveries WHERE status = 'pending'`,
+    );
+    return row?.at ?? undefined;
+  }
+
   /** Records one attempt as part of the next batch; false when the lease was no longer ours. */
   recordAttempt(a: AttemptRecord): Promise<boolean> {
     return this.recorder.submit(a);

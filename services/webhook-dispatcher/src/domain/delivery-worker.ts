@@ -24,6 +24,8 @@ export class DeliveryWorker {
   private pass?: Promise<void>;
   private again = false;
   private stopped = true;
+  /** The pause after a claim that found nothing: doubles up to the idle poll interval, back on any wake. */
+  private idlePauseMs = 0;
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -39,6 +41,11 @@ export class DeliveryWorker {
 
   /** Claims now, or right after the pass in progress. */
   wake(): void {
+    this.idlePauseMs = this.deps.config.DISPATCHER_POLL_INTERVAL_MS;
+    this.claim();
+  }
+
+  private claim(): void {
     if (this.stopped) return;
     if (this.pass) {
       this.again = true;
@@ -47,18 +54,35 @@ export class DeliveryWorker {
     clearTimeout(this.timer);
     this.again = false;
     this.pass = this.claimAndStart()
+      .then(async (outcome) => ({ ...outcome, pauseMs: await this.pauseAfter(outcome.claimed) }))
       .catch((err: unknown) => {
         this.deps.logger.warn('webhook claim failed', { error: (err as Error).message });
-        return false;
+        return { more: false, pauseMs: this.deps.config.DISPATCHER_POLL_INTERVAL_MS };
       })
-      .then((more) => {
+      .then(({ more, pauseMs }) => {
         this.pass = undefined;
         if (this.stopped) return;
-        if (more) setImmediate(() => this.wake());
+        if (more) setImmediate(() => this.claim());
         // Woken meanwhile: claim again after a moment, so finishes arriving together share one claim.
-        else if (this.again) this.timer = setTimeout(() => this.wake(), LINGER_MS);
-        else this.timer = setTimeout(() => this.wake(), this.deps.config.DISPATCHER_POLL_INTERVAL_MS);
+        else if (this.again) this.timer = setTimeout(() => this.claim(), LINGER_MS);
+        else this.timer = setTimeout(() => this.claim(), pauseMs);
       });
+  }
+
+  /** The poll interval while there is work; while idle a doubling pause, cut short by the next retry's time. */
+  private async pauseAfter(claimed: number): Promise<number> {
+    const c = this.deps.config;
+    if (claimed > 0 || this.running.size > 0) {
+      this.idlePauseMs = c.DISPATCHER_POLL_INTERVAL_MS;
+      return c.DISPATCHER_POLL_INTERVAL_MS;
+    }
+    const pause = this.idlePauseMs;
+    this.idlePauseMs = Math.min(
+      pause * 2,
+      Math.max(c.DISPATCHER_POLL_INTERVAL_MS, c.DISPATCHER_IDLE_POLL_INTERVAL_MS),
+    );
+    const due = await this.deps.deliveries.nextDueAt();
+    return due ? Math.max(0, Math.min(pause, due.getTime() - Date.now())) : pause;
   }
 
   /**
@@ -80,11 +104,11 @@ export class DeliveryWorker {
     }
   }
 
-  /** Starts the attempts of one claim; true when the batch was full and there is room for more. */
-  private async claimAndStart(): Promise<boolean> {
+  /** Starts the attempts of one claim; `more` when the batch was full and there is room for more. */
+  private async claimAndStart(): Promise<{ claimed: number; more: boolean }> {
     const c = this.deps.config;
     const room = c.DISPATCHER_CONCURRENCY - this.running.size;
-    if (room <= 0) return false;
+    if (room <= 0) return { claimed: 0, more: false };
     const limit = Math.min(room, CLAIM_BATCH);
     const leaseMs = c.DISPATCHER_TIMEOUT_MS + c.DISPATCHER_LEASE_GRACE_MS;
     const claimed = await this.deps.deliveries.claim(
@@ -94,7 +118,10 @@ export class DeliveryWorker {
       randomUUID(),
     );
     for (const delivery of claimed) this.begin(delivery);
-    return claimed.length === limit && this.running.size < c.DISPATCHER_CONCURRENCY;
+    return {
+      claimed: claimed.length,
+      more: claimed.length === limit && this.running.size < c.DISPATCHER_CONCURRENCY,
+    };
   }
 
   private begin(delivery: ClaimedDelivery): void {

@@ -1,4 +1,3 @@
-import type { DataSource } from 'typeorm';
 import type { Logger, SecretBox } from '@bm/platform';
 import type { DispatcherConfig } from '../config';
 import type { DeliveryLogRepository } from '../data-access/delivery-log.repository';
@@ -14,7 +13,6 @@ import type { AddressPolicy } from './address-policy';
 export interface DispatcherDeps {
   config: DispatcherConfig;
   logger: Logger;
-  dataSource: DataSource;
   secrets: SecretBox;
   policy: AddressPolicy;
   sender: WebhookSender;

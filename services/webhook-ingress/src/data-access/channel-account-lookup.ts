@@ -1,25 +1,16 @@
-import { INTERNAL_HEADERS } from '@bm/contracts';
-import { TransientError } from '@bm/platform';
-
-/** The owner of an upstream number, as messaging knows it. */
-export interface AccountOwner {
-  channelAccountId: string;
-  tenantId: number;
-}
-
-/**
- * Messaging refused to look the number up (a 4xx other than "no such account", e.g. an id too long for a URL):
- * asking again will not change that, so the items of that number are skipped rather than retried.
- */
-export class AccountLookupRefused extends Error {}
+import { MESSAGING_ENDPOINTS } from '@bm/contracts';
+import { AppError, InternalCallError, TransientError, type InternalClient } from '@bm/platform';
+import { AccountLookupRefused, type AccountDirectory, type AccountOwner } from '../domain/ingress-ports';
 
 // Answers about the id itself. Any other failure (a 401 of a wrong token, a 5xx, no answer) is ours to fix or
 // wait out, and is retried: skipping items for it would lose them.
 const REFUSED_ID_STATUSES = new Set([400, 413, 414, 422, 431]);
 
-interface LookupAnswer {
-  data?: { channel_account_id?: unknown; tenant_id?: unknown };
-  error?: { code?: unknown };
+/** The HTTP status messaging answered with, when it answered. */
+function statusOf(err: unknown): number | undefined {
+  if (err instanceof InternalCallError) return err.httpStatus;
+  if (err instanceof AppError && err.code !== 'SERVICE_UNAVAILABLE') return err.status;
+  return undefined;
 }
 
 /**
@@ -28,35 +19,34 @@ interface LookupAnswer {
  * Throws when messaging cannot answer, so the caller retries later rather than calling the number unknown, and
  * AccountLookupRefused when it refuses the id itself.
  */
-export class ChannelAccountLookup {
+export class ChannelAccountLookup implements AccountDirectory {
   private readonly cache = new Map<string, { owner: AccountOwner; expiresAt: number }>();
 
   constructor(
-    private readonly messagingUrl: string,
-    private readonly internalToken: string,
+    private readonly messaging: InternalClient,
     private readonly ttlMs: number,
-    private readonly timeoutMs: number,
   ) {}
 
   async ownerOf(phoneNumberId: string): Promise<AccountOwner | null> {
     const hit = this.cache.get(phoneNumberId);
     if (hit && hit.expiresAt > Date.now()) return hit.owner;
-    // Dots too: a URL would resolve an id of `.` or `..` to another path instead of asking about it.
-    const segment = encodeURIComponent(phoneNumberId).replace(/\./g, '%2E');
-    const url = `${this.messagingUrl}/internal/v1/channel-accounts/by-phone-number/${segment}`;
-    const res = await fetch(url, {
-      headers: { [INTERNAL_HEADERS.token]: this.internalToken },
-      signal: AbortSignal.timeout(this.timeoutMs),
-    });
-    const answer = (await res.json().catch(() => ({}))) as LookupAnswer;
-    // Only messaging's own "no such account" means unknown; a 404 of a route it lacks is a failure to retry.
-    if (res.status === 404 && answer.error?.code === 'CHANNEL_ACCOUNT_NOT_FOUND') return null;
-    if (REFUSED_ID_STATUSES.has(res.status)) {
-      throw new AccountLookupRefused(`messaging refused the account lookup (${res.status})`);
+    let data;
+    try {
+      data = await this.messaging.call(MESSAGING_ENDPOINTS.accountByPhoneNumber, {
+        params: { phoneNumberId },
+      });
+    } catch (err) {
+      // Only messaging's own "no such account" means unknown; a 404 of a route it lacks is a failure to retry.
+      if (err instanceof AppError && err.code === 'CHANNEL_ACCOUNT_NOT_FOUND') return null;
+      const status = statusOf(err);
+      if (status !== undefined && REFUSED_ID_STATUSES.has(status)) {
+        throw new AccountLookupRefused(`messaging refused the account lookup (${status})`);
+      }
+      // Messaging down, draining or misconfigured (401): retried for as long as it lasts, never counted.
+      throw new TransientError(`messaging could not answer the account lookup: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
-    // Messaging down, draining or misconfigured (401): retried for as long as it lasts, never counted.
-    if (!res.ok) throw new TransientError(`messaging answered ${res.status} to the account lookup`);
-    const { data } = answer;
     if (typeof data?.channel_account_id !== 'string' || typeof data.tenant_id !== 'number') {
       throw new Error('messaging answered the account lookup without an account');
     }

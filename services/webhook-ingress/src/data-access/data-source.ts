@@ -4,6 +4,7 @@ import type { IngressConfig } from '../config';
 import { CreateIngress1764100000000 } from './migrations/1764100000000-create-ingress';
 import { TemplateReviewNotifications1764100000001 } from './migrations/1764100000001-template-review-notifications';
 import { PerItemIsolation1764100000002 } from './migrations/1764100000002-per-item-isolation';
+import { IdleWake1765200000000 } from './migrations/1765200000000-idle-wake';
 
 export const INGRESS_SCHEMA = 'ingress';
 
@@ -17,6 +18,7 @@ export function createIngressDataSource(config: IngressConfig): DataSource {
       CreateIngress1764100000000,
       TemplateReviewNotifications1764100000001,
       PerItemIsolation1764100000002,
+      IdleWake1765200000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'webhook-ingress',

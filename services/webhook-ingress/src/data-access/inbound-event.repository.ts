@@ -1,56 +1,19 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { InboundEventOutcome, InboundSigningSecret, InboundSkippedPart } from '@bm/contracts';
+import type { InboundSigningSecret, InboundSkippedPart } from '@bm/contracts';
 import { GroupCommit, queryRows, storableText } from '@bm/platform';
+import type {
+  InboundEvent,
+  InboundEventStore,
+  InboundEventWithBody,
+  NewInboundEvent,
+  Outcome,
+  PendingBody,
+  SplitSummary,
+} from '../domain/inbound-event';
 import { insertInboundEvents, type SizedInboundEvent } from './inbound-event-writer';
 
-/** pending: stored, not split yet; the others say what splitting it did (see process-inbound-event). */
-export type Outcome = InboundEventOutcome;
-
-export interface NewInboundEvent {
-  id: string;
-  requestId: string | null;
-  bodySha256: string;
-  rawBody: string;
-  headers: Record<string, string | string[]>;
-  signedWith: InboundSigningSecret;
-}
-
-export interface SplitSummary {
-  outcome: Exclude<Outcome, 'pending'>;
-  itemCount: number;
-  publishedCount: number;
-  duplicateCount: number;
-  unroutableCount: number;
-  skippedCount: number;
-  unroutablePhoneNumberIds: string[];
-  /** Items that could not be published, and why (parts the split could not read are derived from the body). */
-  skippedItems: InboundSkippedPart[];
-}
-
-export interface InboundEvent extends Omit<SplitSummary, 'outcome'> {
-  id: string;
-  receivedAt: Date;
-  requestId: string | null;
-  bodySha256: string;
-  bodyBytes: number;
-  signedWith: InboundSigningSecret;
-  outcome: Outcome;
-  attempts: number;
-  lastError: string | null;
-  processedAt: Date | null;
-}
-
-/** A stored delivery waiting to be split. */
-export interface PendingBody {
-  id: string;
-  receivedAt: Date;
-  rawBody: string;
-}
-
-export interface InboundEventWithBody extends InboundEvent {
-  rawBody: string;
-  headers: Record<string, string | string[]>;
-}
+// The writer that batches inserts takes the same record.
+export type { NewInboundEvent };
 
 const SUMMARY_COLUMNS = `id, received_at, request_id, body_sha256, body_bytes, signed_with, outcome, item_count,
   published_count, duplicate_count, unroutable_count, skipped_count, unroutable_phone_number_ids, skipped_items,
@@ -99,7 +62,7 @@ const toEvent = (r: Row): InboundEvent => ({
 });
 
 /** The audit log of verified deliveries. */
-export class InboundEventRepository {
+export class InboundEventRepository implements InboundEventStore {
   /**
    * Group commit of the audit log: deliveries that arrive while earlier ones are on their way to PostgreSQL are
    * inserted together, so one commit (and WAL flush) serves many 200s. Bodies reach 3 MB: a statement carries a
@@ -192,6 +155,16 @@ export class InboundEventRepository {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
+  /** The earliest future retry time of a stored event waiting to be split, if any (one index lookup). */
+  async nextDueAt(): Promise<Date | undefined> {
+    const [row] = await queryRows<{ at: Date | null }>(
+      this.dataSource,
+      `SELECT min(next_attempt_at) AS at FROM ingress.inbound_events
+        WHERE outcome = 'pending' AND next_attempt_at > now()`,
+    );
+    return row?.at ?? undefined;
+  }
+
   /** Stored events waiting to be split whose retry time has come, oldest first. */
   private due(limit: number) {
     return queryRows<{ id: string; body_bytes: number }>(
@@ -256,6 +229,14 @@ export class InboundEventRepository {
         ),
       ],
     );
+  }
+
+  async countFailed(): Promise<number> {
+    const [row] = await queryRows<{ count: number }>(
+      this.dataSource,
+      `SELECT count(*)::int AS count FROM ingress.inbound_events WHERE outcome = 'failed'`,
+    );
+    return row.count;
   }
 
   /**

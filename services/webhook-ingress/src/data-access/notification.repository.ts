@@ -1,37 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '@bm/platform';
-
-interface NotificationBase {
-  id: string;
-  tenantId: number;
-  /** At most one notification per key: the rule that raised it decides how often one may repeat. */
-  dedupeKey: string;
-  channelAccountId: string;
-}
-
-/** A customer asks for a person: no automation answered, or a flow handed the conversation off. */
-export interface LiveChatRequest extends NotificationBase {
-  type: 'live_chat_request';
-  phoneNumberId: string;
-  customerPhone: string;
-  customerName: string | null;
-  messageId: string;
-  text: string | null;
-}
-
-/** The upstream network's review of one of the account's templates: approved or rejected. */
-export interface TemplateReview extends NotificationBase {
-  type: 'template_review';
-  templateId: string;
-  templateName: string;
-  language: string;
-  status: string;
-  category: string | null;
-  reason: string | null;
-}
-
-export type NewNotification = LiveChatRequest | TemplateReview;
-export type Notification = NewNotification & { createdAt: Date };
+import type { NewNotification, Notification, NotificationStore } from '../domain/notification';
 
 interface Row {
   id: string;
@@ -123,7 +92,7 @@ function fromRow(r: Row): Notification {
 }
 
 /** Notifications raised for tenants: live-chat requests and template reviews. */
-export class NotificationRepository {
+export class NotificationRepository implements NotificationStore {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Inserts those whose dedupe key is new, inside the caller's transaction. */

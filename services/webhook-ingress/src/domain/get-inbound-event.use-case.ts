@@ -14,9 +14,11 @@ export async function getInboundEvent(deps: IngressDeps, rawId: string): Promise
   if (!event) throw new AppError('NOT_FOUND', 'Inbound event not found');
   const { items, skipped } = splitStoredBody(event.rawBody, event.receivedAt);
   const [published, sameBody] = await Promise.all([
-    deps.items.findByKeys(
-      deps.dataSource,
-      items.map((i) => i.dedupeKey),
+    deps.unitOfWork.transaction((tx) =>
+      deps.items.findByKeys(
+        tx,
+        items.map((i) => i.dedupeKey),
+      ),
     ),
     deps.events.sameBody(event.bodySha256, event.id),
   ]);

@@ -1,6 +1,6 @@
 import { AppError } from '@bm/platform';
 import { ULID_PATTERN, type InboundEventDto } from '@bm/contracts';
-import type { InboundEvent } from '../data-access/inbound-event.repository';
+import type { InboundEvent } from './inbound-event';
 
 /** An audit log entry as operators see it. */
 export function toInboundEventDto(e: InboundEvent): InboundEventDto {

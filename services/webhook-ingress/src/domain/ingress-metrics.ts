@@ -1,5 +1,5 @@
 import type { ServiceMetrics } from '@bm/platform';
-import type { DataSource } from 'typeorm';
+import type { InboundEventStore } from './inbound-event';
 
 /** Where an item was left out: `split` (unreadable, or refused by the contract) or `publish` (could not be stored). */
 export type SkipStage = 'split' | 'publish';
@@ -14,18 +14,16 @@ export interface IngressMetrics {
  * What the splitter left out: items skipped, bodies given up (`failed`, counted when given up and, read from the
  * audit log at scrape time, still waiting for an operator), and strings whose unstorable characters were replaced.
  */
-export function ingressMetrics(metrics: ServiceMetrics, dataSource: DataSource): IngressMetrics {
+export function ingressMetrics(
+  metrics: ServiceMetrics,
+  events: Pick<InboundEventStore, 'countFailed'>,
+): IngressMetrics {
   metrics.sampledGauge(
     {
       name: 'bm_ingress_inbound_events_failed',
       help: 'Stored webhook bodies given up after failures that will not change (outcome failed in the audit log)',
     },
-    async () => {
-      const [row]: Array<{ count: string }> = await dataSource.query(
-        `SELECT count(*) AS count FROM ingress.inbound_events WHERE outcome = 'failed'`,
-      );
-      return [{ labels: {}, value: Number(row.count) }];
-    },
+    async () => [{ labels: {}, value: await events.countFailed() }],
   );
   return {
     skippedItems: metrics.counter({

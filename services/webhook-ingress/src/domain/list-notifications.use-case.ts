@@ -1,5 +1,5 @@
 import { paginationOf, type Pagination } from '@bm/contracts';
-import type { Notification } from '../data-access/notification.repository';
+import type { Notification } from './notification';
 import type { IngressDeps } from './ingress-deps';
 
 interface NotificationDtoBase {

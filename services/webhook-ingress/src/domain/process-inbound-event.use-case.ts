@@ -1,9 +1,8 @@
-import type { EntityManager } from 'typeorm';
 import { isTransientFailure, storableJson } from '@bm/platform';
-import { AccountLookupRefused, type AccountOwner } from '../data-access/channel-account-lookup';
-import type { SplitSummary } from '../data-access/inbound-event.repository';
+import type { SplitSummary } from './inbound-event';
 import type { OutgoingItem } from '../data-access/published-item.repository';
 import type { IngressDeps } from './ingress-deps';
+import { AccountLookupRefused, type AccountOwner, type Tx } from './ingress-ports';
 import type { SkippedPart, SplitItem, SplitResult } from './inbound-item';
 import { splitWebhook } from './split-webhook';
 
@@ -77,7 +76,7 @@ export interface SplitEvent extends SplitResult {
  */
 export async function publishSplitEvents(
   deps: IngressDeps,
-  tx: EntityManager,
+  tx: Tx,
   events: SplitEvent[],
   owners: Map<string, Ownership>,
 ): Promise<Array<SplitSummary & { id: string }>> {
@@ -127,13 +126,13 @@ export async function publishSplitEvents(
 }
 
 /**
- * Publishes the items of one event one at a time, each behind a savepoint: an item the database refuses (an id
+ * Publishes the items of one event one at a time, each isolated within the transaction: an item the database refuses (an id
  * too long for the index, say) is left out with the reason while the others go out. A failure that may pass
  * (the database going away) still fails the whole, to be retried.
  */
 async function publishItemsAlone(
   deps: IngressDeps,
-  tx: EntityManager,
+  tx: Tx,
   event: SplitEvent,
   owners: Map<string, Ownership>,
 ): Promise<SplitEvent> {
@@ -146,14 +145,13 @@ async function publishItemsAlone(
       items.push(item);
       continue;
     }
-    await tx.query('SAVEPOINT item');
     try {
-      await deps.items.publish(tx, [{ item, tenantId: owner?.tenantId ?? null, inboundEventId: event.id }]);
-      await tx.query('RELEASE SAVEPOINT item');
+      await deps.unitOfWork.isolated(tx, () =>
+        deps.items.publish(tx, [{ item, tenantId: owner?.tenantId ?? null, inboundEventId: event.id }]),
+      );
       items.push(item);
     } catch (err) {
       if (isTransientFailure(err)) throw err;
-      await tx.query('ROLLBACK TO SAVEPOINT item');
       unpublishable.push({ path: item.path, reason: `not published: ${(err as Error).message}` });
     }
   }
@@ -187,7 +185,7 @@ export async function processInboundEvent(
   const split = splitStoredBody(event.rawBody, event.receivedAt);
   const owners = await ownersOf(deps, split.items);
   const publish = (oneByOne: boolean) =>
-    deps.dataSource.transaction(async (tx) => {
+    deps.unitOfWork.transaction(async (tx) => {
       const locked = await deps.events.lock(tx, id, mode === 'pending');
       if (!locked || (mode === 'pending' && locked.outcome !== 'pending')) return undefined;
       const whole: SplitEvent = { id, items: split.items, skipped: split.skipped };

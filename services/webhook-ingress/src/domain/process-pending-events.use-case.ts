@@ -1,5 +1,5 @@
 import { isTransientFailure } from '@bm/platform';
-import type { PendingBody } from '../data-access/inbound-event.repository';
+import type { PendingBody } from './inbound-event';
 import type { IngressDeps } from './ingress-deps';
 import {
   countSkipped,
@@ -47,7 +47,7 @@ async function splitBatch(deps: IngressDeps, due: PendingBody[]): Promise<number
     deps,
     events.flatMap((e) => e.items),
   );
-  const done = await deps.dataSource.transaction(async (tx) => {
+  const done = await deps.unitOfWork.transaction(async (tx) => {
     // Events another worker holds, or split since they were read, are left to it.
     const locked = await deps.events.lockPending(
       tx,

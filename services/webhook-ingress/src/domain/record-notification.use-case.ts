@@ -7,7 +7,7 @@ import type { IngressDeps } from './ingress-deps';
  * tenant's notification; its dedupe key makes a redelivered event change nothing.
  */
 export async function recordLiveChatRequest(deps: IngressDeps, event: LiveChatRequestedEvent): Promise<void> {
-  await deps.dataSource.transaction((tx) =>
+  await deps.unitOfWork.transaction((tx) =>
     deps.notifications.insertMany(tx, [
       {
         id: newUlid(),
@@ -36,7 +36,7 @@ export async function recordTemplateReview(deps: IngressDeps, event: TemplateEve
   if (!REVIEW_DECISIONS.has(event.status)) return;
   // A quality flag on an approved template is the upstream's warning, not a review: the status did not change.
   if (event.status === 'APPROVED' && event.flag !== null) return;
-  await deps.dataSource.transaction((tx) =>
+  await deps.unitOfWork.transaction((tx) =>
     deps.notifications.insertMany(tx, [
       {
         id: newUlid(),

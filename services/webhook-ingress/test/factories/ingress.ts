@@ -5,6 +5,7 @@ import { INTERNAL_HEADERS, type InboundEventDetailDto } from '@bm/contracts';
 import { AmqpClient, createLogger, startHttpServer } from '@bm/platform';
 import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
 import { checkAnswersAgainstOpenApi } from '../../../../test/support/openapi-check';
+import { useFixture } from '../../../../test/support/use-fixture';
 import { loadIngressConfig } from '../../src/config';
 import { createIngressDataSource } from '../../src/data-access/data-source';
 import { createIngressService, type IngressService } from '../../src/ingress';
@@ -159,3 +160,15 @@ export async function setupIngress({ workers = true } = {}) {
 }
 
 export type IngressContext = Awaited<ReturnType<typeof setupIngress>>;
+
+/** An ingress for the tests of the file (or describe block) that calls it, with `numbers` known to messaging. */
+export function useIngress({ workers = true, numbers = [] as string[] } = {}): IngressContext {
+  return useFixture(
+    async () => {
+      const ingress = await setupIngress({ workers });
+      for (const phoneNumberId of numbers) ingress.messaging.register(phoneNumberId);
+      return ingress;
+    },
+    (ingress) => ingress.stop(),
+  );
+}

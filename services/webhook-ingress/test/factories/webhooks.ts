@@ -37,6 +37,10 @@ export const messagesChange = (phoneNumberId: string, value: Json): Json => ({
   },
 });
 
+/** The common body: one `messages` change of one number, under a WABA. */
+export const numberBody = (phoneNumberId: string, value: Json, wabaId = upstreamId()): Json =>
+  envelope(entry(wabaId, messagesChange(phoneNumberId, value)));
+
 export const contact = (waId: string, name: string): Json => ({ profile: { name }, wa_id: waId });
 
 export const textMessage = (from: string, body: string, timestamp = '1749416383', id = wamid()): Json => ({
@@ -81,15 +85,10 @@ export const statusReport = (
 
 /** One inbound text of a customer on a number: the smallest real body. */
 export const inboundTextBody = (phoneNumberId: string, from: string, text: string, id = wamid()): Json =>
-  envelope(
-    entry(
-      upstreamId(),
-      messagesChange(phoneNumberId, {
-        contacts: [contact(from, 'Sheena Nelson')],
-        messages: [textMessage(from, text, unixSeconds(new Date()), id)],
-      }),
-    ),
-  );
+  numberBody(phoneNumberId, {
+    contacts: [contact(from, 'Sheena Nelson')],
+    messages: [textMessage(from, text, unixSeconds(new Date()), id)],
+  });
 
 /** An account-level change: `entry[].time`, no metadata. */
 export const accountEntry = (wabaId: string, time: number, field: string, value: Json): Json => ({

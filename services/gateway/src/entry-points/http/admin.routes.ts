@@ -28,7 +28,7 @@ import {
 } from '../../domain/manage-dead-letters.use-case';
 import { createTenant, requireTenant, updateTenantPlan } from '../../domain/manage-tenants.use-case';
 import type { Plan } from '../../domain/plans';
-import type { AuthInvalidation } from '../../domain/auth-invalidation';
+import type { AuthInvalidation } from '../../domain/gateway-ports';
 import type { Forwarder } from './forward';
 import { keyIdOf } from './tenant-api-keys.routes';
 

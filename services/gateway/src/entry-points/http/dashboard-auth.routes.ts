@@ -13,7 +13,7 @@ import type { TenantRepository } from '../../data-access/tenant.repository';
 import { authenticateSession, type SessionRequest } from '../../domain/authenticate-session.use-case';
 import { setDashboardPassword } from '../../domain/set-dashboard-password.use-case';
 import { signIn } from '../../domain/sign-in.use-case';
-import type { SignInThrottle } from '../../domain/sign-in-throttle';
+import type { SignInThrottle } from '../../domain/gateway-ports';
 import { signOut } from '../../domain/sign-out.use-case';
 import {
   clearSessionCookie,

@@ -2,18 +2,19 @@ import { Router } from 'express';
 import { fail, ok } from '@bm/contracts';
 import { defineRoutes, pingDatabase, serviceHealthRoutes, type RedisClient } from '@bm/platform';
 import type { DataSource } from 'typeorm';
-import { checkHealth } from '../../domain/check-health.use-case';
+import { checkHealth, type HealthProbes } from '../../domain/check-health.use-case';
 
 /** GET /api/health exactly as published: 200 healthy, or 503 SERVICE_DEGRADED with the report in details. */
 export function healthRouter(dataSource: DataSource, redis: RedisClient, timeoutMs: number): Router {
   const router = Router();
+  const probes: HealthProbes = { database: () => pingDatabase(dataSource), cache: () => redis.ping() };
   defineRoutes(router, [
     {
       method: 'GET',
       path: '/api/health',
       handlers: [
         async (_req, res) => {
-          const report = await checkHealth(dataSource, redis, timeoutMs);
+          const report = await checkHealth(probes, timeoutMs);
           res.setHeader('Cache-Control', 'no-store');
           if (report.status === 'healthy') {
             res.json(ok(report));
@@ -30,6 +31,6 @@ export function healthRouter(dataSource: DataSource, redis: RedisClient, timeout
     },
   ]);
   // Probes: ready while the database answers (Redis down only meters nothing, so it does not take pods out).
-  serviceHealthRoutes(router, { database: () => pingDatabase(dataSource) }, timeoutMs);
+  serviceHealthRoutes(router, { database: () => probes.database() }, timeoutMs);
   return router;
 }

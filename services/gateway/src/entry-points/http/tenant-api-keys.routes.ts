@@ -4,7 +4,7 @@ import { AppError, type RouteDefinition } from '@bm/platform';
 import type { ApiKeyRepository } from '../../data-access/api-key.repository';
 import type { KeyUsageStore } from '../../data-access/key-usage.store';
 import type { TenantRepository } from '../../data-access/tenant.repository';
-import type { AuthInvalidation } from '../../domain/auth-invalidation';
+import type { AuthInvalidation } from '../../domain/gateway-ports';
 import { issueApiKey } from '../../domain/manage-api-keys.use-case';
 import { listTenantApiKeys, revokeTenantApiKey } from '../../domain/manage-tenant-api-keys.use-case';
 

@@ -200,8 +200,27 @@ export interface StatusReportStore {
   moveForward(tx: Tx, moves: ForwardMove[]): Promise<void>;
   /** Takes the reports kept for a provider message id, now that a message has it. */
   takePendingReports<R>(tx: Tx, providerMessageId: string): Promise<Array<{ status: string; report: R }>>;
-  /** Messages that have their provider id and yet kept reports (their transaction raced the reports'). */
-  messagesWithOrphanedReports(): Promise<number[]>;
+  /**
+   * Messages that have their provider id and yet kept reports (their transaction raced the reports'), among up to
+   * `limit` kept reports that arrived after `after` (from the first when null), in arrival order.
+   */
+  messagesWithOrphanedReports(after: ReportCursor | null, limit: number): Promise<OrphanedReports>;
+  /** Deletes up to `limit` kept reports older than `retentionHours`; answers how many. */
+  deleteExpiredPendingReports(retentionHours: number, limit: number): Promise<number>;
+}
+
+/** A point in the kept reports' arrival order. */
+export interface ReportCursor {
+  at: Date;
+  providerMessageId: string;
+}
+
+/** One slice of the orphan sweep: what it found, where the next starts when the slice was full, and when it ran. */
+export interface OrphanedReports {
+  ids: number[];
+  next: ReportCursor | null;
+  /** The database's time of the check. */
+  checkedAt: Date;
 }
 
 /** The scheduler's batches over message logs, each taken so that several replicas sweep side by side. */
@@ -214,6 +233,8 @@ export interface MessageSweeps {
     olderThanMs: number,
   ): Promise<number>;
   lockUnknownOutcomes(tx: Tx, olderThanMs: number): Promise<MessageLog[]>;
+  /** The earliest time a scheduled message or a retry not yet due falls due, if any. */
+  nextDueAt(): Promise<Date | undefined>;
 }
 
 /** The send path's group commit: an insert outside any transaction, written with the others in flight. */

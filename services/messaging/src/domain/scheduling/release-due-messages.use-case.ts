@@ -21,6 +21,6 @@ export async function releaseDueMessages(
   released += await releaseDueRetries(deps);
   released += await requeueStrandedMessages(deps);
   await settleAbandonedAttempts(deps);
-  await applyOrphanedReports(deps);
+  released += await applyOrphanedReports(deps);
   return released;
 }

@@ -1,5 +1,7 @@
-import Joi from 'joi';
+import type Joi from 'joi';
 import {
+  DELIVER_COMMAND,
+  deliverCommandSchema,
   DOMAIN_EVENT_SCHEMAS,
   retryPolicyOf,
   type DomainEventKey,
@@ -19,7 +21,6 @@ import { applyPhoneQuality } from '../../domain/accounts/apply-phone-quality.use
 import { applyTemplateStatus } from '../../domain/accounts/apply-template-status.use-case';
 import { applyStatusReports, type StatusReport } from '../../domain/statuses/apply-status-report.use-case';
 import { deliverMessages } from '../../domain/sending/deliver-message.use-case';
-import { DELIVER_COMMAND } from '../../domain/emit-event';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 import { recordInboundMessage } from '../../domain/inbound/record-inbound-message.use-case';
 import {
@@ -27,27 +28,6 @@ import {
   type CampaignSendItem,
 } from '../../domain/sending/request-campaign-send.use-case';
 import type { ThroughputLimiter } from '../../domain/sending/throughput-limiter';
-
-/**
- * A delivery command: one message (`message_log_id`: the scheduler, a retry, a stranded message) or the
- * messages of one insert statement (`messages`: a group commit of sends, a batch of campaign recipients), each
- * with the trace of the request that created it.
- */
-interface DeliverCommand {
-  message_log_id?: number;
-  messages?: Array<{ id: number; traceparent?: string }>;
-}
-const deliverSchema = Joi.object<DeliverCommand>({
-  message_log_id: Joi.number().integer().min(1),
-  messages: Joi.array()
-    .items(
-      Joi.object({
-        id: Joi.number().integer().min(1).required(),
-        traceparent: Joi.string().max(128),
-      }).unknown(true),
-    )
-    .min(1),
-}).xor('message_log_id', 'messages');
 
 type Handlers = { [K in DomainEventKey]?: (payload: DomainEventPayloads[K]) => Promise<unknown> };
 
@@ -90,7 +70,7 @@ export async function registerConsumers(
     'messaging.deliver',
     [DELIVER_COMMAND],
     async (message) => {
-      const command = validate(deliverSchema, message.payload);
+      const command = validate(deliverCommandSchema, message.payload);
       if (command.message_log_id !== undefined) return deliver(command.message_log_id);
       await Promise.all(command.messages!.map((m) => runInTrace(m.traceparent, () => deliver(m.id))));
     },

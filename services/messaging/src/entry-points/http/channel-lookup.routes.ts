@@ -1,6 +1,6 @@
 import type { Router } from 'express';
-import { ok } from '@bm/contracts';
-import { AppError, defineRoutes } from '@bm/platform';
+import { MESSAGING_ENDPOINTS } from '@bm/contracts';
+import { AppError, defineRoutes, internalRoute } from '@bm/platform';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 
 /**
@@ -9,16 +9,10 @@ import type { MessagingDeps } from '../../domain/messaging-deps';
  */
 export function channelLookupRoutes(router: Router, deps: MessagingDeps): void {
   defineRoutes(router, [
-    {
-      method: 'GET',
-      path: '/internal/v1/channel-accounts/by-phone-number/:phoneNumberId',
-      handlers: [
-        async (req, res) => {
-          const account = await deps.accounts.findByPhoneNumberId(String(req.params.phoneNumberId));
-          if (!account) throw new AppError('CHANNEL_ACCOUNT_NOT_FOUND');
-          res.json(ok({ channel_account_id: account.id, tenant_id: account.tenantId }));
-        },
-      ],
-    },
+    internalRoute(MESSAGING_ENDPOINTS.accountByPhoneNumber, async ({ params }) => {
+      const account = await deps.accounts.findByPhoneNumberId(params.phoneNumberId);
+      if (!account) throw new AppError('CHANNEL_ACCOUNT_NOT_FOUND');
+      return { channel_account_id: account.id, tenant_id: account.tenantId };
+    }),
   ]);
 }

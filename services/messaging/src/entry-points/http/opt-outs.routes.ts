@@ -1,17 +1,8 @@
 import type { Router } from 'express';
-import Joi from 'joi';
-import { ok } from '@bm/contracts';
-import { defineRoutes, tenantOf, validate } from '@bm/platform';
+import { MESSAGING_ENDPOINTS } from '@bm/contracts';
+import { defineRoutes, internalRoute, tenantOf } from '@bm/platform';
 import { applyOptOutChange } from '../../domain/opt-outs/apply-opt-out-change.use-case';
 import type { MessagingDeps } from '../../domain/messaging-deps';
-
-const optOutCopySchema = Joi.object<{ phone: string; opted_out: boolean; version: number }>({
-  phone: Joi.string()
-    .pattern(/^\d{1,15}$/)
-    .required(),
-  opted_out: Joi.boolean().required(),
-  version: Joi.number().integer().min(1).required(),
-});
 
 /**
  * Internal, for the campaign service (not on the public route table): sets this service's copy of an opt-out
@@ -19,16 +10,9 @@ const optOutCopySchema = Joi.object<{ phone: string; opted_out: boolean; version
  */
 export function optOutCopyRoutes(router: Router, deps: MessagingDeps): void {
   defineRoutes(router, [
-    {
-      method: 'PUT',
-      path: '/internal/v1/opt-outs/:phone',
-      handlers: [
-        async (req, res) => {
-          const input = validate(optOutCopySchema, { ...(req.body ?? {}), phone: req.params.phone });
-          await applyOptOutChange(deps, { tenant_id: tenantOf(res), ...input });
-          res.json(ok({ phone: input.phone, opted_out: input.opted_out }));
-        },
-      ],
-    },
+    internalRoute(MESSAGING_ENDPOINTS.setOptOutCopy, async ({ params, input }, res) => {
+      await applyOptOutChange(deps, { tenant_id: tenantOf(res), phone: params.phone, ...input });
+      return { phone: params.phone, opted_out: input.opted_out };
+    }),
   ]);
 }

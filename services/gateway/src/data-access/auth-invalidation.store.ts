@@ -1,11 +1,12 @@
 import type { Logger, RedisClient } from '@bm/platform';
+import type { AuthInvalidation } from '../domain/gateway-ports';
 
 /**
  * Tells every gateway replica that API keys or plans changed (Redis pub/sub). A replica trusts its key cache
  * only while its subscription is live and unbroken since the entry was cached: a dropped subscription might
  * have missed a revocation, so `generation` moves on and every older entry is ignored.
  */
-export class AuthInvalidation {
+export class AuthInvalidationChannel implements AuthInvalidation {
   private subscribed = false;
   private gen = 0;
   private readonly listeners: Array<() => void> = [];

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RedisClient } from '@bm/platform';
+import type { SignInThrottle, ThrottleDecision } from '../domain/gateway-ports';
 
 export interface ThrottleLimits {
   perEmail: number;
@@ -7,15 +8,12 @@ export interface ThrottleLimits {
   windowSeconds: number;
 }
 
-/** Seconds to wait when the attempt is over a limit; undefined when it may go ahead. */
-export type ThrottleDecision = number | undefined;
-
 /**
  * Counts sign-in attempts per email and per client IP in fixed windows held in Redis (shared by every replica).
  * Attempts are counted before the password is checked, so a burst of parallel guesses is counted in full; a
  * successful sign-in clears its email's count.
  */
-export class SignInThrottle {
+export class SignInThrottleStore implements SignInThrottle {
   constructor(
     private readonly redis: RedisClient,
     private readonly limits: ThrottleLimits,

@@ -1,0 +1,3 @@
+export * from './endpoint';
+export * from './messaging';
+export * from './commands';

@@ -1,0 +1,79 @@
+import type { InboundEventOutcome, InboundSigningSecret, InboundSkippedPart } from '@bm/contracts';
+import type { Tx } from './ingress-ports';
+
+/* A verified delivery of the upstream's webhooks as the domain sees it: the audit log's record. */
+
+/** pending: stored, not split yet; the others say what splitting it did (see process-inbound-event). */
+export type Outcome = InboundEventOutcome;
+
+export interface NewInboundEvent {
+  id: string;
+  requestId: string | null;
+  bodySha256: string;
+  rawBody: string;
+  headers: Record<string, string | string[]>;
+  signedWith: InboundSigningSecret;
+}
+
+export interface SplitSummary {
+  outcome: Exclude<Outcome, 'pending'>;
+  itemCount: number;
+  publishedCount: number;
+  duplicateCount: number;
+  unroutableCount: number;
+  skippedCount: number;
+  unroutablePhoneNumberIds: string[];
+  /** Items that could not be published, and why (parts the split could not read are derived from the body). */
+  skippedItems: InboundSkippedPart[];
+}
+
+export interface InboundEvent extends Omit<SplitSummary, 'outcome'> {
+  id: string;
+  receivedAt: Date;
+  requestId: string | null;
+  bodySha256: string;
+  bodyBytes: number;
+  signedWith: InboundSigningSecret;
+  outcome: Outcome;
+  attempts: number;
+  lastError: string | null;
+  processedAt: Date | null;
+}
+
+/** A stored delivery waiting to be split. */
+export interface PendingBody {
+  id: string;
+  receivedAt: Date;
+  rawBody: string;
+}
+
+export interface InboundEventWithBody extends InboundEvent {
+  rawBody: string;
+  headers: Record<string, string | string[]>;
+}
+
+/** The audit log of verified deliveries: what came, and what splitting each did. */
+export interface InboundEventStore {
+  insert(event: NewInboundEvent): Promise<void>;
+  find(id: string): Promise<InboundEvent | undefined>;
+  findWithBody(id: string): Promise<InboundEventWithBody | undefined>;
+  list(
+    outcome: Outcome | undefined,
+    page: number,
+    perPage: number,
+  ): Promise<{ items: InboundEvent[]; total: number }>;
+  sameBody(bodySha256: string, exceptId: string): Promise<string[]>;
+  dueWithBodies(limit: number, maxBytes: number): Promise<PendingBody[]>;
+  /** Of these pending events, those this transaction could lock (others are another worker's). */
+  lockPending(tx: Tx, ids: string[]): Promise<Set<string>>;
+  lock(tx: Tx, id: string, skipLocked: boolean): Promise<{ outcome: Outcome } | undefined>;
+  finishMany(tx: Tx, summaries: Array<SplitSummary & { id: string }>): Promise<void>;
+  recordFailure(
+    id: string,
+    error: string,
+    permanent: boolean,
+    failAfter: number,
+  ): Promise<Outcome | undefined>;
+  /** Events given up (outcome failed), waiting for an operator. */
+  countFailed(): Promise<number>;
+}

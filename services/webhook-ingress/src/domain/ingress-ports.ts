@@ -1,0 +1,40 @@
+import type { OutgoingItem, PublishedItem } from '../data-access/published-item.repository';
+
+/*
+ * The ports webhook-ingress's use cases work through (InboundEventStore and NotificationStore sit beside their
+ * records); data-access implements them. The domain never sees the database: it opens a unit of work and hands
+ * its transaction back to the stores.
+ */
+
+/** An open database transaction, opaque to the domain: only handed back to the stores. */
+export type Tx = object;
+
+export interface UnitOfWork {
+  /** Runs work in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Inside tx, runs work so that its failure undoes only its own writes (the rest of tx goes on), and rethrows. */
+  isolated<T>(tx: Tx, work: () => Promise<T>): Promise<T>;
+}
+
+/** The owner of an upstream number, as messaging knows it. */
+export interface AccountOwner {
+  channelAccountId: string;
+  tenantId: number;
+}
+
+/**
+ * Messaging refused to look the number up (a 4xx other than "no such account", e.g. an id too long for a URL):
+ * asking again will not change that, so the items of that number are skipped rather than retried.
+ */
+export class AccountLookupRefused extends Error {}
+
+/** Who owns an upstream number: null when nobody does; throws AccountLookupRefused, or when it cannot answer. */
+export interface AccountDirectory {
+  ownerOf(phoneNumberId: string): Promise<AccountOwner | null>;
+}
+
+/** The items that went out, once per dedupe key, with their outbox rows. */
+export interface PublishedItemStore {
+  publish(tx: Tx, items: OutgoingItem[]): Promise<Set<string>>;
+  findByKeys(tx: Tx, keys: string[]): Promise<Map<string, PublishedItem>>;
+}
