@@ -13,6 +13,8 @@ import {
 const logger = createLogger('bench-echo', 'error');
 const app = createHttpApp({
   logger,
+  // As the real internal services behind the gateway: it sets the security headers on every public answer.
+  securityHeaders: false,
   routes: (a) => {
     a.use(requireInternalCaller(process.env.INTERNAL_TOKEN ?? 'dev-internal-token-change-me'));
     defineRoutes(a.router, [

@@ -1,12 +1,13 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { forkServer, freePort, load, stop, waitHealthy, type LoadResult } from './harness';
+import { forkServer, freePort, load, startService, stop, waitHealthy, type LoadResult } from './harness';
 import { cpuWindow, fixedGroup } from './cpu';
 import { proxyHop } from './floors';
 
 const ROOT = join(__dirname, '..', '..');
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const INTERNAL_TOKEN = 'bench-internal-token-0123456789';
+const BENCH_PLAN = 'bench-metered';
 
 export interface GatewayBenchResult {
   baseline: LoadResult;
@@ -32,6 +33,13 @@ export async function benchGateway(
     ADMIN_TOKEN,
     INTERNAL_TOKEN,
     LOG_LEVEL: 'error',
+    // The tenant's plan is metered (every request counted in Redis, as a real tenant's is) with a budget the load
+    // never spends: the unlimited plan would skip the rate limiter the target measures.
+    RATE_LIMIT_PLANS: JSON.stringify({
+      default: { limit: 200, window_seconds: 1 },
+      unlimited: { limit: null, window_seconds: 1 },
+      [BENCH_PLAN]: { limit: 1_000_000_000, window_seconds: 1 },
+    }),
   };
   const migrate = spawnSync(process.execPath, [join(ROOT, 'scripts/dist/migrate-all.js')], {
     env: { ...process.env, ...env },
@@ -43,14 +51,11 @@ export async function benchGateway(
   const echo = await forkServer(join(__dirname, 'echo-service.js'), { INTERNAL_TOKEN });
   const proxy = await proxyHop(`http://127.0.0.1:${echo.port}`);
   const gatewayPort = await freePort();
-  const gateway = spawn(process.execPath, [join(ROOT, 'services/gateway/dist/start.js')], {
-    env: {
-      ...process.env,
-      ...env,
-      GATEWAY_PORT: String(gatewayPort),
-      MESSAGING_URL: `http://127.0.0.1:${echo.port}`,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  // startService: BENCH_CPU_PROF=<dir> profiles the gateway too.
+  const gateway = startService('services/gateway/dist/start.js', {
+    ...env,
+    GATEWAY_PORT: String(gatewayPort),
+    MESSAGING_URL: `http://127.0.0.1:${echo.port}`,
   });
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   try {
@@ -60,7 +65,7 @@ export async function benchGateway(
       await fetch(`${gatewayUrl}/admin/v1/tenants`, {
         method: 'POST',
         headers: admin,
-        body: JSON.stringify({ name: 'bench', plan: 'unlimited' }),
+        body: JSON.stringify({ name: 'bench', plan: BENCH_PLAN }),
       })
     ).json()) as { data: { tenant_id: number } };
     const key = (await (
@@ -108,7 +113,7 @@ export async function benchGateway(
       proxyCpuMs,
     };
   } finally {
-    gateway.kill('SIGTERM');
-    await Promise.all([stop(hello.child), stop(echo.child), stop(proxy.child)]);
+    // stop() waits for the exit, so that a CPU profile is written.
+    await Promise.all([stop(gateway), stop(hello.child), stop(echo.child), stop(proxy.child)]);
   }
 }

@@ -30,6 +30,7 @@ Ratio gateway / baseline: **${gw.ratio.toFixed(2)}x**
 
 Same-shape floor (issue 22): a bare Node HTTP proxy hop (its own process, keep-alive pool, no authentication or
 rate limit) in front of the same internal service, the headers the gateway would add given by the load generator.
+The gateway's tenant is on a metered plan (each request counted in Redis) whose budget the load never spends.
 
 | target | req/s | p99 ms | errors | non-2xx |
 |---|---|---|---|---|

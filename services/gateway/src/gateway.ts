@@ -63,6 +63,16 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     logger,
     parseJson: false,
     routes: (a) => {
+      // The public API first: it is nearly every request, and no other router answers under /api/v1, so its
+      // requests need not walk past the docs, health, dashboard and admin routes to reach it.
+      a.use(
+        publicApiRouter(
+          { authenticator, rateLimiter, plans, defaultPlan: config.DEFAULT_PLAN, ...dashboard.credentials },
+          forward,
+          targets,
+          dashboard.tenantRoutes,
+        ),
+      );
       a.use(docsRouter());
       a.use(healthRouter(dataSource, redis, config.HEALTH_TIMEOUT_MS));
       a.use(upstreamWebhookRouter(forward, targets));
@@ -83,14 +93,6 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
             deadLetters,
           },
           dashboard.adminRoutes,
-        ),
-      );
-      a.use(
-        publicApiRouter(
-          { authenticator, rateLimiter, plans, defaultPlan: config.DEFAULT_PLAN, ...dashboard.credentials },
-          forward,
-          targets,
-          dashboard.tenantRoutes,
         ),
       );
     },

@@ -59,6 +59,27 @@ describe('gateway rate limits', () => {
     expect(limited.headers['x-ratelimit-remaining']).toBe('0');
   });
 
+  it('when calls of two tenants arrive together on both replicas, then each call is counted once', async () => {
+    const first = await createTenantWithKey(a.url, 'tiny');
+    const second = await createTenantWithKey(a.url, 'tiny');
+    // Sent at once, so that each replica counts several of them in the same Redis call.
+    const calls = [a, b, a, b, a, b, a, b].map((gw) =>
+      request(gw.url).get('/api/v1/messages/1').set('Authorization', `Bearer ${first.apiKey}`),
+    );
+    const others = [a, b, a].map((gw) =>
+      request(gw.url).get('/api/v1/messages/1').set('Authorization', `Bearer ${second.apiKey}`),
+    );
+    const answers = await Promise.all(calls);
+    const passed = answers.filter((r) => r.status === 200);
+    expect(passed).toHaveLength(5);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(3);
+    // Every passed call was counted on its own: Remaining 4, 3, 2, 1, 0 in some order.
+    expect(passed.map((r) => r.headers['x-ratelimit-remaining']).sort()).toEqual(['0', '1', '2', '3', '4']);
+    const otherAnswers = await Promise.all(others);
+    expect(otherAnswers.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(otherAnswers.map((r) => r.headers['x-ratelimit-remaining']).sort()).toEqual(['2', '3', '4']);
+  });
+
   it('when one tenant is limited, then another tenant is not', async () => {
     const limited = await createTenantWithKey(a.url, 'tiny');
     const other = await createTenantWithKey(a.url, 'tiny');
@@ -112,7 +133,7 @@ describe('gateway rate limits', () => {
     }
   });
 
-  it('when a call is not authenticated, then 401 states the default plan\'s budget, uncounted', async () => {
+  it("when a call is not authenticated, then 401 states the default plan's budget, uncounted", async () => {
     for (const authorization of [undefined, 'Bearer bm_live_unknown', 'Basic abc']) {
       const req = request(a.url).get('/api/v1/messages/1');
       const res = await (authorization === undefined ? req : req.set('Authorization', authorization));

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ulid } from 'ulidx';
 
 const PREFIX = 'bm_live_';
@@ -24,8 +24,9 @@ export function parseApiKey(apiKey: string): { keyId: string; secret: string } |
   return { keyId: match[1], secret: match[2] };
 }
 
+// The one-shot hash: a third of createHash's cost, and it runs on every authenticated request.
 export function hashSecret(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  return hash('sha256', secret, 'buffer');
 }
 
 /** Constant-time comparison of a presented secret with the stored hash. */

@@ -73,7 +73,7 @@ export function adminRouter(deps: AdminDeps, ownRoutes: RouteDefinition[] = []):
   // The tenant must exist before a channel account is connected to it; the messaging service owns the rest.
   const forwardForTenant = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const tenant = await requireTenant(deps.tenants, tenantIdOf(req));
-    await deps.forward(deps.targets.messaging, tenant.tenant_id)(req, res, next);
+    deps.forward(deps.targets.messaging, tenant.tenant_id)(req, res, next);
   };
   defineRoutes(router, [
     ...ownRoutes,

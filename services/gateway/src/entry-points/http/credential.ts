@@ -26,8 +26,8 @@ export interface RequestCredential {
  */
 export async function resolveCredential(req: Request, deps: CredentialDeps): Promise<RequestCredential> {
   const header = req.get('authorization');
-  const sessionId = sessionIdOf(req);
-  if (header === undefined && sessionId !== undefined && deps.dashboard) {
+  const sessionId = header === undefined ? sessionIdOf(req) : undefined;
+  if (sessionId !== undefined && deps.dashboard) {
     const { session, plan } = await authenticateSession(deps.dashboard, sessionRequestOf(req, sessionId));
     return { tenantId: session.tenantId, plan };
   }

@@ -2,7 +2,15 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { Pool, type Dispatcher } from 'undici';
 import { INTERNAL_HEADERS } from '@bm/contracts';
-import { AppError, traceHeaders, UNAVAILABLE_RETRY_AFTER_SECONDS, type Logger } from '@bm/platform';
+import {
+  AppError,
+  currentContext,
+  currentTraceparent,
+  runWithContext,
+  TRACEPARENT,
+  UNAVAILABLE_RETRY_AFTER_SECONDS,
+  type Logger,
+} from '@bm/platform';
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -32,20 +40,115 @@ const KEEP_OURS = new Set([
 // Answers up to this size are sent in one write; larger ones stream through.
 const BUFFER_LIMIT = 256 * 1024;
 
-function copyHeaders(from: IncomingHttpHeaders, skip: Set<string>): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(from)) {
+type Headers = Record<string, string | string[]>;
+
+function copyHeaders(from: IncomingHttpHeaders, skip: Set<string>): Headers {
+  const out: Headers = {};
+  // for...in, not Object.entries: no array per header on a path every request takes.
+  for (const name in from) {
+    const value = from[name];
     if (value !== undefined && !skip.has(name)) out[name] = value;
   }
   return out;
 }
 
+/** Forwards a request; the answer (or the error) reaches the client through `res` and `next`. */
+export type ForwardHandler = (req: Request, res: Response, next: NextFunction) => void;
+
 export interface Forwarder {
-  (
-    target: string,
-    tenantId: number | undefined,
-  ): (req: Request, res: Response, next: NextFunction) => Promise<void>;
+  (target: string, tenantId: number | undefined): ForwardHandler;
   close(): Promise<void>;
+}
+
+/**
+ * Hands the internal service's answer to the client as undici delivers it: small answers are gathered and sent
+ * in one write, larger ones stream through with backpressure. Undici's dispatch handler, not its `request()`,
+ * because `request()` wraps every answer in a readable stream and a promise the gateway does not need.
+ */
+class AnswerRelay implements Dispatcher.DispatchHandler {
+  private started = false;
+  private ended = false;
+  /** The answer's status and headers while its body is gathered; undefined once streaming. */
+  private held?: { statusCode: number; headers: Headers; chunks: Buffer[] };
+
+  constructor(
+    private readonly req: Request,
+    private readonly res: Response,
+    private readonly next: NextFunction,
+    private readonly unreachable: (err: Error) => void,
+    /** The request's logging context: undici calls back from its socket's, not the request's. */
+    private readonly context = currentContext(),
+  ) {}
+
+  onRequestStart(): void {
+    // Nothing to do when the request goes out; undici calls this on every handler.
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+  ): void {
+    this.started = true;
+    const out = copyHeaders(headers, KEEP_OURS);
+    // A service that is draining (or lost a dependency) says 503: the client is told when to come back.
+    if (statusCode === 503 && out['retry-after'] === undefined)
+      out['retry-after'] = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
+    // The service answered before taking the whole body (415, 413, 401 come first): the rest of it will never
+    // be read, and the next request on this connection would wait behind it forever. Close the connection
+    // after this answer, as proxies do; the client opens a new one.
+    if (!this.req.complete) out.connection = 'close';
+    const length = Number(headers['content-length'] ?? Infinity);
+    if (length <= BUFFER_LIMIT) {
+      this.held = { statusCode, headers: out, chunks: [] };
+      return;
+    }
+    this.res.writeHead(statusCode, out);
+    // A client gone mid-answer stops the upstream body instead of leaving it paused until bodyTimeout.
+    this.res.once('close', () => {
+      if (!this.ended) controller.abort(new Error('client closed the connection'));
+    });
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.held) {
+      this.held.chunks.push(chunk);
+      return;
+    }
+    if (!this.res.write(chunk)) {
+      controller.pause();
+      this.res.once('drain', () => controller.resume());
+    }
+  }
+
+  onResponseEnd(): void {
+    this.ended = true;
+    const held = this.held;
+    if (!held) {
+      this.res.end();
+      return;
+    }
+    const body = held.chunks.length === 1 ? held.chunks[0] : Buffer.concat(held.chunks);
+    this.res.writeHead(held.statusCode, held.headers).end(body);
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | null, err: Error): void {
+    this.ended = true;
+    runWithContext(this.context, () => this.fail(err));
+  }
+
+  private fail(err: Error): void {
+    if (!this.started) {
+      this.unreachable(err);
+      if (!this.req.complete) this.res.setHeader('connection', 'close');
+      this.next(new AppError('SERVICE_UNAVAILABLE'));
+    } else if (this.held) {
+      // Nothing sent yet: the error handler answers.
+      this.next(err);
+    } else {
+      this.res.destroy();
+    }
+  }
 }
 
 /**
@@ -54,67 +157,47 @@ export interface Forwarder {
  */
 export function createForwarder(internalToken: string, timeoutMs: number, logger: Logger): Forwarder {
   const pools = new Map<string, Pool>();
-  const poolFor = (origin: string): Pool => {
-    let pool = pools.get(origin);
+  const poolFor = (target: string): Pool => {
+    let pool = pools.get(target);
     if (!pool) {
-      pool = new Pool(origin, {
-        connections: 256,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-        keepAliveTimeout: 30_000,
-      });
+      const origin = new URL(target).origin;
+      pool =
+        pools.get(origin) ??
+        new Pool(origin, {
+          connections: 256,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+          keepAliveTimeout: 30_000,
+        });
       pools.set(origin, pool);
+      pools.set(target, pool);
     }
     return pool;
   };
 
   const forward =
-    (target: string, fixedTenantId: number | undefined) =>
-    async (req: Request, res: Response, next: NextFunction) => {
+    (target: string, fixedTenantId: number | undefined): ForwardHandler =>
+    (req, res, next) => {
       const headers = copyHeaders(req.headers, HOP_BY_HOP);
       headers[INTERNAL_HEADERS.token] = internalToken;
       headers['x-request-id'] = String(res.getHeader('x-request-id'));
       // The service continues the gateway's span of the trace, not the client's.
-      Object.assign(headers, traceHeaders());
+      const traceparent = currentTraceparent();
+      if (traceparent !== undefined) headers[TRACEPARENT] = traceparent;
       const tenantId = fixedTenantId ?? (res.locals.tenantId as number | undefined);
       if (tenantId !== undefined) headers[INTERNAL_HEADERS.tenantId] = String(tenantId);
       const hasBody =
         req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
-      let answer: Dispatcher.ResponseData;
-      try {
-        answer = await poolFor(new URL(target).origin).request({
-          path: req.originalUrl,
-          method: req.method,
-          headers,
-          body: hasBody ? req : null,
-        });
-      } catch (err) {
-        logger.warn('internal service unreachable', { target, error: (err as Error).message });
-        if (!req.complete) res.setHeader('connection', 'close');
-        next(new AppError('SERVICE_UNAVAILABLE'));
-        return;
-      }
-      const outHeaders = copyHeaders(answer.headers, KEEP_OURS);
-      // A service that is draining (or lost a dependency) says 503: the client is told when to come back.
-      if (answer.statusCode === 503 && outHeaders['retry-after'] === undefined)
-        outHeaders['retry-after'] = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
-      // The service answered before taking the whole body (415, 413, 401 come first): the rest of it will never
-      // be read, and the next request on this connection would wait behind it forever. Close the connection
-      // after this answer, as proxies do; the client opens a new one.
-      if (!req.complete) outHeaders.connection = 'close';
-      const length = Number(answer.headers['content-length'] ?? Infinity);
-      if (length <= BUFFER_LIMIT) {
-        const body = Buffer.from(await answer.body.arrayBuffer());
-        res.writeHead(answer.statusCode, outHeaders).end(body);
-        return;
-      }
-      res.writeHead(answer.statusCode, outHeaders);
-      answer.body.on('error', () => res.destroy());
-      answer.body.pipe(res);
+      const unreachable = (err: Error) =>
+        logger.warn('internal service unreachable', { target, error: err.message });
+      poolFor(target).dispatch(
+        { path: req.originalUrl, method: req.method, headers, body: hasBody ? req : null },
+        new AnswerRelay(req, res, next, unreachable),
+      );
     };
   return Object.assign(forward, {
     close: async () => {
-      await Promise.all([...pools.values()].map((p) => p.close()));
+      await Promise.all([...new Set(pools.values())].map((p) => p.close()));
     },
   });
 }
