@@ -77,6 +77,13 @@ export async function pingDatabase(dataSource: DataSource): Promise<void> {
 }
 
 /**
+ * How far back a periodic task's next-due lookup still counts stored work as due (SQL interval): a pass that ran
+ * a moment before the work fell due, and planned its sleep a moment after, comes back at its interval instead of
+ * sleeping out its idle back-off; work missed for longer is left to the back-off's slower passes.
+ */
+export const JUST_DUE = "interval '1 minute'";
+
+/**
  * Runs SQL and returns its rows whatever the statement: TypeORM answers UPDATE and DELETE with
  * `[rows, affectedCount]` but SELECT and INSERT with the rows alone.
  */

@@ -1,5 +1,5 @@
 import type { CampaignStatus, HeaderMediaInput, TemplateComponent } from '@bm/contracts';
-import { queryRows } from '@bm/platform';
+import { JUST_DUE, queryRows } from '@bm/platform';
 import type {
   Campaign,
   Campaigns,
@@ -196,9 +196,9 @@ export class CampaignRepository implements Campaigns {
     const [row] = await queryRows<{ at: Date | null }>(
       this.db,
       `SELECT least(
-         (SELECT min(scheduled_at) FROM campaign.campaigns WHERE status = 'scheduled' AND scheduled_at > now()),
+         (SELECT min(scheduled_at) FROM campaign.campaigns WHERE status = 'scheduled' AND scheduled_at > now() - ${JUST_DUE}),
          (SELECT min(next_check_at) FROM campaign.campaigns
-           WHERE status IN ${ACTIVE} AND next_check_at > now())) AS at`,
+           WHERE status IN ${ACTIVE} AND next_check_at > now() - ${JUST_DUE})) AS at`,
     );
     return row?.at ?? undefined;
   }

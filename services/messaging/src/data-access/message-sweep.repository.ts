@@ -1,4 +1,4 @@
-import { queryRows } from '@bm/platform';
+import { JUST_DUE, queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { toMessageLog } from './message-log.repository';
 import type { MessageLog, MessageSweeps } from '../domain/ports/message-log.port';
@@ -99,16 +99,16 @@ export class MessageSweepRepository implements MessageSweeps {
   }
 
   /**
-   * The earliest time a scheduled message or a retry not yet due falls due, or an attempt in flight reaches the end
+   * The earliest time a scheduled message or a retry falls due (or fell due just now), or an attempt in flight reaches the end
    * of its window (three index lookups), if any.
    */
   async nextDueAt(settleAfterMs: number): Promise<Date | undefined> {
     const [row] = await queryRows<{ at: Date | null }>(
       this.dataSource,
       `SELECT least(
-         (SELECT min(scheduled_at) FROM messaging.message_logs WHERE status = 'scheduled' AND scheduled_at > now()),
+         (SELECT min(scheduled_at) FROM messaging.message_logs WHERE status = 'scheduled' AND scheduled_at > now() - ${JUST_DUE}),
          (SELECT min(next_attempt_at) FROM messaging.message_logs
-           WHERE status = 'queued' AND next_attempt_at IS NOT NULL AND next_attempt_at > now()),
+           WHERE status = 'queued' AND next_attempt_at IS NOT NULL AND next_attempt_at > now() - ${JUST_DUE}),
          (SELECT min(attempt_started_at) FROM messaging.message_logs
            WHERE status = 'queued' AND attempt_started_at IS NOT NULL AND NOT awaiting_slot)
            + $1 * interval '1 millisecond') AS at`,

@@ -234,7 +234,7 @@ export interface MessageSweeps {
   ): Promise<number>;
   lockUnknownOutcomes(tx: Tx, olderThanMs: number): Promise<MessageLog[]>;
   /**
-   * The earliest time a scheduled message or a retry not yet due falls due, or an attempt in flight reaches the
+   * The earliest time a scheduled message or a retry falls due (or fell due just now), or an attempt in flight reaches the
    * end of its window (`settleAfterMs` after it started), if any.
    */
   nextDueAt(settleAfterMs: number): Promise<Date | undefined>;
