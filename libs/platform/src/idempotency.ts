@@ -40,7 +40,17 @@ export interface IdempotentAnswer<T> {
 }
 
 /** Records the answer inside the work's own transaction, so a created resource and its replay commit together. */
-export type RecordAnswer<T> = (tx: EntityManager, status: number, body: T) => Promise<void>;
+export type RecordAnswer<T, Tx = EntityManager> = (tx: Tx, status: number, body: T) => Promise<void>;
+
+/** Idempotency-Key handling as a domain's port: the answer is recorded in the domain's own transaction type. */
+export interface IdempotentRequests<Tx> {
+  run<T>(
+    tenantId: number,
+    key: string | undefined,
+    body: unknown,
+    work: (record: RecordAnswer<T, Tx>) => Promise<{ status: number; body: T }>,
+  ): Promise<IdempotentAnswer<T>>;
+}
 
 /**
  * Idempotency-Key handling shared by the services that create things: a replay with the same body returns the

@@ -71,6 +71,24 @@ export function withTransaction<T>(
   return dataSource.transaction(fn);
 }
 
+/**
+ * Runs work under a savepoint of the transaction tx: its writes are undone alone when it throws (and the error
+ * rethrown), kept when it succeeds; the rest of the transaction goes on either way. When even the rollback fails
+ * (the connection is gone) the transaction fails whole, and the work's own error is the one thrown.
+ */
+export async function withSavepoint<T>(tx: EntityManager, name: string, work: () => Promise<T>): Promise<T> {
+  await tx.query(`SAVEPOINT ${name}`);
+  let result: T;
+  try {
+    result = await work();
+  } catch (err) {
+    await tx.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => undefined);
+    throw err;
+  }
+  await tx.query(`RELEASE SAVEPOINT ${name}`);
+  return result;
+}
+
 /** A cheap liveness query for health checks. */
 export async function pingDatabase(dataSource: DataSource): Promise<void> {
   await dataSource.query('SELECT 1');

@@ -1,4 +1,4 @@
-import { type IdempotencyStore, withTransaction } from '@bm/platform';
+import { type IdempotencyStore, withSavepoint, withTransaction } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { IdempotentRequests } from '../domain/ports/idempotency.port';
 import type { SavepointOutcome, Tx, UnitOfWork } from '../domain/ports/unit-of-work.port';
@@ -16,13 +16,9 @@ export class TransactionRunner implements UnitOfWork {
     name: string,
     work: () => Promise<T>,
   ): Promise<SavepointOutcome<T>> {
-    await tx.query(`SAVEPOINT ${name}`);
     try {
-      const value = await work();
-      await tx.query(`RELEASE SAVEPOINT ${name}`);
-      return { done: true, value };
+      return { done: true, value: await withSavepoint(tx, name, work) };
     } catch (error) {
-      await tx.query(`ROLLBACK TO SAVEPOINT ${name}`);
       return { done: false, error };
     }
   }

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { withTransaction } from '@bm/platform';
+import { withSavepoint, withTransaction } from '@bm/platform';
 import type { Tx, UnitOfWork } from '../domain/ingress-ports';
 
 /** The domain's unit of work on the service's data source: a transaction, and savepoints inside it. */
@@ -10,18 +10,7 @@ export class DatabaseUnitOfWork implements UnitOfWork {
     return withTransaction(this.dataSource, work);
   }
 
-  async isolated<T>(tx: Tx, work: () => Promise<T>): Promise<T> {
-    const db = tx as EntityManager;
-    await db.query('SAVEPOINT isolated');
-    let result: T;
-    try {
-      result = await work();
-    } catch (err) {
-      // When even the rollback fails (the connection is gone), the transaction fails whole: the first cause stands.
-      await db.query('ROLLBACK TO SAVEPOINT isolated').catch(() => undefined);
-      throw err;
-    }
-    await db.query('RELEASE SAVEPOINT isolated');
-    return result;
+  isolated<T>(tx: Tx, work: () => Promise<T>): Promise<T> {
+    return withSavepoint(tx as EntityManager, 'isolated', work);
   }
 }

@@ -1,4 +1,8 @@
-import type { IdempotentAnswer, OutboxEvent } from '@bm/platform';
+import type {
+  IdempotentRequests as PlatformIdempotentRequests,
+  OutboxEvent,
+  RecordAnswer as PlatformRecordAnswer,
+} from '@bm/platform';
 import type { Campaigns } from './campaigns.port';
 import type { OptOuts } from './opt-outs.port';
 import type { Recipients } from './recipients.port';
@@ -22,14 +26,7 @@ export interface UnitOfWork {
 }
 
 /** Stores a request's answer in the unit of work that created what it answers, so both commit together. */
-export type RecordAnswer<T> = (tx: CampaignTx, status: number, body: T) => Promise<void>;
+export type RecordAnswer<T> = PlatformRecordAnswer<T, CampaignTx>;
 
 /** Idempotency-Key handling: a replay answers the first answer and creates nothing. */
-export interface IdempotentRequests {
-  run<T>(
-    tenantId: number,
-    key: string | undefined,
-    request: unknown,
-    work: (record: RecordAnswer<T>) => Promise<{ status: number; body: T }>,
-  ): Promise<IdempotentAnswer<T>>;
-}
+export type IdempotentRequests = PlatformIdempotentRequests<CampaignTx>;
