@@ -117,6 +117,10 @@ describe('retries, timeouts, redirects and redelivery', () => {
     const failed = await settled(dispatcher.url, t.tenantId, t.deliveryId);
     expect(failed.status).toBe('failed');
     healthy = true;
+    // The timestamp counts whole seconds: redeliver in a later second than the first try (the retries may all
+    // fit in one), so that a fresh timestamp can show.
+    const firstAt = Date.parse(String(t.receiver.requests[0].headers['x-webhook-timestamp']));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, firstAt + 1000 - Date.now())));
     const res = await request(dispatcher.url)
       .post(`/api/v1/webhooks/deliveries/${t.deliveryId}/redeliver`)
       .set(asTenant(t.tenantId));
