@@ -18,6 +18,7 @@ import { ChannelAccountHealth1764900000001 } from './migrations/1764900000001-ch
 import { MessageStats1764900000010 } from './migrations/1764900000010-message-stats';
 import { CampaignRecipientAttempt1764900000020 } from './migrations/1764900000020-campaign-recipient-attempt';
 import { IdleWake1765200000000 } from './migrations/1765200000000-idle-wake';
+import { MessageStatsStatic1765300000000 } from './migrations/1765300000000-static-stats-triggers';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -43,6 +44,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       MessageStats1764900000010,
       CampaignRecipientAttempt1764900000020,
       IdleWake1765200000000,
+      MessageStatsStatic1765300000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',
