@@ -18,22 +18,38 @@ export class StatusReportRepository implements StatusReportStore {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Locks the messages with these provider ids, and those with these ids (the send attempts reports name), in id
-   * order: batches that share messages queue behind each other instead of deadlocking.
+   * Locks the messages with these provider ids, and those with the ids `attempts.wait` (the send attempts reports
+   * name), in id order: batches that share messages queue behind each other instead of deadlocking. The ids
+   * `attempts.skipLocked` are locked only when no other transaction holds them, and answered as `busy` otherwise:
+   * such a row is nearly always a send's markSent giving the message its wamid right now (the report overtook the
+   * send's answer), and waiting for it here would hold the whole batch's locks meanwhile, which markSent's next
+   * batch would then wait for in turn. Never waiting, that part cannot deadlock with the first.
    */
   async lockForReports(
     tx: EntityManager,
     providerMessageIds: string[],
-    messageLogIds: number[],
-  ): Promise<MessageLog[]> {
-    if (providerMessageIds.length === 0 && messageLogIds.length === 0) return [];
-    const rows = await queryRows<Row>(
+    attempts: { wait: number[]; skipLocked: number[] },
+  ): Promise<{ messages: MessageLog[]; busy: MessageLog[] }> {
+    if (providerMessageIds.length === 0 && attempts.wait.length === 0 && attempts.skipLocked.length === 0)
+      return { messages: [], busy: [] };
+    const rows = await queryRows<Row & { busy: boolean }>(
       tx,
-      `SELECT * FROM messaging.message_logs
-      WHERE provider_message_id = ANY($1::text[]) OR id = ANY($2::bigint[]) ORDER BY id FOR UPDATE`,
-      [providerMessageIds, messageLogIds],
+      `WITH w AS (
+         SELECT * FROM messaging.message_logs
+          WHERE provider_message_id = ANY($1::text[]) OR id = ANY($2::bigint[]) ORDER BY id FOR UPDATE),
+       s AS (
+         SELECT * FROM messaging.message_logs
+          WHERE id = ANY($3::bigint[]) AND id NOT IN (SELECT id FROM w) ORDER BY id FOR UPDATE SKIP LOCKED)
+       SELECT w.*, false AS busy FROM w
+       UNION ALL SELECT s.*, false FROM s
+       UNION ALL SELECT m.*, true FROM messaging.message_logs m
+        WHERE m.id = ANY($3::bigint[]) AND m.id NOT IN (SELECT id FROM w) AND m.id NOT IN (SELECT id FROM s)`,
+      [providerMessageIds, attempts.wait, attempts.skipLocked],
     );
-    return rows.map(toMessageLog);
+    return {
+      messages: rows.filter((r) => !r.busy).map(toMessageLog),
+      busy: rows.filter((r) => r.busy).map(toMessageLog),
+    };
   }
 
   /** Keeps receipts whose message has no provider id yet, to be applied once the send records it. */

@@ -192,8 +192,16 @@ export interface MessageLogStore {
 
 /** Status reports of messages, applied in batches, and those that came before their message's wamid. */
 export interface StatusReportStore {
-  /** Locks the messages with these provider ids or these ids, in id order (no deadlock between batches). */
-  lockForReports(tx: Tx, providerMessageIds: string[], messageLogIds: number[]): Promise<MessageLog[]>;
+  /**
+   * Locks the messages with these provider ids or the ids `attempts.wait`, in id order (no deadlock between
+   * batches), and those of `attempts.skipLocked` that no other transaction holds; the latter it skips answers as
+   * `busy` (their rows as last committed).
+   */
+  lockForReports(
+    tx: Tx,
+    providerMessageIds: string[],
+    attempts: { wait: number[]; skipLocked: number[] },
+  ): Promise<{ messages: MessageLog[]; busy: MessageLog[] }>;
   /** Keeps receipts whose message has no provider id yet, to be applied once the send records it. */
   keepPendingReports(tx: Tx, items: InboundStatusItem[]): Promise<void>;
   /** Moves each message forward and writes its status event, one statement for the batch. */

@@ -6,6 +6,7 @@ import type { MessagingDeps } from '../messaging-deps';
 import type { ForwardMove, MessageLog } from '../ports/message-log.port';
 import type { Tx } from '../ports/unit-of-work.port';
 import { attemptMessageIds, reconcileSendAttempts } from './reconcile-send-attempts';
+import { attemptOf } from './send-attempt';
 import { canMoveTo, describeFailure, statusesBefore } from './status-rules';
 
 type Report = Pick<InboundStatusItem, 'status' | 'errors' | 'occurred_at'>;
@@ -39,7 +40,15 @@ const FORWARD = new Set<MessageStatus>(['sent', 'delivered', 'read']);
 export interface StatusReport {
   item: InboundStatusItem;
   traceparent?: string;
+  /**
+   * Wait for the lock of the message its callback data names, rather than answer `busy` (see applyStatusReports):
+   * for a receipt that found it busy several times already.
+   */
+  waitForAttempt?: boolean;
 }
+
+/** What came of a receipt in its batch: applied (or kept for its wamid), or not applied, to be submitted again. */
+export type StatusReportOutcome = 'applied' | 'busy';
 
 /**
  * Delivery receipts from the upstream, a batch in one transaction: each applied by the status rules. A receipt
@@ -52,6 +61,10 @@ export interface StatusReport {
  * status event continues the trace of the send that created the message (the upstream's webhooks carry none, so
  * the receipt's own trace began at webhook-ingress); a debug line links the two. Messages stored before traces
  * were kept continue the receipt's trace.
+ *
+ * A receipt whose wamid no message has, and whose callback data names a message another transaction holds (the
+ * send recording that wamid right now, nearly always), is not waited for: it is answered `busy`, changes nothing,
+ * and its submitter offers it again a moment later (by then it usually finds its message by its wamid).
  */
 export type ApplyStatusReportsDeps = ChangeStatusDeps &
   Pick<MessagingDeps, 'unitOfWork' | 'statusReports' | 'accounts' | 'logger'>;
@@ -59,18 +72,27 @@ export type ApplyStatusReportsDeps = ChangeStatusDeps &
 export async function applyStatusReports(
   deps: ApplyStatusReportsDeps,
   reports: StatusReport[],
-): Promise<void> {
-  await deps.unitOfWork.inTransaction(async (tx) => {
-    const locked = await deps.statusReports.lockForReports(
+): Promise<StatusReportOutcome[]> {
+  return deps.unitOfWork.inTransaction(async (tx) => {
+    const { messages: locked, busy } = await deps.statusReports.lockForReports(
       tx,
       [...new Set(reports.map((r) => r.item.provider_message_id))],
-      attemptMessageIds(reports),
+      {
+        wait: attemptMessageIds(reports.filter((r) => r.waitForAttempt)),
+        skipLocked: attemptMessageIds(reports.filter((r) => !r.waitForAttempt)),
+      },
     );
     const messages = new Map(locked.flatMap((m) => (m.providerMessageId ? [[m.providerMessageId, m]] : [])));
+    const busyIds = new Set(busy.map((m) => m.id));
+    const outcomes = reports.map((r): StatusReportOutcome => {
+      const named = attemptOf(r.item.biz_opaque_callback_data)?.messageLogId;
+      const wait = !messages.has(r.item.provider_message_id) && named !== undefined && busyIds.has(named);
+      return wait ? 'busy' : 'applied';
+    });
     const unnamed = await reconcileSendAttempts(
       deps,
       tx,
-      reports.filter((r) => !messages.has(r.item.provider_message_id)),
+      reports.filter((r, i) => !messages.has(r.item.provider_message_id) && outcomes[i] === 'applied'),
       new Map(locked.map((m) => [m.id, m])),
       messages,
     );
@@ -122,6 +144,7 @@ export async function applyStatusReports(
       const message = messages.get(r.item.provider_message_id)!;
       await runInTrace(traceOf(deps, message, r), () => applyOne(deps, tx, r.item));
     }
+    return outcomes;
   });
 }
 

@@ -51,7 +51,8 @@ async function isOwnAttempt(
  * message that has another wamid, or that was settled meanwhile, belongs to a superseded attempt: it changes
  * nothing. Returns the reports that name no message of ours, which wait for their wamid as before.
  *
- * Runs inside the caller's transaction, with every named message locked.
+ * Runs inside the caller's transaction, with every named message locked. The messages it reconciles become
+ * `sent` in one statement for the batch.
  */
 export async function reconcileSendAttempts<R extends NamedReport>(
   deps: Pick<MessagingDeps, 'accounts' | 'messages' | 'logger' | 'config'>,
@@ -61,6 +62,9 @@ export async function reconcileSendAttempts<R extends NamedReport>(
   known: Map<string, MessageLog>,
 ): Promise<R[]> {
   const unnamed: R[] = [];
+  // The first report (in arrival order) naming each reconcilable message gives it its wamid; a later one naming
+  // the same message with the same wamid is then known, with another it belongs to a superseded attempt.
+  const taken = new Map<number, { wamid: string; report: R; attempt: number }>();
   for (const report of unmatched) {
     const wamid = report.item.provider_message_id;
     if (known.has(wamid)) continue;
@@ -70,29 +74,38 @@ export async function reconcileSendAttempts<R extends NamedReport>(
       unnamed.push(report);
       continue;
     }
-    if (message.status !== 'queued' || message.providerMessageId !== null) {
+    const first = taken.get(message.id);
+    if (first?.wamid === wamid) continue;
+    if (first || message.status !== 'queued' || message.providerMessageId !== null) {
       deps.logger.info('status report of a superseded send attempt changes nothing', {
         message_log_id: message.id,
         attempt: attempt.attempt,
-        status: message.status,
+        status: first ? 'sent' : message.status,
         report_status: report.item.status,
       });
       continue;
     }
-    const traceparent = message.traceparent ?? report.traceparent;
-    const [recorded] = await deps.messages.markSent([sentRecord(message, wamid, traceparent)], tx);
-    if (!recorded) continue;
+    taken.set(message.id, { wamid, report, attempt: attempt.attempt });
+  }
+  if (taken.size === 0) return unnamed;
+  const records = [...taken.entries()].map(([id, { wamid, report }]) => {
+    const message = byId.get(id)!;
+    return sentRecord(message, wamid, message.traceparent ?? report.traceparent);
+  });
+  for (const { message: recorded } of await deps.messages.markSent(records, tx)) {
+    const { wamid, report, attempt } = taken.get(recorded.id)!;
+    const message = byId.get(recorded.id)!;
     // Worth an operator's eye only when the answer is lost for sure; a report merely overtaking it is common.
     const lost =
       message.attemptStartedAt === null ||
       Date.now() - message.attemptStartedAt.getTime() > deps.config.UPSTREAM_TIMEOUT_MS;
     deps.logger[lost ? 'info' : 'debug']('send attempt reconciled from its status report', {
       message_log_id: message.id,
-      attempt: attempt.attempt,
+      attempt,
       report_status: report.item.status,
     });
-    known.set(wamid, recorded.message);
-    byId.set(message.id, recorded.message);
+    known.set(wamid, recorded);
+    byId.set(message.id, recorded);
   }
   return unnamed;
 }

@@ -19,7 +19,11 @@ import { applyAccountUpdate } from '../../domain/accounts/apply-account-update.u
 import { applyOptOutChange } from '../../domain/opt-outs/apply-opt-out-change.use-case';
 import { applyPhoneQuality } from '../../domain/accounts/apply-phone-quality.use-case';
 import { applyTemplateStatus } from '../../domain/accounts/apply-template-status.use-case';
-import { applyStatusReports, type StatusReport } from '../../domain/statuses/apply-status-report.use-case';
+import {
+  applyStatusReports,
+  type StatusReport,
+  type StatusReportOutcome,
+} from '../../domain/statuses/apply-status-report.use-case';
 import { deliverMessages } from '../../domain/sending/deliver-message.use-case';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 import { recordInboundMessage } from '../../domain/inbound/record-inbound-message.use-case';
@@ -28,6 +32,13 @@ import {
   type CampaignSendItem,
 } from '../../domain/sending/request-campaign-send.use-case';
 import type { ThroughputLimiter } from '../../domain/sending/throughput-limiter';
+
+/** A busy receipt's first retry comes after this, each next one this much later (at most 100 ms). */
+const BUSY_RETRY_MS = 10;
+/** Tries after which a busy receipt waits for its message's lock. */
+const BUSY_TRIES = 5;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Handlers = { [K in DomainEventKey]?: (payload: DomainEventPayloads[K]) => Promise<unknown> };
 
@@ -78,12 +89,20 @@ export async function registerConsumers(
   );
   // Receipts are applied in groups (one transaction, a few statements each); each keeps the trace of the message
   // that brought it, whichever group applies it.
-  const statuses = new GroupCommit<StatusReport>((reports) => applyStatusReports(deps, reports), {
-    name: 'status receipts',
-    logger: deps.logger,
-  });
+  const statuses = new GroupCommit<StatusReport, StatusReportOutcome>(
+    (reports) => applyStatusReports(deps, reports),
+    { name: 'status receipts', logger: deps.logger },
+  );
+  // A receipt that overtook its send's answer finds the send recording its wamid (`busy`): it comes again a few
+  // milliseconds later, and after BUSY_TRIES waits for the message's lock in its group like any other receipt.
+  const applyStatus = async (report: StatusReport): Promise<void> => {
+    for (let tries = 1; (await statuses.submit(report)) === 'busy'; tries += 1) {
+      await sleep(Math.min(BUSY_RETRY_MS * tries, 100));
+      if (tries >= BUSY_TRIES) report = { ...report, waitForAttempt: true };
+    }
+  };
   const inbound: Handlers = {
-    'inbound.status': (item) => statuses.submit({ item, traceparent: currentTraceparent() }),
+    'inbound.status': (item) => applyStatus({ item, traceparent: currentTraceparent() }),
     'inbound.message': (item) => recordInboundMessage(deps, item),
     'inbound.template_status': (item) => applyTemplateStatus(deps, item),
     'inbound.phone_quality': (item) => applyPhoneQuality(deps, item),
