@@ -1,7 +1,7 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { traceHeaders } from '@bm/platform';
-import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
+import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import {
   UpstreamRefusal,
   type TemplateSubmission,
@@ -12,6 +12,7 @@ import {
   type UpstreamTemplate,
 } from '../../domain/ports/upstream.port';
 import { messageBody } from './message-body';
+import { endpointOf, NoAnswer, postJson, type Endpoint, type JsonAnswer } from './post-json';
 import { classifyFailure } from './upstream-errors';
 import type { UpstreamMetrics, UpstreamOperation } from './upstream-metrics';
 import type { MessageLog } from '../../domain/ports/message-log.port';
@@ -31,23 +32,31 @@ function errorCodeOf(data: GraphError | undefined): number | null {
 }
 
 /**
- * The upstream network's Cloud API over HTTP (axios with keep-alive and timeouts). Answers are classified by
+ * The upstream network's Cloud API over HTTP (keep-alive, timeouts; sends on node:http, the rest with axios). Answers are classified by
  * `error.code`; nothing here throws for an upstream refusal.
  */
 export class CloudApiClient implements UpstreamSender, UpstreamAccountApi {
   private readonly http: AxiosInstance;
+  /** The sends' own requests (see `postJson`), on the same keep-alive pool as axios's. */
+  private readonly endpoint: Endpoint;
+  private readonly agent: HttpAgent | HttpsAgent;
 
   constructor(
     baseUrl: string,
     version: string,
-    timeoutMs: number,
+    private readonly timeoutMs: number,
     private readonly metrics?: UpstreamMetrics,
   ) {
+    const base = `${baseUrl.replace(/\/$/, '')}/${version}`;
+    const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
+    const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
+    this.endpoint = endpointOf(base);
+    this.agent = this.endpoint.https ? httpsAgent : httpAgent;
     this.http = axios.create({
-      baseURL: `${baseUrl.replace(/\/$/, '')}/${version}`,
+      baseURL: base,
       timeout: timeoutMs,
-      httpAgent: new HttpAgent({ keepAlive: true, maxSockets: 256 }),
-      httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: 256 }),
+      httpAgent,
+      httpsAgent,
       validateStatus: () => true,
       maxRedirects: 0,
     });
@@ -63,27 +72,32 @@ export class CloudApiClient implements UpstreamSender, UpstreamAccountApi {
     return this.sendMessage(phoneNumberId, accessToken, messageBody(message, callbackData));
   }
 
+  /**
+   * Sends one message (the worker's hot path: node:http straight, see `postJson`; the rare account calls below
+   * go through axios).
+   */
   async sendMessage(
     phoneNumberId: string,
     accessToken: string,
     body: Record<string, unknown>,
   ): Promise<SendResult> {
+    const started = process.hrtime.bigint();
+    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    let res: JsonAnswer<{ messages?: Array<{ id?: string }> } & GraphError>;
     try {
-      const res = await this.call<{ messages?: Array<{ id?: string }> } & GraphError>('send_message', {
-        method: 'POST',
-        url: `/${encodeURIComponent(phoneNumberId)}/messages`,
-        data: body,
-        headers: { authorization: `Bearer ${accessToken}` },
-      });
-      const id = res.data?.messages?.[0]?.id;
-      if (isSuccess(res.status) && typeof id === 'string') return { ok: true, providerMessageId: id };
-      return this.failureOf(res.status, res.data);
+      res = await postJson(
+        this.endpoint,
+        `/${encodeURIComponent(phoneNumberId)}/messages`,
+        body,
+        { authorization: `Bearer ${accessToken}`, ...traceHeaders() },
+        { agent: this.agent, timeoutMs: this.timeoutMs },
+      );
     } catch (err) {
-      if (!isAxiosError(err)) return classifyFailure(null, null, String(err));
+      this.metrics?.call('send_message', seconds(), null, null);
+      if (!(err instanceof NoAnswer)) return classifyFailure(null, null, String(err));
       // Written in full (a timeout, a reset after the request went out): the upstream may have taken it. Never
       // written (refused, unresolvable, reset before the body left): nothing was sent, a retry is safe.
-      const written = (err.request as { writableFinished?: boolean } | undefined)?.writableFinished === true;
-      if (written)
+      if (err.written)
         return {
           ok: false,
           unknown: true,
@@ -91,6 +105,11 @@ export class CloudApiClient implements UpstreamSender, UpstreamAccountApi {
         };
       return classifyFailure(null, null, `upstream unreachable: ${err.code ?? err.message}`);
     }
+    const data = typeof res.data === 'object' ? res.data : undefined;
+    this.metrics?.call('send_message', seconds(), res.status, errorCodeOf(data));
+    const id = data?.messages?.[0]?.id;
+    if (isSuccess(res.status) && typeof id === 'string') return { ok: true, providerMessageId: id };
+    return this.failureOf(res.status, data);
   }
 
   /** Every template of the WABA, following `paging.next` to the end. */
