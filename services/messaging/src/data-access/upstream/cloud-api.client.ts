@@ -32,8 +32,8 @@ function errorCodeOf(data: GraphError | undefined): number | null {
 }
 
 /**
- * The upstream network's Cloud API over HTTP (keep-alive, timeouts; sends on node:http, the rest with axios). Answers are classified by
- * `error.code`; nothing here throws for an upstream refusal.
+ * The upstream network's Cloud API over HTTP (keep-alive, timeouts; sends on node:http, the rest with axios).
+ * Answers are classified by `error.code`; nothing here throws for an upstream refusal.
  */
 export class CloudApiClient implements UpstreamSender, UpstreamAccountApi {
   private readonly http: AxiosInstance;

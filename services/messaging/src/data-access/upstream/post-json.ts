@@ -50,9 +50,9 @@ const parse = <T>(text: string): T | string | undefined => {
 
 /**
  * POSTs a JSON body on the keep-alive pool and reads the whole answer, whatever its status. The hot path's own
- * request (node:http, no client library on top: the send is the worker's most frequent call): `timeoutMs` is the
- * socket's idle time, as axios's `timeout` is, and `NoAnswer.written` reads the same `ClientRequest.writableFinished`
- * that the unknown-outcome rule rests on.
+ * request (node:http, no client library on top: the send is the worker's most frequent call): `timeoutMs` is
+ * the socket's idle time, as axios's `timeout` is, and `NoAnswer.written` reads the same
+ * `ClientRequest.writableFinished` that the unknown-outcome rule rests on.
  */
 export function postJson<T>(
   endpoint: Endpoint,
