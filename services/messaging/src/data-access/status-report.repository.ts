@@ -1,4 +1,4 @@
-import type { InboundStatusItem } from '@bm/contracts';
+import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import type {
@@ -18,38 +18,54 @@ export class StatusReportRepository implements StatusReportStore {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Locks the messages with these provider ids, and those with the ids `attempts.wait` (the send attempts reports
-   * name), in id order: batches that share messages queue behind each other instead of deadlocking. The ids
-   * `attempts.skipLocked` are locked only when no other transaction holds them, and answered as `busy` otherwise:
-   * such a row is nearly always a send's markSent giving the message its wamid right now (the report overtook the
-   * send's answer), and waiting for it here would hold the whole batch's locks meanwhile, which markSent's next
-   * batch would then wait for in turn. Never waiting, that part cannot deadlock with the first.
+   * Locks the messages with these provider ids that a receipt can move (their status is one of its
+   * `movableFrom`), and those with the ids `attempts.wait` (the send attempts reports name), in id order: batches
+   * that share messages queue behind each other instead of deadlocking. A message no receipt of the batch can move
+   * (a `sent` receipt after the send recorded it, a duplicate) is read without a lock (`settled`): a lock would
+   * cost a write of its row and a wait behind any batch holding it, for a receipt that changes nothing. Statuses
+   * only move forward, so one that cannot move now never will.
+   *
+   * The ids `attempts.skipLocked` are locked only when no other transaction holds them, and answered as `busy`
+   * otherwise: such a row is nearly always a send's markSent giving the message its wamid right now (the report
+   * overtook the send's answer), and waiting for it here would hold the whole batch's locks meanwhile, which
+   * markSent's next batch would then wait for in turn. Never waiting, that part cannot deadlock with the first.
    */
   async lockForReports(
     tx: EntityManager,
-    providerMessageIds: string[],
+    reports: Array<{ providerMessageId: string; movableFrom: readonly MessageStatus[] }>,
     attempts: { wait: number[]; skipLocked: number[] },
-  ): Promise<{ messages: MessageLog[]; busy: MessageLog[] }> {
-    if (providerMessageIds.length === 0 && attempts.wait.length === 0 && attempts.skipLocked.length === 0)
-      return { messages: [], busy: [] };
-    const rows = await queryRows<Row & { busy: boolean }>(
+  ): Promise<{ messages: MessageLog[]; settled: MessageLog[]; busy: MessageLog[] }> {
+    if (reports.length === 0 && attempts.wait.length === 0 && attempts.skipLocked.length === 0)
+      return { messages: [], settled: [], busy: [] };
+    const rows = await queryRows<Row & { kind: 'locked' | 'settled' | 'busy' }>(
       tx,
       `WITH w AS (
          SELECT * FROM messaging.message_logs
-          WHERE provider_message_id = ANY($1::text[]) OR id = ANY($2::bigint[]) ORDER BY id FOR UPDATE),
+          WHERE (provider_message_id = ANY($1::text[])
+                 AND status = ANY(string_to_array(($2::text[])[array_position($1::text[], provider_message_id)], ',')))
+             OR id = ANY($3::bigint[])
+          ORDER BY id FOR UPDATE),
        s AS (
          SELECT * FROM messaging.message_logs
-          WHERE id = ANY($3::bigint[]) AND id NOT IN (SELECT id FROM w) ORDER BY id FOR UPDATE SKIP LOCKED)
-       SELECT w.*, false AS busy FROM w
-       UNION ALL SELECT s.*, false FROM s
-       UNION ALL SELECT m.*, true FROM messaging.message_logs m
-        WHERE m.id = ANY($3::bigint[]) AND m.id NOT IN (SELECT id FROM w) AND m.id NOT IN (SELECT id FROM s)`,
-      [providerMessageIds, attempts.wait, attempts.skipLocked],
+          WHERE id = ANY($4::bigint[]) AND id NOT IN (SELECT id FROM w)
+            AND (provider_message_id IS NULL OR provider_message_id <> ALL($1::text[]))
+          ORDER BY id FOR UPDATE SKIP LOCKED)
+       SELECT w.*, 'locked' AS kind FROM w
+       UNION ALL SELECT s.*, 'locked' FROM s
+       UNION ALL
+       SELECT m.*, CASE WHEN m.provider_message_id = ANY($1::text[]) THEN 'settled' ELSE 'busy' END
+         FROM messaging.message_logs m
+        WHERE (m.provider_message_id = ANY($1::text[]) OR m.id = ANY($4::bigint[]))
+          AND m.id NOT IN (SELECT id FROM w) AND m.id NOT IN (SELECT id FROM s)`,
+      [
+        reports.map((r) => r.providerMessageId),
+        reports.map((r) => r.movableFrom.join(',')),
+        attempts.wait,
+        attempts.skipLocked,
+      ],
     );
-    return {
-      messages: rows.filter((r) => !r.busy).map(toMessageLog),
-      busy: rows.filter((r) => r.busy).map(toMessageLog),
-    };
+    const of = (kind: string) => rows.filter((r) => r.kind === kind).map(toMessageLog);
+    return { messages: of('locked'), settled: of('settled'), busy: of('busy') };
   }
 
   /** Keeps receipts whose message has no provider id yet, to be applied once the send records it. */

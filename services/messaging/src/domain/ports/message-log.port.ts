@@ -193,15 +193,17 @@ export interface MessageLogStore {
 /** Status reports of messages, applied in batches, and those that came before their message's wamid. */
 export interface StatusReportStore {
   /**
-   * Locks the messages with these provider ids or the ids `attempts.wait`, in id order (no deadlock between
-   * batches), and those of `attempts.skipLocked` that no other transaction holds; the latter it skips answers as
-   * `busy` (their rows as last committed).
+   * Locks the messages with these provider ids whose status is one of the report's `movableFrom` (a receipt can
+   * move them), or with the ids `attempts.wait`, in id order (no deadlock between batches); and those of
+   * `attempts.skipLocked` that no other transaction holds. Answers the locked messages; as `settled` those with
+   * these provider ids that no receipt of the batch can move (read unlocked: statuses only move forward, so they
+   * never will); as `busy` those of `attempts.skipLocked` another transaction holds (their rows as last committed).
    */
   lockForReports(
     tx: Tx,
-    providerMessageIds: string[],
+    reports: Array<{ providerMessageId: string; movableFrom: readonly MessageStatus[] }>,
     attempts: { wait: number[]; skipLocked: number[] },
-  ): Promise<{ messages: MessageLog[]; busy: MessageLog[] }>;
+  ): Promise<{ messages: MessageLog[]; settled: MessageLog[]; busy: MessageLog[] }>;
   /** Keeps receipts whose message has no provider id yet, to be applied once the send records it. */
   keepPendingReports(tx: Tx, items: InboundStatusItem[]): Promise<void>;
   /** Moves each message forward and writes its status event, one statement for the batch. */

@@ -74,25 +74,36 @@ export async function applyStatusReports(
   reports: StatusReport[],
 ): Promise<StatusReportOutcome[]> {
   return deps.unitOfWork.inTransaction(async (tx) => {
-    const { messages: locked, busy } = await deps.statusReports.lockForReports(
+    // The statuses from which some receipt of the batch can move each message: only those rows are locked.
+    const movableFrom = new Map<string, Set<MessageStatus>>();
+    for (const r of reports) {
+      const from = movableFrom.get(r.item.provider_message_id) ?? new Set<MessageStatus>();
+      const change = toChange(r.item);
+      if (change) for (const status of statusesBefore(change.status)) from.add(status);
+      movableFrom.set(r.item.provider_message_id, from);
+    }
+    const { messages: locked, settled, busy } = await deps.statusReports.lockForReports(
       tx,
-      [...new Set(reports.map((r) => r.item.provider_message_id))],
+      [...movableFrom].map(([providerMessageId, from]) => ({ providerMessageId, movableFrom: [...from] })),
       {
         wait: attemptMessageIds(reports.filter((r) => r.waitForAttempt)),
         skipLocked: attemptMessageIds(reports.filter((r) => !r.waitForAttempt)),
       },
     );
     const messages = new Map(locked.flatMap((m) => (m.providerMessageId ? [[m.providerMessageId, m]] : [])));
+    // Receipts of settled messages change nothing and emit nothing, as each would alone.
+    const unchanged = new Set(settled.map((m) => m.providerMessageId));
     const busyIds = new Set(busy.map((m) => m.id));
+    const unmatched = (r: StatusReport) =>
+      !messages.has(r.item.provider_message_id) && !unchanged.has(r.item.provider_message_id);
     const outcomes = reports.map((r): StatusReportOutcome => {
       const named = attemptOf(r.item.biz_opaque_callback_data)?.messageLogId;
-      const wait = !messages.has(r.item.provider_message_id) && named !== undefined && busyIds.has(named);
-      return wait ? 'busy' : 'applied';
+      return unmatched(r) && named !== undefined && busyIds.has(named) ? 'busy' : 'applied';
     });
     const unnamed = await reconcileSendAttempts(
       deps,
       tx,
-      reports.filter((r, i) => !messages.has(r.item.provider_message_id) && outcomes[i] === 'applied'),
+      reports.filter((r, i) => unmatched(r) && outcomes[i] === 'applied'),
       new Map(locked.map((m) => [m.id, m])),
       messages,
     );
