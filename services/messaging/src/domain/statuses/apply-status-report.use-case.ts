@@ -82,7 +82,11 @@ export async function applyStatusReports(
       if (change) for (const status of statusesBefore(change.status)) from.add(status);
       movableFrom.set(r.item.provider_message_id, from);
     }
-    const { messages: locked, settled, busy } = await deps.statusReports.lockForReports(
+    const {
+      messages: locked,
+      settled,
+      busy,
+    } = await deps.statusReports.lockForReports(
       tx,
       [...movableFrom].map(([providerMessageId, from]) => ({ providerMessageId, movableFrom: [...from] })),
       {
