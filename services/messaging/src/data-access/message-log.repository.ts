@@ -101,10 +101,15 @@ const MESSAGE_LOG_COLUMNS = `id, tenant_id, channel_account_id, to_phone, messag
   retry_of_message_log_id, retried_by_message_log_id, campaign_id, campaign_recipient_id, campaign_recipient_attempt,
   send_attempts, attempt_started_at, created_at, traceparent`;
 
-// See insertMany. A constant text: it runs as a prepared statement (parsed and planned once per connection).
+// See insertMany. A constant text: it runs as a prepared statement, parsed once per connection. Planned once too:
+// `(SELECT $1::int[])` hides the batch's length from the planner, so each custom plan is costed for the same 10
+// rows as the generic one, and from the sixth run on PostgreSQL keeps the generic plan (the same plan: an index
+// probe of service_windows per row) instead of planning every batch again: planning took about as long as running
+// a one-row batch (0.35-0.45 ms against 0.45-0.6 in EXPLAIN ANALYZE; 0.05 ms with the generic plan). With the
+// lengths visible, a batch of a few rows costs far less than the generic plan's 10, so PostgreSQL planned each run.
 const INSERT_MESSAGE_LOGS_SQL = `WITH i AS (
      SELECT t.*, nextval('messaging.message_logs_id_seq') AS new_id
-       FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::text[], $8::text[],
+       FROM unnest((SELECT $1::int[]), $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::text[], $8::text[],
                    $9::timestamptz[], $10::boolean[], $11::int[], $12::bigint[], $13::text[], $14::text[],
                    $15::boolean[], $16::boolean[], $17::text[], $18::int[])
             WITH ORDINALITY AS t(tenant_id, channel_account_id, to_phone, message_type, content, template_category,
