@@ -6,6 +6,7 @@ import { ClaimByEndpoint1764000000001 } from './migrations/1764000000001-claim-b
 import { RetentionIndex1764000000002 } from './migrations/1764000000002-retention-index';
 import { EventTraceparent1764000000003 } from './migrations/1764000000003-event-traceparent';
 import { RecordAndClaim1764000000004 } from './migrations/1764000000004-record-and-claim';
+import { StoreAndLease1764000000005 } from './migrations/1764000000005-store-and-lease';
 
 export const DISPATCHER_SCHEMA = 'dispatcher';
 
@@ -21,6 +22,7 @@ export function createDispatcherDataSource(config: DispatcherConfig): DataSource
       RetentionIndex1764000000002,
       EventTraceparent1764000000003,
       RecordAndClaim1764000000004,
+      StoreAndLease1764000000005,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'webhook-dispatcher',

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AttemptRecord, ClaimedDelivery } from '../data-access/delivery.repository';
+import type { LeaseSettings, LeaseTaker } from '../data-access/event.repository';
+import type { DispatcherConfig } from '../config';
 import { AttemptAbortedError } from '../data-access/http/webhook-sender';
 import { attemptDelivery } from './attempt-delivery.use-case';
 import type { DispatcherDeps } from './dispatcher-deps';
@@ -9,6 +11,14 @@ const CLAIM_BATCH = 100;
 const LINGER_MS = 2;
 /** A finished attempt waits at most this long for the pass that records it (and fills its slot). */
 const RECORD_LINGER_MS = 5;
+
+/** An attempt's lease: the timeout plus a grace; after it another replica may take the delivery. */
+export function leaseSettings(c: DispatcherConfig): LeaseSettings {
+  return {
+    perEndpoint: c.DISPATCHER_ENDPOINT_CONCURRENCY,
+    leaseMs: c.DISPATCHER_TIMEOUT_MS + c.DISPATCHER_LEASE_GRACE_MS,
+  };
+}
 
 interface Running {
   delivery: ClaimedDelivery;
@@ -29,8 +39,10 @@ interface Finished {
  * runs when woken by a new delivery, within a few milliseconds of an attempt finishing, or every poll interval
  * (retries and other replicas' deliveries); while idle, at the next retry's time or a doubling pause.
  */
-export class DeliveryWorker {
+export class DeliveryWorker implements LeaseTaker {
   private readonly running = new Map<string, Running>();
+  /** Slots promised to deliveries being leased as they are stored. */
+  private reserved = 0;
   private finished: Finished[] = [];
   private timer?: NodeJS.Timeout;
   /** When the scheduled pass runs (ms since the epoch), to keep only the earliest. */
@@ -59,6 +71,24 @@ export class DeliveryWorker {
     this.wakes += 1;
     this.idlePauseMs = this.deps.config.DISPATCHER_POLL_INTERVAL_MS;
     this.schedule(0);
+  }
+
+  reserve(max: number): number {
+    if (this.stopped) return 0;
+    const room = this.deps.config.DISPATCHER_CONCURRENCY - this.running.size - this.reserved;
+    const n = Math.max(0, Math.min(max, room));
+    this.reserved += n;
+    return n;
+  }
+
+  adopt(leased: ClaimedDelivery[], reserved: number): void {
+    this.reserved -= reserved;
+    if (this.stopped) {
+      // Stopped meanwhile: given back at once, as the attempts a stop aborts.
+      for (const d of leased) void this.deps.deliveries.release(d.id, d.leaseToken).catch(() => undefined);
+      return;
+    }
+    for (const delivery of leased) this.begin(delivery);
   }
 
   /** Records a finished attempt in the next pass; false when its lease was no longer ours. */
@@ -137,15 +167,19 @@ export class DeliveryWorker {
     const c = this.deps.config;
     const finished = this.finished.splice(0);
     // The finished attempts still count as running until recorded; this pass frees their slots before claiming.
-    const busy = this.running.size - finished.length;
+    const busy = this.running.size + this.reserved - finished.length;
     const limit = Math.max(0, Math.min(c.DISPATCHER_CONCURRENCY - busy, CLAIM_BATCH));
+    // The claim's room is held until it ends, so that stores leasing meanwhile do not take it too.
+    this.reserved += limit;
     const result = await this.settle(finished, () =>
       this.deps.deliveries.recordAndClaim({
         ...this.claimRequest(limit),
         finished: finished.map((f) => f.attempt),
         wantNextDue: busy === 0,
       }),
-    );
+    ).finally(() => {
+      this.reserved -= limit;
+    });
     if (this.stopped) {
       // Stopped during the pass: what it leased comes back when the lease expires, or at once here.
       await Promise.allSettled(result.claimed.map((d) => this.deps.deliveries.release(d.id, d.leaseToken)));
@@ -160,14 +194,7 @@ export class DeliveryWorker {
   }
 
   private claimRequest(limit: number) {
-    const c = this.deps.config;
-    return {
-      claimLimit: limit,
-      perEndpoint: c.DISPATCHER_ENDPOINT_CONCURRENCY,
-      leaseMs: c.DISPATCHER_TIMEOUT_MS + c.DISPATCHER_LEASE_GRACE_MS,
-      token: randomUUID(),
-      wantNextDue: false,
-    };
+    return { ...leaseSettings(this.deps.config), claimLimit: limit, token: randomUUID(), wantNextDue: false };
   }
 
   /** Runs the pass and tells each finished attempt whether it was recorded (or why not). */
