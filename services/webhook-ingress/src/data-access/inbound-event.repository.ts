@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { InboundSigningSecret, InboundSkippedPart } from '@bm/contracts';
-import { GroupCommit, queryRows, storableText } from '@bm/platform';
+import { GroupCommit, queryRows, storableText, type Logger } from '@bm/platform';
 import type {
   InboundEvent,
   InboundEventStore,
@@ -66,13 +66,17 @@ export class InboundEventRepository implements InboundEventStore {
   /**
    * Group commit of the audit log: deliveries that arrive while earlier ones are on their way to PostgreSQL are
    * inserted together, so one commit (and WAL flush) serves many 200s. Bodies reach 3 MB: a statement carries a
-   * few of those at most.
+   * few of those at most. Bodies split on receipt go out with their items in the same statement.
    */
-  readonly inserts: GroupCommit<SizedInboundEvent>;
+  readonly inserts: GroupCommit<SizedInboundEvent, boolean>;
 
-  constructor(private readonly dataSource: DataSource) {
-    this.inserts = new GroupCommit((batch) => insertInboundEvents(dataSource, batch), {
+  constructor(
+    private readonly dataSource: DataSource,
+    logger?: Logger,
+  ) {
+    this.inserts = new GroupCommit((batch) => insertInboundEvents(dataSource, batch, logger), {
       name: 'inbound event inserts',
+      logger,
       maxBatch: 200,
       maxWeight: 8 * 1024 * 1024,
       weigh: (e) => e.bytes,
@@ -80,8 +84,11 @@ export class InboundEventRepository implements InboundEventStore {
     });
   }
 
-  /** Resolves once the row is committed (durable); concurrent deliveries share one statement and commit. */
-  insert(e: NewInboundEvent): Promise<void> {
+  /**
+   * Resolves once the row is committed (durable); concurrent deliveries share one statement and commit. Answers
+   * whether the delivery's split went out in that commit.
+   */
+  insert(e: NewInboundEvent): Promise<boolean> {
     return this.inserts.submit({ event: e, bytes: Buffer.byteLength(e.rawBody) });
   }
 
