@@ -152,7 +152,9 @@ describe('one bad item never blocks the others of a webhook body', () => {
         numberBody(number, { messages: [textMessage(customer, 'nul\u0000here', '1749416385', nulId)] }),
       ),
       ...others.map((id) =>
-        ingress.postJson(numberBody(number, { messages: [textMessage(customer, 'other', '1749416386', id)] })),
+        ingress.postJson(
+          numberBody(number, { messages: [textMessage(customer, 'other', '1749416386', id)] }),
+        ),
       ),
     ]);
 
@@ -172,7 +174,8 @@ describe('one bad item never blocks the others of a webhook body', () => {
     expect(nul.payload).toMatchObject({ text: 'nul\ufffdhere' });
     for (const id of [goodId, ...others]) await ingress.waitForPublished('message_id', id);
     await ingress.settle();
-    for (const id of [goodId, nulId, ...others]) expect(ingress.publishedWith('message_id', id)).toHaveLength(1);
+    for (const id of [goodId, nulId, ...others])
+      expect(ingress.publishedWith('message_id', id)).toHaveLength(1);
   });
 
   it('when a customer message’s `from` has no digit, then the contract its consumers use skips it with the reason and nothing of it is published', async () => {
