@@ -82,8 +82,7 @@ function splitOnReceipt(
  * POST /api/webhooks/channel: checks the signature over the raw bytes (401 and nothing kept when it fails),
  * then stores the delivery in the audit log. Resolves once the row is committed, so a 200 means it is durable;
  * splitting it into items happens in that same statement when it can be done safely there (splitOnReceipt),
- * afterwards otherwise (process-pending-events). The database being down is 503, which
- * the upstream retries.
+ * afterwards otherwise (process-pending-events). The database being down is 503, which the upstream retries.
  */
 export async function receiveWebhook(
   deps: IngressDeps,
