@@ -5,6 +5,7 @@ import { AppError, newUlid } from '@bm/platform';
 import type { ReceiptSplit } from './inbound-event';
 import type { IngressDeps } from './ingress-deps';
 import { countSkipped, splitParsedBody } from './process-inbound-event.use-case';
+import { roughItemCount } from './split-webhook';
 import { verifySignature } from './verify-signature';
 
 export interface WebhookDelivery {
@@ -44,11 +45,13 @@ function jsonBody(raw: Buffer): { text: string; parsed: unknown } {
   }
 }
 
-// A larger body (a batch of thousands of items) is left to the splitter, which publishes it in chunks.
+// A larger body is left to the splitter, which takes many bodies' items in one batch after the answer: splitting
+// it here would make its 200 wait for its items. The upstream reports one status per call, as a rule.
 const SPLIT_ON_RECEIPT_MAX_BYTES = 64 * 1024;
+const SPLIT_ON_RECEIPT_MAX_ITEMS = 5;
 
 /**
- * The body split at once, when it is small and every item's tenant is known without asking messaging (a number
+ * The body split at once, when it is small (a few items) and every item's tenant is known without asking messaging (a number
  * looked up a moment ago): its items then go out in the statement that stores it. Otherwise undefined, and the
  * splitter does it, asking messaging and isolating whatever fails; so does anything unexpected here, since the
  * delivery must be stored whatever its items are.
@@ -60,6 +63,7 @@ function splitOnReceipt(
 ): { split: ReceiptSplit; replacedTexts: number } | undefined {
   if (body.bytes > SPLIT_ON_RECEIPT_MAX_BYTES) return undefined;
   try {
+    if (roughItemCount(body.parsed) > SPLIT_ON_RECEIPT_MAX_ITEMS) return undefined;
     const { items, skipped, replacedTexts } = splitParsedBody(body.parsed, receivedAt);
     const owned: ReceiptSplit['items'] = [];
     for (const item of items) {
