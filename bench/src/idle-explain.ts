@@ -157,8 +157,17 @@ async function explainAll(db: Client): Promise<Explained[]> {
   await run('campaign preparation sweep', (x) => new CampaignRepository(x).waitingUploadIds([], 10));
   await run('ingress splitter: due events', (x) => new InboundEventRepository(x).dueWithBodies(100, 4 << 20));
   await run('ingress splitter: next due time', (x) => new InboundEventRepository(x).nextDueAt());
-  await run('webhook dispatcher: claim', (x) => new DeliveryRepository(x).claim(100, 10, 15_000, 'lease'));
-  await run('webhook dispatcher: next due time', (x) => new DeliveryRepository(x).nextDueAt());
+  // One function call records, claims and (idle) answers the next due time: EXPLAIN shows the call, not its plans.
+  await run('webhook dispatcher: claim, and the next due time when idle', (x) =>
+    new DeliveryRepository(x).recordAndClaim({
+      finished: [],
+      claimLimit: 100,
+      perEndpoint: 10,
+      leaseMs: 15_000,
+      token: 'lease',
+      wantNextDue: true,
+    }),
+  );
   await run('webhook dispatcher: retention (every 10 min)', (x) =>
     new RetentionRepository(x).purge(30, 1000),
   );

@@ -33,6 +33,12 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
   const base = await openServiceBase('campaign', config, createCampaignDataSource(config));
   const { logger, metrics, dataSource, amqp } = base;
   const preparing = new Set<Promise<unknown>>();
+  // Places in flight freed by answers since the dispatcher's last pass, and how many call for a pass at once.
+  let answered = 0;
+  const refill = Math.max(
+    1,
+    Math.floor(Math.min(config.DISPATCH_BATCH_SIZE, config.DISPATCH_MAX_IN_FLIGHT) / 2),
+  );
 
   const campaigns = new CampaignRepository(dataSource);
   const messaging = messagingClientFor(config);
@@ -57,6 +63,12 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
       preparing.add(work);
     },
     wakeDispatcher: () => dispatcher.wake(),
+    recipientsAnswered: (count) => {
+      answered += count;
+      if (answered < refill) return;
+      answered = 0;
+      dispatcher.wake();
+    },
   };
   // Wakes the relay and the dispatcher when there is work, so that an idle service costs next to nothing.
   const listener = new PgListener({ url: config.DATABASE_URL, logger, applicationName: 'campaign-listener' });
@@ -64,7 +76,10 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
   const dispatcher = new PeriodicTask(
     'campaign dispatch',
     config.DISPATCH_INTERVAL_MS,
-    () => dispatchCampaigns(deps),
+    () => {
+      answered = 0;
+      return dispatchCampaigns(deps);
+    },
     logger,
     { idleIntervalMs: config.DISPATCH_IDLE_INTERVAL_MS, nextDueAt: () => campaigns.nextDueAt() },
   );

@@ -15,7 +15,7 @@ import { webhookMetrics } from './data-access/http/webhook-metrics';
 import { WebhookSender } from './data-access/http/webhook-sender';
 import { RetentionRepository } from './data-access/retention.repository';
 import { AddressPolicy } from './domain/address-policy';
-import { DeliveryWorker } from './domain/delivery-worker';
+import { DeliveryWorker, leaseSettings } from './domain/delivery-worker';
 import type { DispatcherDeps } from './domain/dispatcher-deps';
 import { purgeOldDeliveries } from './domain/purge-old-deliveries.use-case';
 import { registerConsumers } from './entry-points/consumers/domain-events.consumer';
@@ -44,7 +44,11 @@ export async function createDispatcherService(config: DispatcherConfig): Promise
     policy,
     sender,
     endpoints: new EndpointRepository(dataSource),
-    events: new EventRepository(dataSource),
+    // Deliveries leased as they are stored go straight to this replica's worker.
+    events: new EventRepository(dataSource, leaseSettings(config), {
+      reserve: (max) => worker.reserve(max),
+      adopt: (leased, reserved) => worker.adopt(leased, reserved),
+    }),
     deliveries: new DeliveryRepository(dataSource),
     deliveryLog: new DeliveryLogRepository(dataSource),
     retention: new RetentionRepository(dataSource),

@@ -31,7 +31,7 @@ export interface IngressService extends ServiceRuntime {
 export async function createIngressService(config: IngressConfig): Promise<IngressService> {
   const base = await openServiceBase('webhook-ingress', config, createIngressDataSource(config));
   const { logger, metrics, dataSource, amqp } = base;
-  const events = new InboundEventRepository(dataSource);
+  const events = new InboundEventRepository(dataSource, logger);
   const messaging = messagingClientFor(config);
   const deps: IngressDeps = {
     config,

@@ -122,6 +122,62 @@ describe('one bad item never blocks the others of a webhook body', () => {
     );
   });
 
+  it('when the number is known already and bodies arriving together hold an item that cannot be stored and text with NUL, then the bad item alone is skipped and everything else goes out', async () => {
+    const [number, customer, warmId, goodId, tooLong, nulId] = [
+      upstreamId(),
+      upstreamId(),
+      wamid(),
+      wamid(),
+      `wamid.${randomText(6000)}`,
+      wamid(),
+    ];
+    ingress.messaging.register(number);
+    // Its owner looked up once: the next bodies of the number can be split as they arrive.
+    const warm = await ingress
+      .postJson(numberBody(number, { messages: [textMessage(customer, 'warm', '1749416380', warmId)] }))
+      .expect(200);
+    await ingress.splitEvent(warm.body.data.event_id as string);
+    const others = [wamid(), wamid(), wamid(), wamid()];
+
+    const answers = await Promise.all([
+      ingress.postJson(
+        numberBody(number, {
+          messages: [
+            textMessage(customer, 'first', '1749416383', tooLong),
+            textMessage(customer, 'second', '1749416384', goodId),
+          ],
+        }),
+      ),
+      ingress.postJson(
+        numberBody(number, { messages: [textMessage(customer, 'nul\u0000here', '1749416385', nulId)] }),
+      ),
+      ...others.map((id) =>
+        ingress.postJson(
+          numberBody(number, { messages: [textMessage(customer, 'other', '1749416386', id)] }),
+        ),
+      ),
+    ]);
+
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    const [poisoned, ...rest] = await Promise.all(
+      answers.map((a) => ingress.splitEvent(a.body.data.event_id as string)),
+    );
+    expect(poisoned).toMatchObject(oneSkipped);
+    expect(poisoned.items.map((i) => [i.path, i.state])).toEqual([
+      ['entry[0].changes[0].value.messages[0]', 'skipped'],
+      ['entry[0].changes[0].value.messages[1]', 'published'],
+    ]);
+    for (const event of rest) {
+      expect(event).toMatchObject({ outcome: 'processed', item_count: 1, published_count: 1 });
+    }
+    const [nul] = await ingress.waitForPublished('message_id', nulId);
+    expect(nul.payload).toMatchObject({ text: 'nul\ufffdhere' });
+    for (const id of [goodId, ...others]) await ingress.waitForPublished('message_id', id);
+    await ingress.settle();
+    for (const id of [goodId, nulId, ...others])
+      expect(ingress.publishedWith('message_id', id)).toHaveLength(1);
+  });
+
   it('when a customer message’s `from` has no digit, then the contract its consumers use skips it with the reason and nothing of it is published', async () => {
     const [number, customer, noDigitId, goodId] = [upstreamId(), upstreamId(), wamid(), wamid()];
     ingress.messaging.register(number);

@@ -250,14 +250,13 @@ export class CampaignRepository implements Campaigns {
     );
   }
 
+  /** Summed from the counters its recipients' triggers keep (RecipientCounts1765400000000), not counted. */
   async counts(campaignId: string): Promise<RecipientCounts> {
     const [r] = await queryRows<{ sent: string; failed: string; unrequested: string; in_flight: string }>(
       this.db,
-      `SELECT count(*) FILTER (WHERE status = 'sent') AS sent,
-              count(*) FILTER (WHERE status = 'failed') AS failed,
-              count(*) FILTER (WHERE status = 'pending' AND requested_at IS NULL) AS unrequested,
-              count(*) FILTER (WHERE status = 'pending' AND requested_at IS NOT NULL) AS in_flight
-         FROM campaign.recipients WHERE campaign_id = $1`,
+      `SELECT coalesce(sum(sent), 0) AS sent, coalesce(sum(failed), 0) AS failed,
+              coalesce(sum(unrequested), 0) AS unrequested, coalesce(sum(in_flight), 0) AS in_flight
+         FROM campaign.recipient_counts WHERE campaign_id = $1`,
       [campaignId],
     );
     return {
@@ -292,15 +291,14 @@ export class CampaignRepository implements Campaigns {
     return { campaigns: rows.map(toCampaign), total: Number(count[0].total) };
   }
 
-  /** Sent and failed recipients of each campaign of a page, in one statement (recipients_status_idx). */
+  /** Sent and failed recipients of each campaign of a page, in one statement (from recipient_counts). */
   async countsOf(campaignIds: readonly string[]): Promise<Map<string, { sent: number; failed: number }>> {
     const out = new Map<string, { sent: number; failed: number }>();
     if (campaignIds.length === 0) return out;
     const rows = await queryRows<{ campaign_id: string; sent: string; failed: string }>(
       this.db,
-      `SELECT campaign_id, count(*) FILTER (WHERE status = 'sent') AS sent,
-              count(*) FILTER (WHERE status = 'failed') AS failed
-         FROM campaign.recipients WHERE campaign_id = ANY($1::text[]) AND status IN ('sent', 'failed')
+      `SELECT campaign_id, sum(sent) AS sent, sum(failed) AS failed
+         FROM campaign.recipient_counts WHERE campaign_id = ANY($1::text[])
         GROUP BY campaign_id`,
       [campaignIds],
     );

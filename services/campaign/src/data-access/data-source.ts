@@ -6,6 +6,7 @@ import { RecipientsWithoutPhoneIndex1764100000001 } from './migrations/176410000
 import { OptOutVersions1764100000002 } from './migrations/1764100000002-opt-out-versions';
 import { CampaignsTenantIndex1764100000010 } from './migrations/1764100000010-campaigns-tenant-index';
 import { IdleWake1765200000000 } from './migrations/1765200000000-idle-wake';
+import { RecipientCounts1765400000000 } from './migrations/1765400000000-recipient-counts';
 
 export const CAMPAIGN_SCHEMA = 'campaign';
 
@@ -21,6 +22,7 @@ export function createCampaignDataSource(config: CampaignConfig): DataSource {
       OptOutVersions1764100000002,
       CampaignsTenantIndex1764100000010,
       IdleWake1765200000000,
+      RecipientCounts1765400000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'campaign',

@@ -25,4 +25,9 @@ export interface CampaignDeps {
   wakePreparer(uploadId: string): void;
   /** Asks the dispatcher for a pass now (a campaign became due or a recipient was answered). */
   wakeDispatcher(): void;
+  /**
+   * Tells the dispatcher that answers freed this many places in flight: it steps again once half a batch is free,
+   * so a campaign held by its in-flight bound is refilled as messaging answers, not one interval later.
+   */
+  recipientsAnswered(count: number): void;
 }

@@ -17,6 +17,7 @@ import {
   type StatusMove,
 } from '../domain/ports/message-log.port';
 import { MESSAGING_SCHEMA } from './data-source';
+import { preparedRows } from './prepared-statement';
 import { statusColumns } from './status-columns';
 
 // The group-commit writer takes these from here.
@@ -93,6 +94,53 @@ export function toMessageLog(r: Row): MessageLog {
   };
 }
 
+// The columns of a Row, named so that the insert's prepared plan keeps its result type when a column is added.
+const MESSAGE_LOG_COLUMNS = `id, tenant_id, channel_account_id, to_phone, message_type, content, template_category,
+  conversation_category, status, provider_message_id, scheduled_at, sent_at, delivered_at, read_at, failed_at,
+  cost_amount, cost_currency, error_code, error_message, auto_retry_on_frequency_cap, retry_count,
+  retry_of_message_log_id, retried_by_message_log_id, campaign_id, campaign_recipient_id, campaign_recipient_attempt,
+  send_attempts, attempt_started_at, created_at, traceparent`;
+
+// See insertMany. A constant text: it runs as a prepared statement, parsed once per connection. Planned once too:
+// `(SELECT $1::int[])` hides the batch's length from the planner, so each custom plan is costed for the same 10
+// rows as the generic one, and from the sixth run on PostgreSQL keeps the generic plan (the same plan: an index
+// probe of service_windows per row) instead of planning every batch again: planning took about as long as running
+// a one-row batch (0.35-0.45 ms against 0.45-0.6 in EXPLAIN ANALYZE; 0.05 ms with the generic plan). With the
+// lengths visible, a batch of a few rows costs far less than the generic plan's 10, so PostgreSQL planned each run.
+const INSERT_MESSAGE_LOGS_SQL = `WITH i AS (
+     SELECT t.*, nextval('messaging.message_logs_id_seq') AS new_id
+       FROM unnest((SELECT $1::int[]), $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::text[], $8::text[],
+                   $9::timestamptz[], $10::boolean[], $11::int[], $12::bigint[], $13::text[], $14::text[],
+                   $15::boolean[], $16::boolean[], $17::text[], $18::int[])
+            WITH ORDINALITY AS t(tenant_id, channel_account_id, to_phone, message_type, content, template_category,
+              conversation_category, status, scheduled_at, auto_retry, retry_count, retry_of, campaign_id,
+              campaign_recipient_id, deliver, require_window, traceparent, campaign_recipient_attempt, ord)),
+   ok AS (
+     SELECT * FROM i
+      WHERE NOT i.require_window OR EXISTS (
+        SELECT 1 FROM messaging.service_windows w
+         WHERE w.channel_account_id = i.channel_account_id AND w.customer_phone = i.to_phone
+           AND w.last_inbound_at > now() - interval '24 hours')),
+   m AS (
+     INSERT INTO messaging.message_logs
+       (id, tenant_id, channel_account_id, to_phone, message_type, content, template_category, conversation_category,
+        status, scheduled_at, auto_retry_on_frequency_cap, retry_count, retry_of_message_log_id, campaign_id,
+        campaign_recipient_id, campaign_recipient_attempt, traceparent)
+     SELECT new_id, tenant_id, channel_account_id, to_phone, message_type, content, template_category,
+            conversation_category, status, scheduled_at, auto_retry, retry_count, retry_of, campaign_id,
+            campaign_recipient_id, campaign_recipient_attempt, traceparent FROM ok
+     RETURNING ${MESSAGE_LOG_COLUMNS}),
+   o AS (${outboxInsertSql(
+     MESSAGING_SCHEMA,
+     `SELECT 'deliver-' || gen_random_uuid(), '${DELIVER_COMMAND}',
+             jsonb_build_object('messages', jsonb_agg(
+               jsonb_strip_nulls(jsonb_build_object('id', ok.new_id, 'traceparent', ok.traceparent))
+               ORDER BY ok.ord)),
+             '{}'::jsonb
+        FROM ok WHERE ok.deliver HAVING count(*) > 0`,
+   )})
+   SELECT i.ord, ${MESSAGE_LOG_COLUMNS.replace(/(\w+)/g, 'm.$1')} FROM i LEFT JOIN m ON m.id = i.new_id ORDER BY i.ord`;
+
 type Db = DataSource | EntityManager;
 
 export class MessageLogRepository implements MessageLogStore {
@@ -121,40 +169,10 @@ export class MessageLogRepository implements MessageLogStore {
   ): Promise<Array<MessageLog | undefined>> {
     const column = <T>(pick: (m: NewMessageLog, item: InsertOptions) => T): T[] =>
       items.map((it) => pick(it.message, it));
-    const rows: Array<Row & { ord: string }> = await db.query(
-      `WITH i AS (
-         SELECT t.*, nextval('messaging.message_logs_id_seq') AS new_id
-           FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::text[], $8::text[],
-                       $9::timestamptz[], $10::boolean[], $11::int[], $12::bigint[], $13::text[], $14::text[],
-                       $15::boolean[], $16::boolean[], $17::text[], $18::int[])
-                WITH ORDINALITY AS t(tenant_id, channel_account_id, to_phone, message_type, content, template_category,
-                  conversation_category, status, scheduled_at, auto_retry, retry_count, retry_of, campaign_id,
-                  campaign_recipient_id, deliver, require_window, traceparent, campaign_recipient_attempt, ord)),
-       ok AS (
-         SELECT * FROM i
-          WHERE NOT i.require_window OR EXISTS (
-            SELECT 1 FROM messaging.service_windows w
-             WHERE w.channel_account_id = i.channel_account_id AND w.customer_phone = i.to_phone
-               AND w.last_inbound_at > now() - interval '24 hours')),
-       m AS (
-         INSERT INTO messaging.message_logs
-           (id, tenant_id, channel_account_id, to_phone, message_type, content, template_category, conversation_category,
-            status, scheduled_at, auto_retry_on_frequency_cap, retry_count, retry_of_message_log_id, campaign_id,
-            campaign_recipient_id, campaign_recipient_attempt, traceparent)
-         SELECT new_id, tenant_id, channel_account_id, to_phone, message_type, content, template_category,
-                conversation_category, status, scheduled_at, auto_retry, retry_count, retry_of, campaign_id,
-                campaign_recipient_id, campaign_recipient_attempt, traceparent FROM ok
-         RETURNING *),
-       o AS (${outboxInsertSql(
-         MESSAGING_SCHEMA,
-         `SELECT 'deliver-' || gen_random_uuid(), '${DELIVER_COMMAND}',
-                 jsonb_build_object('messages', jsonb_agg(
-                   jsonb_strip_nulls(jsonb_build_object('id', ok.new_id, 'traceparent', ok.traceparent))
-                   ORDER BY ok.ord)),
-                 '{}'::jsonb
-            FROM ok WHERE ok.deliver HAVING count(*) > 0`,
-       )})
-       SELECT i.ord, m.* FROM i LEFT JOIN m ON m.id = i.new_id ORDER BY i.ord`,
+    const rows = await preparedRows<Row & { ord: string }>(
+      db,
+      'messaging.message_logs insert',
+      INSERT_MESSAGE_LOGS_SQL,
       [
         column((m) => m.tenantId),
         column((m) => m.channelAccountId),

@@ -5,6 +5,8 @@ import { CreateDispatcher1764000000000 } from './migrations/1764000000000-create
 import { ClaimByEndpoint1764000000001 } from './migrations/1764000000001-claim-by-endpoint';
 import { RetentionIndex1764000000002 } from './migrations/1764000000002-retention-index';
 import { EventTraceparent1764000000003 } from './migrations/1764000000003-event-traceparent';
+import { RecordAndClaim1764000000004 } from './migrations/1764000000004-record-and-claim';
+import { StoreAndLease1764000000005 } from './migrations/1764000000005-store-and-lease';
 
 export const DISPATCHER_SCHEMA = 'dispatcher';
 
@@ -19,6 +21,8 @@ export function createDispatcherDataSource(config: DispatcherConfig): DataSource
       ClaimByEndpoint1764000000001,
       RetentionIndex1764000000002,
       EventTraceparent1764000000003,
+      RecordAndClaim1764000000004,
+      StoreAndLease1764000000005,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'webhook-dispatcher',

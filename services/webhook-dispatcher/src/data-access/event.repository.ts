@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { WebhookEventName } from '@bm/contracts';
 import { GroupCommit, queryRows } from '@bm/platform';
+import type { ClaimedDelivery } from './delivery.repository';
 
 export interface NewWebhookEvent {
   /** `evt_<ULID>`; a second insert of the same id is dropped. */
@@ -16,62 +18,117 @@ export interface NewWebhookEvent {
   traceparent?: string;
 }
 
+/** The delivery of a stored event: its id, and whether it was leased for this replica's worker as it was stored. */
+export interface StoredDelivery {
+  deliveryId: string;
+  leased: boolean;
+}
+
+/**
+ * Where the deliveries leased as they are stored go: this replica's worker, which reserves room for them before the
+ * statement (so it never runs more than its concurrency) and starts those leased.
+ */
+export interface LeaseTaker {
+  /** Reserves up to `max` attempt slots; answers how many (0: store without leasing). */
+  reserve(max: number): number;
+  /** Starts the deliveries leased on a reservation of `reserved` slots and frees the rest of it. */
+  adopt(leased: ClaimedDelivery[], reserved: number): void;
+}
+
+export interface LeaseSettings {
+  perEndpoint: number;
+  leaseMs: number;
+}
+
+interface StoredRow {
+  id: string;
+  event_id: string;
+  leased: boolean;
+  url: string | null;
+  secret_sealed: string | null;
+  previous_secret_sealed: string | null;
+}
+
+/** Leased at most per statement, as a claim. */
+const LEASE_BATCH = 100;
+
 /** dispatcher.events: the events to deliver, each stored once with its first delivery. */
 export class EventRepository {
   // One statement for the events consumed together: up to 100, or what came within 5 ms.
-  private readonly batcher = new GroupCommit<NewWebhookEvent, string | undefined>(
+  private readonly batcher = new GroupCommit<NewWebhookEvent, StoredDelivery | undefined>(
     (events) => this.recordWithDeliveries(events),
     { name: 'webhook events', maxBatch: 100, lingerMs: 5, concurrency: Infinity, onFailure: 'all' },
   );
 
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly lease: LeaseSettings,
+    private readonly taker: LeaseTaker,
+  ) {}
 
   /** Records one event as part of the next batch (one statement for every event consumed meanwhile). */
-  recordWithDelivery(event: NewWebhookEvent): Promise<string | undefined> {
+  recordWithDelivery(event: NewWebhookEvent): Promise<StoredDelivery | undefined> {
     return this.batcher.submit(event);
   }
 
   /**
-   * In one statement (so atomically), for each event whose tenant has a URL and whose filter admits it: stores
-   * the event and a pending delivery. Answers, per event, its delivery id, or undefined when there is no
-   * endpoint, the filter drops the event, or the event id is already stored (a redelivered domain event).
+   * In one statement (so atomically; the function of migration 1764000000005), for each event whose tenant has a
+   * URL and whose filter admits it: stores the event and a pending delivery, leased at once when the worker has
+   * room and the endpoint a free slot. Answers, per event, its delivery, or undefined when there is no endpoint,
+   * the filter drops the event, or the event id is already stored (a redelivered domain event).
    */
-  async recordWithDeliveries(events: NewWebhookEvent[]): Promise<Array<string | undefined>> {
+  async recordWithDeliveries(events: NewWebhookEvent[]): Promise<Array<StoredDelivery | undefined>> {
     // A batch may hold the same event twice (a redelivery arriving with the original): one of them is stored.
     const unique = [...new Map(events.map((e) => [e.id, e])).values()];
-    const rows = await queryRows<{ id: string; event_id: string }>(
-      this.ds,
-      `WITH input AS (
-         SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::boolean[],
-                              $7::text[])
-                    AS i(id, tenant_id, event, body, delivery_id, ignore_filter, traceparent)
-       ), admitted AS (
-         SELECT i.* FROM input i JOIN dispatcher.endpoints p ON p.tenant_id = i.tenant_id
-          WHERE p.url IS NOT NULL AND (i.ignore_filter OR p.events IS NULL OR i.event = ANY(p.events))
-       ), stored AS (
-         INSERT INTO dispatcher.events (id, tenant_id, event, body, traceparent)
-         SELECT id, tenant_id, event, body, traceparent FROM admitted
-         ON CONFLICT (id) DO NOTHING
-         RETURNING id
-       )
-       INSERT INTO dispatcher.deliveries (id, event_id, tenant_id, event)
-       SELECT a.delivery_id, a.id, a.tenant_id, a.event FROM admitted a JOIN stored s ON s.id = a.id
-       RETURNING id, event_id`,
-      [
-        unique.map((e) => e.id),
-        unique.map((e) => e.tenantId),
-        unique.map((e) => e.event),
-        unique.map((e) => e.body),
-        unique.map((e) => e.deliveryId),
-        unique.map((e) => e.ignoreFilter),
-        unique.map((e) => e.traceparent ?? null),
-      ],
-    );
-    const created = new Map(rows.map((r) => [r.event_id, r.id]));
+    const reserved = this.taker.reserve(Math.min(unique.length, LEASE_BATCH));
+    const token = randomUUID();
+    let rows: StoredRow[];
+    try {
+      rows = await queryRows<StoredRow>(
+        this.ds,
+        `SELECT * FROM dispatcher.store_and_lease($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [
+          unique.map((e) => e.id),
+          unique.map((e) => e.tenantId),
+          unique.map((e) => e.event),
+          unique.map((e) => e.body),
+          unique.map((e) => e.deliveryId),
+          unique.map((e) => e.ignoreFilter),
+          unique.map((e) => e.traceparent ?? null),
+          reserved,
+          this.lease.perEndpoint,
+          this.lease.leaseMs,
+          token,
+        ],
+      );
+    } catch (err) {
+      this.taker.adopt([], reserved);
+      throw err;
+    }
+    const byId = new Map(unique.map((e) => [e.id, e]));
+    const leased: ClaimedDelivery[] = [];
+    const created = new Map<string, StoredDelivery>();
+    for (const r of rows) {
+      created.set(r.event_id, { deliveryId: r.id, leased: r.leased });
+      const e = byId.get(r.event_id);
+      if (!r.leased || !e) continue;
+      leased.push({
+        id: r.id,
+        tenantId: e.tenantId,
+        eventId: e.id,
+        body: e.body,
+        attemptCount: 0,
+        leaseToken: token,
+        url: r.url,
+        sealedSecrets: [r.secret_sealed, r.previous_secret_sealed].filter((x): x is string => x !== null),
+        traceparent: e.traceparent ?? null,
+      });
+    }
+    this.taker.adopt(leased, reserved);
     // Only the submitter whose copy was stored gets the delivery; another copy in the same batch gets none.
     return events.map((e) => {
-      const id = created.get(e.id);
-      return id === e.deliveryId ? id : undefined;
+      const stored = created.get(e.id);
+      return stored?.deliveryId === e.deliveryId ? stored : undefined;
     });
   }
 }

@@ -1,6 +1,6 @@
 import { formatWebhookTimestamp, WEBHOOK_HEADERS } from '@bm/contracts';
 import { runInTrace, traceHeaders } from '@bm/platform';
-import type { ClaimedDelivery } from '../data-access/delivery.repository';
+import type { AttemptRecord, ClaimedDelivery } from '../data-access/delivery.repository';
 import type { AttemptOutcome } from '../data-access/http/attempt-outcome';
 import type { DispatcherDeps } from './dispatcher-deps';
 import { answerError, nextStep } from './retry-policy';
@@ -54,6 +54,9 @@ async function send(
   });
 }
 
+/** Records a finished attempt; false when the lease was no longer ours (the worker's next pass records it). */
+export type RecordAttempt = (attempt: AttemptRecord) => Promise<boolean>;
+
 /**
  * One attempt of a leased delivery: POST the stored body, then record the attempt and what follows (delivered, a
  * retry later, or failed). Rejects with AttemptAbortedError when the signal stops it; the caller releases the lease.
@@ -62,6 +65,7 @@ export async function attemptDelivery(
   deps: DispatcherDeps,
   delivery: ClaimedDelivery,
   signal: AbortSignal,
+  record: RecordAttempt,
 ): Promise<void> {
   const at = new Date();
   const attempt = delivery.attemptCount + 1;
@@ -74,7 +78,7 @@ export async function attemptDelivery(
   });
   deps.metrics.attempt(next.status, outcome);
   const answered = outcome.httpStatus !== null;
-  const recorded = await deps.deliveries.recordAttempt({
+  const recorded = await record({
     deliveryId: delivery.id,
     leaseToken: delivery.leaseToken,
     status: next.status,

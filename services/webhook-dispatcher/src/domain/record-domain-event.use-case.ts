@@ -15,7 +15,7 @@ export async function recordDomainEvent<K extends DeliverableDomainEvent>(
 ): Promise<string | undefined> {
   const body = toWebhookBody(event, payload);
   if (body === undefined) return undefined;
-  const deliveryId = await deps.events.recordWithDelivery({
+  const stored = await deps.events.recordWithDelivery({
     id: webhookEventId(payload.event_id),
     tenantId: payload.tenant_id,
     event,
@@ -25,6 +25,8 @@ export async function recordDomainEvent<K extends DeliverableDomainEvent>(
     // The consumer runs in the domain event's trace: the webhook's attempts continue it.
     traceparent: currentTraceparent(),
   });
-  if (deliveryId !== undefined) deps.wakeWorker();
-  return deliveryId;
+  if (stored === undefined) return undefined;
+  // Leased as it was stored, the delivery is the worker's already; otherwise its claim finds it.
+  if (!stored.leased) deps.wakeWorker();
+  return stored.deliveryId;
 }

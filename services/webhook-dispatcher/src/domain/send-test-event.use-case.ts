@@ -16,7 +16,7 @@ export async function sendTestEvent(deps: DispatcherDeps, tenantId: number): Pro
     timestamp: formatWebhookTimestamp(new Date()),
     message: `Test webhook from ${deps.config.DISPATCHER_SERVICE_NAME}`,
   };
-  const deliveryId = await deps.events.recordWithDelivery({
+  const stored = await deps.events.recordWithDelivery({
     id: `${WEBHOOK_EVENT_ID_PREFIX}${ulid()}`,
     tenantId,
     event: 'webhook.test',
@@ -24,11 +24,11 @@ export async function sendTestEvent(deps: DispatcherDeps, tenantId: number): Pro
     deliveryId: ulid(),
     ignoreFilter: true,
   });
-  if (deliveryId === undefined) {
+  if (stored === undefined) {
     throw new AppError('VALIDATION_ERROR', 'No webhook URL is set', {
       errors: [{ field: 'url', message: 'set a webhook URL with PUT /api/v1/webhooks/settings first' }],
     });
   }
-  deps.wakeWorker();
-  return { delivery_id: deliveryId };
+  if (!stored.leased) deps.wakeWorker();
+  return { delivery_id: stored.deliveryId };
 }

@@ -27,9 +27,14 @@ export class ChannelAccountLookup implements AccountDirectory {
     private readonly ttlMs: number,
   ) {}
 
-  async ownerOf(phoneNumberId: string): Promise<AccountOwner | null> {
+  knownOwner(phoneNumberId: string): AccountOwner | undefined {
     const hit = this.cache.get(phoneNumberId);
-    if (hit && hit.expiresAt > Date.now()) return hit.owner;
+    return hit && hit.expiresAt > Date.now() ? hit.owner : undefined;
+  }
+
+  async ownerOf(phoneNumberId: string): Promise<AccountOwner | null> {
+    const known = this.knownOwner(phoneNumberId);
+    if (known) return known;
     let data;
     try {
       data = await this.messaging.call(MESSAGING_ENDPOINTS.accountByPhoneNumber, {

@@ -5,6 +5,7 @@ import { CreateIngress1764100000000 } from './migrations/1764100000000-create-in
 import { TemplateReviewNotifications1764100000001 } from './migrations/1764100000001-template-review-notifications';
 import { PerItemIsolation1764100000002 } from './migrations/1764100000002-per-item-isolation';
 import { IdleWake1765200000000 } from './migrations/1765200000000-idle-wake';
+import { WakeOnPending1765300000000 } from './migrations/1765300000000-wake-on-pending';
 
 export const INGRESS_SCHEMA = 'ingress';
 
@@ -19,6 +20,7 @@ export function createIngressDataSource(config: IngressConfig): DataSource {
       TemplateReviewNotifications1764100000001,
       PerItemIsolation1764100000002,
       IdleWake1765200000000,
+      WakeOnPending1765300000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'webhook-ingress',

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { InboundSigningSecret, InboundSkippedPart } from '@bm/contracts';
-import { GroupCommit, queryRows, storableText } from '@bm/platform';
+import { GroupCommit, queryRows, storableText, type Logger } from '@bm/platform';
 import type {
   InboundEvent,
   InboundEventStore,
@@ -66,13 +66,17 @@ export class InboundEventRepository implements InboundEventStore {
   /**
    * Group commit of the audit log: deliveries that arrive while earlier ones are on their way to PostgreSQL are
    * inserted together, so one commit (and WAL flush) serves many 200s. Bodies reach 3 MB: a statement carries a
-   * few of those at most.
+   * few of those at most. Bodies split on receipt go out with their items in the same statement.
    */
-  readonly inserts: GroupCommit<SizedInboundEvent>;
+  readonly inserts: GroupCommit<SizedInboundEvent, boolean>;
 
-  constructor(private readonly dataSource: DataSource) {
-    this.inserts = new GroupCommit((batch) => insertInboundEvents(dataSource, batch), {
+  constructor(
+    private readonly dataSource: DataSource,
+    logger?: Logger,
+  ) {
+    this.inserts = new GroupCommit((batch) => insertInboundEvents(dataSource, batch, logger), {
       name: 'inbound event inserts',
+      logger,
       maxBatch: 200,
       maxWeight: 8 * 1024 * 1024,
       weigh: (e) => e.bytes,
@@ -80,8 +84,11 @@ export class InboundEventRepository implements InboundEventStore {
     });
   }
 
-  /** Resolves once the row is committed (durable); concurrent deliveries share one statement and commit. */
-  insert(e: NewInboundEvent): Promise<void> {
+  /**
+   * Resolves once the row is committed (durable); concurrent deliveries share one statement and commit. Answers
+   * whether the delivery's split went out in that commit.
+   */
+  insert(e: NewInboundEvent): Promise<boolean> {
     return this.inserts.submit({ event: e, bytes: Buffer.byteLength(e.rawBody) });
   }
 
@@ -133,26 +140,24 @@ export class InboundEventRepository implements InboundEventStore {
 
   /**
    * Due events with their bodies, oldest first: up to `limit` of them and about `maxBytes` of body (always at
-   * least one), so a run of 3 MB bodies is not read all at once.
+   * least one), so a run of 3 MB bodies is not read all at once. One statement: the running total of the sizes
+   * picks the rows whose bodies are read.
    */
   async dueWithBodies(limit: number, maxBytes: number): Promise<PendingBody[]> {
-    let bytes = 0;
-    const ids: string[] = [];
-    for (const r of await this.due(limit)) {
-      bytes += r.body_bytes;
-      if (ids.length > 0 && bytes > maxBytes) break;
-      ids.push(r.id);
-    }
-    if (ids.length === 0) return [];
     const rows = await queryRows<{ id: string; received_at: Date; raw_body: string }>(
       this.dataSource,
-      `SELECT id, received_at, raw_body FROM ingress.inbound_events WHERE id = ANY($1::text[])`,
-      [ids],
+      `SELECT id, received_at, raw_body FROM (
+         SELECT id, received_at, raw_body, next_attempt_at,
+           sum(body_bytes) OVER w AS upto, row_number() OVER w AS n
+         FROM (SELECT id, received_at, raw_body, body_bytes, next_attempt_at FROM ingress.inbound_events
+               WHERE outcome = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1) AS due
+         WINDOW w AS (ORDER BY next_attempt_at ROWS UNBOUNDED PRECEDING)
+       ) AS sized
+       WHERE n = 1 OR upto <= $2
+       ORDER BY n`,
+      [limit, maxBytes],
     );
-    const byId = new Map(
-      rows.map((r) => [r.id, { id: r.id, receivedAt: r.received_at, rawBody: r.raw_body }]),
-    );
-    return ids.flatMap((id) => byId.get(id) ?? []);
+    return rows.map((r) => ({ id: r.id, receivedAt: r.received_at, rawBody: r.raw_body }));
   }
 
   /** The earliest future retry time of a stored event waiting to be split, if any (one index lookup). */
@@ -163,16 +168,6 @@ export class InboundEventRepository implements InboundEventStore {
         WHERE outcome = 'pending' AND next_attempt_at > now()`,
     );
     return row?.at ?? undefined;
-  }
-
-  /** Stored events waiting to be split whose retry time has come, oldest first. */
-  private due(limit: number) {
-    return queryRows<{ id: string; body_bytes: number }>(
-      this.dataSource,
-      `SELECT id, body_bytes FROM ingress.inbound_events WHERE outcome = 'pending' AND next_attempt_at <= now()
-       ORDER BY next_attempt_at LIMIT $1`,
-      [limit],
-    );
   }
 
   /** Locks those of the events still pending, skipping any another worker holds; answers the locked ids. */

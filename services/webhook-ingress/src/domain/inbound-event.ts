@@ -1,4 +1,5 @@
 import type { InboundEventOutcome, InboundSigningSecret, InboundSkippedPart } from '@bm/contracts';
+import type { SplitItem } from './inbound-item';
 import type { Tx } from './ingress-ports';
 
 /* A verified delivery of the upstream's webhooks as the domain sees it: the audit log's record. */
@@ -8,11 +9,21 @@ export type Outcome = InboundEventOutcome;
 
 export interface NewInboundEvent {
   id: string;
+  receivedAt: Date;
   requestId: string | null;
   bodySha256: string;
   rawBody: string;
   headers: Record<string, string | string[]>;
   signedWith: InboundSigningSecret;
+  /** The body already split, when it can be published with its audit row (see receive-webhook). */
+  split?: ReceiptSplit;
+}
+
+/** A body split as it arrived, every item's tenant known: its items can go out in the audit row's statement. */
+export interface ReceiptSplit {
+  items: Array<{ item: SplitItem; tenantId: number | null }>;
+  /** Parts of the body that could not become items. */
+  skippedCount: number;
 }
 
 export interface SplitSummary {
@@ -54,7 +65,11 @@ export interface InboundEventWithBody extends InboundEvent {
 
 /** The audit log of verified deliveries: what came, and what splitting each did. */
 export interface InboundEventStore {
-  insert(event: NewInboundEvent): Promise<void>;
+  /**
+   * Stores a delivery, resolving once committed. Answers true when its split was published in the same commit
+   * (outcome set), false when it is left `pending` for the splitter.
+   */
+  insert(event: NewInboundEvent): Promise<boolean>;
   find(id: string): Promise<InboundEvent | undefined>;
   findWithBody(id: string): Promise<InboundEventWithBody | undefined>;
   list(

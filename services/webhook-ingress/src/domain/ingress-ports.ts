@@ -31,6 +31,8 @@ export class AccountLookupRefused extends Error {}
 /** Who owns an upstream number: null when nobody does; throws AccountLookupRefused, or when it cannot answer. */
 export interface AccountDirectory {
   ownerOf(phoneNumberId: string): Promise<AccountOwner | null>;
+  /** The owner when it is known without asking (looked up a moment ago); undefined otherwise. */
+  knownOwner(phoneNumberId: string): AccountOwner | undefined;
 }
 
 /** The items that went out, once per dedupe key, with their outbox rows. */

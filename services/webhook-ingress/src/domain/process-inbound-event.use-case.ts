@@ -12,9 +12,7 @@ export interface StoredBodySplit extends SplitResult {
 }
 
 /**
- * Splits a stored body again; it was checked to be JSON when it arrived. Text PostgreSQL cannot store (NUL,
- * unpaired surrogates: a customer's message may hold either) is replaced with U+FFFD in the items, so it never
- * holds the body back; the audit log keeps the body as it came.
+ * Splits a stored body again; it was checked to be JSON when it arrived (splitParsedBody).
  */
 export function splitStoredBody(rawBody: string, receivedAt: Date): StoredBodySplit {
   let parsed: unknown;
@@ -23,6 +21,15 @@ export function splitStoredBody(rawBody: string, receivedAt: Date): StoredBodySp
   } catch {
     return { items: [], skipped: [{ path: 'body', reason: 'not JSON' }], replacedTexts: 0 };
   }
+  return splitParsedBody(parsed, receivedAt);
+}
+
+/**
+ * Splits a parsed body (which it may change). Text PostgreSQL cannot store (NUL, unpaired surrogates: a
+ * customer's message may hold either) is replaced with U+FFFD in the items, so it never holds the body back; the
+ * audit log keeps the body as it came.
+ */
+export function splitParsedBody(parsed: unknown, receivedAt: Date): StoredBodySplit {
   const body = storableJson(parsed);
   const split = splitWebhook(body.value, receivedAt);
   // The same report twice in one body is one item.
@@ -159,7 +166,11 @@ async function publishItemsAlone(
 }
 
 /** Counts, once committed, what an event's split left out. */
-export function countSkipped(deps: IngressDeps, summary: SplitSummary, replacedTexts: number): void {
+export function countSkipped(
+  deps: IngressDeps,
+  summary: Pick<SplitSummary, 'skippedCount' | 'skippedItems'>,
+  replacedTexts: number,
+): void {
   const published = summary.skippedItems.length;
   if (summary.skippedCount > published) {
     deps.metrics.skippedItems.inc({ stage: 'split' }, summary.skippedCount - published);

@@ -42,6 +42,21 @@ export function splitWebhook(body: unknown, receivedAt: Date): SplitResult {
   return keepValid(result);
 }
 
+/**
+ * About how many items a body holds, without splitting it: a change's statuses and messages, one for any other
+ * change. Cheap enough to decide, before splitting, whether a body is split on receipt.
+ */
+export function roughItemCount(body: unknown): number {
+  let count = 0;
+  for (const entry of arrayOf(isObject(body) ? body.entry : undefined)) {
+    for (const change of arrayOf(isObject(entry) ? entry.changes : undefined)) {
+      const value = isObject(change) && isObject(change.value) ? change.value : {};
+      count += Math.max(1, arrayOf(value.statuses).length + arrayOf(value.messages).length);
+    }
+  }
+  return count;
+}
+
 /** The contract is the last word: an item its consumers would reject is skipped here, visibly, instead. */
 function keepValid(result: SplitResult): SplitResult {
   const items: SplitItem[] = [];

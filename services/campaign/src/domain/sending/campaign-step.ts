@@ -6,7 +6,10 @@ import type { CampaignTx } from '../ports/unit-of-work.port';
 import { releaseCapacityHold } from '../release-capacity-hold';
 import { sendCommandOf } from './send-command';
 
-export type StepDeps = Pick<CampaignDeps, 'config' | 'logger' | 'unitOfWork' | 'messaging' | 'metrics'>;
+export type StepDeps = Pick<
+  CampaignDeps,
+  'config' | 'logger' | 'unitOfWork' | 'messaging' | 'metrics' | 'wakeDispatcher'
+>;
 
 /** What messaging answered for a step, asked outside any transaction. */
 export type MessagingAnswer =
@@ -53,8 +56,16 @@ async function finish(
   afterCommit.push(() => releaseCapacityHold(deps, campaign));
 }
 
-/** Hands the next recipients to messaging: opted-out ones and ones whose values do not fit fail instead. */
-async function requestSends(deps: StepDeps, tx: CampaignTx, campaign: Campaign, room: number): Promise<void> {
+/**
+ * Hands the next recipients to messaging: opted-out ones and ones whose values do not fit fail instead. Returns
+ * how many recipients it took.
+ */
+async function requestSends(
+  deps: StepDeps,
+  tx: CampaignTx,
+  campaign: Campaign,
+  room: number,
+): Promise<number> {
   const batch = await tx.recipients.takeUnrequested(campaign.id, campaign.tenantId, room);
   const failures: RecipientFailure[] = [];
   const commands = [];
@@ -72,12 +83,14 @@ async function requestSends(deps: StepDeps, tx: CampaignTx, campaign: Campaign, 
   await tx.outbox.enqueue(commands);
   deps.metrics.recipients.inc({ status: 'requested' }, commands.length);
   if (failures.length > 0) deps.metrics.recipients.inc({ status: 'failed' }, failures.length);
+  return batch.length;
 }
 
 /**
  * Settles one step of one campaign under its row lock, with what messaging answered: start it when due (a
  * later split part early only when capacity is there), finish it when every recipient is answered, otherwise
  * hand messaging the next recipients that fit the held capacity, or mark it throttled until capacity frees.
+ * Returns true when the step handed over a whole batch and more would fit now: the next step need not wait.
  */
 export async function settleStep(
   deps: StepDeps,
@@ -86,12 +99,12 @@ export async function settleStep(
   counts: RecipientCounts,
   answer: MessagingAnswer,
   afterCommit: AfterCommit,
-): Promise<void> {
+): Promise<boolean> {
   const recheckAt = new Date(Date.now() + deps.config.THROTTLE_RECHECK_MS);
   if (campaign.status === 'pending' || campaign.status === 'scheduled') {
     if (answer.kind === 'full') {
       await tx.campaigns.setStatus(campaign.id, campaign.status, { nextCheckAt: recheckAt });
-      return;
+      return false;
     }
     campaign = { ...campaign, status: 'processing' };
     await tx.campaigns.setStatus(campaign.id, 'processing', { started: true });
@@ -99,22 +112,31 @@ export async function settleStep(
   }
   if (counts.unrequested === 0) {
     if (counts.inFlight === 0) await finish(deps, tx, campaign, counts, 'completed', afterCommit);
-    return;
+    return false;
   }
   if (answer.kind === 'no-account') {
     await tx.recipients.failUnrequested(campaign.id, NO_ACCOUNT_ERROR);
     const after = { ...counts, failed: counts.failed + counts.unrequested, unrequested: 0 };
     await finish(deps, tx, campaign, after, 'failed', afterCommit, NO_ACCOUNT_ERROR);
-    return;
+    return false;
   }
-  if (answer.kind !== 'granted') return;
+  if (answer.kind !== 'granted') return false;
   const fits = answer.granted - counts.inFlight;
   if (fits <= 0) {
     await tx.campaigns.setStatus(campaign.id, 'throttled', { nextCheckAt: recheckAt });
-    return;
+    return false;
   }
   const { DISPATCH_MAX_IN_FLIGHT, DISPATCH_BATCH_SIZE } = deps.config;
   const room = Math.min(fits, DISPATCH_MAX_IN_FLIGHT - counts.inFlight, DISPATCH_BATCH_SIZE);
   if (campaign.status === 'throttled') await tx.campaigns.setStatus(campaign.id, 'processing');
-  if (room > 0) await requestSends(deps, tx, campaign, room);
+  if (room <= 0) return false;
+  const taken = await requestSends(deps, tx, campaign, room);
+  // Cut by the batch size only (capacity and the in-flight bound leave more room): a large campaign fills its
+  // in-flight bound in a few back-to-back steps instead of one batch per dispatch interval.
+  return (
+    taken === DISPATCH_BATCH_SIZE &&
+    counts.unrequested > taken &&
+    room < fits &&
+    room < DISPATCH_MAX_IN_FLIGHT - counts.inFlight
+  );
 }

@@ -69,11 +69,14 @@ async function stepNext(deps: StepDeps, seen: string[]): Promise<boolean> {
         .catch(() => undefined);
       throw err;
     }
+    let more = false;
     const settled = await deps.unitOfWork.run(async (tx) => {
       const campaign = await tx.campaigns.reclaim(claim.campaign.id, until);
-      if (campaign) await settleStep(deps, tx, campaign, claim.counts, answer, afterCommit);
+      if (campaign) more = await settleStep(deps, tx, campaign, claim.counts, answer, afterCommit);
       return campaign !== undefined;
     });
+    // Another step of this campaign is due at once: a pass right after this one, not after the interval.
+    if (more) deps.wakeDispatcher();
     // Paused or cancelled while messaging was asked: the hold taken meanwhile goes back (a resume takes anew).
     if (!settled && answer.kind === 'granted') {
       afterCommit.push(() => releaseCapacityHold(deps, claim.campaign));

@@ -41,8 +41,18 @@ export class WebhookSender {
     signal: AbortSignal,
   ): Promise<AttemptOutcome> {
     const target = new URL(url);
-    // One deadline for the whole attempt, answer excerpt included, ended early when the dispatcher stops.
-    const deadline = AbortSignal.timeout(this.o.timeoutMs);
+    // One deadline for the whole attempt, answer excerpt included, ended early when the dispatcher stops. A timer
+    // cleared when the attempt ends, rather than AbortSignal.timeout() and AbortSignal.any(): those leave a timer
+    // behind that fires (and builds its DOMException) long after each attempt, and cost a composite signal each.
+    const attempt = new AbortController();
+    let timedOut = false;
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      attempt.abort();
+    }, this.o.timeoutMs);
+    const stop = () => attempt.abort();
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
     const started = performance.now();
     try {
       const res = await this.agent.request({
@@ -51,7 +61,7 @@ export class WebhookSender {
         method: 'POST',
         headers,
         body,
-        signal: AbortSignal.any([deadline, signal]),
+        signal: attempt.signal,
       });
       const excerpt = await this.readExcerpt(res.body);
       return {
@@ -63,7 +73,10 @@ export class WebhookSender {
     } catch (err) {
       if (signal.aborted) throw new AttemptAbortedError('dispatcher stopping');
       const durationMs = Math.round(performance.now() - started);
-      return classifyFailure(err, deadline.aborted, this.o.timeoutMs, durationMs);
+      return classifyFailure(err, timedOut, this.o.timeoutMs, durationMs);
+    } finally {
+      clearTimeout(deadline);
+      signal.removeEventListener('abort', stop);
     }
   }
 
@@ -71,18 +84,37 @@ export class WebhookSender {
     return this.agent.destroy();
   }
 
-  /** Reads up to the excerpt size; a longer answer is cut off (its connection is dropped, not drained). */
-  private async readExcerpt(body: Dispatcher.ResponseData['body']): Promise<string | null> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of body) {
-      const buf = chunk as Buffer;
-      chunks.push(buf);
-      size += buf.length;
-      if (size >= this.o.excerptBytes) break;
-    }
-    if (size === 0) return null;
-    // PostgreSQL text cannot hold NUL characters.
-    return Buffer.concat(chunks).subarray(0, this.o.excerptBytes).toString('utf8').replace(/\0/g, '');
+  /**
+   * Reads up to the excerpt size; a longer answer is cut off (its connection is dropped, not drained). Read by
+   * events rather than an async iterator: most answers are one small chunk, and the iterator costs a few promises.
+   */
+  private readExcerpt(body: Dispatcher.ResponseData['body']): Promise<string | null> {
+    const limit = this.o.excerptBytes;
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let taken = false;
+      const finish = () => {
+        if (taken) return;
+        taken = true;
+        if (size === 0) return resolve(null);
+        // PostgreSQL text cannot hold NUL characters.
+        resolve(Buffer.concat(chunks).subarray(0, limit).toString('utf8').replace(/\0/g, ''));
+      };
+      body.on('data', (chunk: Buffer) => {
+        if (taken) return;
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size < limit) return;
+        finish();
+        // Destroyed before its end, the body reports an abort: the excerpt is already taken.
+        body.on('error', () => undefined);
+        body.destroy();
+      });
+      body.once('end', finish);
+      body.once('error', (err) => {
+        if (!taken) reject(err);
+      });
+    });
   }
 }
