@@ -99,12 +99,14 @@ export class OutboxRelay {
       // Claimed and marked published in one statement; the transaction stays open until the broker confirmed, so
       // the mark commits only after the publish: a crash (or a lost database) before the commit leaves the rows
       // unpublished and a later pass publishes them again (at least once; consumers dedupe by messageId), and
-      // SKIP LOCKED keeps another relay off them meanwhile.
+      // SKIP LOCKED keeps another relay off them meanwhile. `id = ANY(ARRAY(...))` keeps the update an index
+      // lookup by id: a join with the subquery may be planned as a hash join over the whole table, published rows
+      // of the retention included, once the statistics expect many unpublished rows.
       const [claimed]: [OutboxRow[], number] = await tx.query(
-        `UPDATE ${this.table} o SET published_at = now(), attempts = o.attempts + 1
-         FROM (SELECT id FROM ${this.table} WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED) c
-         WHERE o.id = c.id
-         RETURNING o.id, o.message_id, o.routing_key, o.payload::text AS payload, o.headers`,
+        `UPDATE ${this.table} SET published_at = now(), attempts = attempts + 1
+         WHERE id = ANY(ARRAY(
+           SELECT id FROM ${this.table} WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED))
+         RETURNING id, message_id, routing_key, payload::text AS payload, headers`,
         [this.o.batchSize ?? 100],
       );
       if (claimed.length === 0) return 0;
