@@ -67,8 +67,13 @@ export class AmqpClient implements EventPublisher {
    * resolves once the broker confirmed it, rejects when not connected.
    */
   async publish(routingKey: string, payload: object, { messageId, headers }: PublishOptions): Promise<void> {
+    await this.publishJson(routingKey, JSON.stringify(payload), { messageId, headers });
+  }
+
+  /** `publish` of a payload already serialised as JSON text (an outbox row as stored), sent as it is. */
+  async publishJson(routingKey: string, json: string, { messageId, headers }: PublishOptions): Promise<void> {
     if (!messageId) throw new Error('publish needs a messageId');
-    const content = Buffer.from(JSON.stringify(payload));
+    const content = Buffer.from(json);
     await this.send(this.exchange, routingKey, content, {
       persistent: true,
       contentType: 'application/json',

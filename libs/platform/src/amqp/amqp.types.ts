@@ -61,5 +61,7 @@ export interface ConsumeOptions {
 /** The part of the client the outbox relay needs. */
 export type EventPublisher = {
   publish(routingKey: string, payload: object, options: PublishOptions): Promise<void>;
+  /** Publishes a payload already serialised as JSON text (the relay's stored rows), when the publisher can. */
+  publishJson?(routingKey: string, json: string, options: PublishOptions): Promise<void>;
   isConnected(): boolean;
 };

@@ -4,7 +4,7 @@ import { outboxChannel, WakeGate } from '../db/wake-gate';
 import type { Logger } from '../logger';
 import { PeriodicTask } from '../periodic-task';
 import type { ServiceMetrics } from '../metrics/service-metrics';
-import type { EventPublisher } from './amqp.types';
+import type { EventPublisher, PublishOptions } from './amqp.types';
 import { quoteSchema } from './outbox.migration';
 
 export interface OutboxRelayOptions {
@@ -36,8 +36,16 @@ interface OutboxRow {
   id: string;
   message_id: string;
   routing_key: string;
-  payload: object;
+  /** The stored jsonb as JSON text. */
+  payload: string;
   headers: Record<string, unknown>;
+}
+
+/** Publishes a row's stored JSON as it is when the publisher takes JSON text, else parsed. */
+function publishStored(amqp: EventPublisher, row: OutboxRow, options: PublishOptions): Promise<void> {
+  return amqp.publishJson
+    ? amqp.publishJson(row.routing_key, row.payload, options)
+    : amqp.publish(row.routing_key, JSON.parse(row.payload) as object, options);
 }
 
 /**
@@ -88,33 +96,35 @@ export class OutboxRelay {
     // While the broker is away every publish would fail; skip the transaction and its row locks.
     if (!this.o.amqp.isConnected()) return 0;
     return this.o.dataSource.transaction(async (tx) => {
-      const rows: OutboxRow[] = await tx.query(
-        `SELECT id, message_id, routing_key, payload, headers FROM ${this.table}
-         WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      // Claimed and marked published in one statement; the transaction stays open until the broker confirmed, so
+      // the mark commits only after the publish: a crash (or a lost database) before the commit leaves the rows
+      // unpublished and a later pass publishes them again (at least once; consumers dedupe by messageId), and
+      // SKIP LOCKED keeps another relay off them meanwhile. `id = ANY(ARRAY(...))` keeps the update an index
+      // lookup by id: a join with the subquery may be planned as a hash join over the whole table, published rows
+      // of the retention included, once the statistics expect many unpublished rows.
+      const [claimed]: [OutboxRow[], number] = await tx.query(
+        `UPDATE ${this.table} SET published_at = now(), attempts = attempts + 1
+         WHERE id = ANY(ARRAY(
+           SELECT id FROM ${this.table} WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED))
+         RETURNING id, message_id, routing_key, payload::text AS payload, headers`,
         [this.o.batchSize ?? 100],
       );
-      if (rows.length === 0) return 0;
-      // Issued back to back and confirmed together: one broker round trip per batch, not per row.
+      if (claimed.length === 0) return 0;
+      // RETURNING keeps no order; ids are bigints as decimal strings.
+      const rows = claimed.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : 1));
+      // Issued back to back and confirmed together: one broker round trip per batch, not per row. The payload
+      // goes out as the text PostgreSQL stored, never parsed and serialised again.
       const results = await Promise.allSettled(
-        rows.map((r) =>
-          this.o.amqp.publish(r.routing_key, r.payload, { messageId: r.message_id, headers: r.headers }),
-        ),
+        rows.map((r) => publishStored(this.o.amqp, r, { messageId: r.message_id, headers: r.headers })),
       );
-      const published = rows.filter((_, i) => results[i].status === 'fulfilled').map((r) => r.id);
       const failed = rows.filter((_, i) => results[i].status === 'rejected').map((r) => r.id);
-      if (published.length > 0) {
-        await tx.query(
-          `UPDATE ${this.table} SET published_at = now(), attempts = attempts + 1 WHERE id = ANY($1::bigint[])`,
-          [published],
-        );
-      }
       if (failed.length > 0) {
         const reason = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
           ?.reason as unknown;
         const error = reason instanceof Error ? reason.message : String(reason);
-        // Left unpublished for the next pass; attempts and last_error show a stuck row.
+        // Left unpublished for the next pass; attempts (counted by the claim) and last_error show a stuck row.
         await tx.query(
-          `UPDATE ${this.table} SET attempts = attempts + 1, last_error = $2 WHERE id = ANY($1::bigint[])`,
+          `UPDATE ${this.table} SET published_at = NULL, last_error = $2 WHERE id = ANY($1::bigint[])`,
           [failed, error],
         );
         this.o.logger.warn('outbox publish failed, will retry', {
@@ -123,7 +133,7 @@ export class OutboxRelay {
           error,
         });
       }
-      return published.length;
+      return rows.length - failed.length;
     });
   }
 

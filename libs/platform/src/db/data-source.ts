@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { DataSource, type EntityManager, type MixedList } from 'typeorm';
 import type { Logger } from '../logger';
+import { PipelinedBeginClient } from './pipelined-begin';
 
 export interface DataSourceOptions {
   url: string;
@@ -31,6 +32,8 @@ export function createDataSource(options: DataSourceOptions): DataSource {
     logging: false,
     applicationName: options.applicationName,
     extra: {
+      // Sends each transaction's BEGIN with its first statement: one round trip less per transaction.
+      Client: PipelinedBeginClient,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: 3_000,
       statement_timeout: options.statementTimeoutMs ?? 15_000,
