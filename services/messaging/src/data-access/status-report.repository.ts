@@ -37,17 +37,23 @@ export class StatusReportRepository implements StatusReportStore {
   ): Promise<{ messages: MessageLog[]; settled: MessageLog[]; busy: MessageLog[] }> {
     if (reports.length === 0 && attempts.wait.length === 0 && attempts.skipLocked.length === 0)
       return { messages: [], settled: [], busy: [] };
+    // An arm for an empty array is left out, not written as `id = ANY('{}')`: the planner takes that constant-false
+    // clause as implying any partial index's predicate and answers it with a whole scan of one (every queued
+    // message's row visited and rechecked, for a batch of a few receipts). A statement must use every parameter it
+    // is given, so the wait ids are the last one, given only with their arm.
+    const waitArm = attempts.wait.length > 0 ? 'OR id = ANY($4::bigint[])' : '';
+    const attemptArm = attempts.skipLocked.length > 0 ? 'OR m.id = ANY($3::bigint[])' : '';
     const rows = await queryRows<Row & { kind: 'locked' | 'settled' | 'busy' }>(
       tx,
       `WITH w AS (
          SELECT * FROM messaging.message_logs
           WHERE (provider_message_id = ANY($1::text[])
                  AND status = ANY(string_to_array(($2::text[])[array_position($1::text[], provider_message_id)], ',')))
-             OR id = ANY($3::bigint[])
+             ${waitArm}
           ORDER BY id FOR UPDATE),
        s AS (
          SELECT * FROM messaging.message_logs
-          WHERE id = ANY($4::bigint[]) AND id NOT IN (SELECT id FROM w)
+          WHERE id = ANY($3::bigint[]) AND id NOT IN (SELECT id FROM w)
             AND (provider_message_id IS NULL OR provider_message_id <> ALL($1::text[]))
           ORDER BY id FOR UPDATE SKIP LOCKED)
        SELECT w.*, 'locked' AS kind FROM w
@@ -55,13 +61,13 @@ export class StatusReportRepository implements StatusReportStore {
        UNION ALL
        SELECT m.*, CASE WHEN m.provider_message_id = ANY($1::text[]) THEN 'settled' ELSE 'busy' END
          FROM messaging.message_logs m
-        WHERE (m.provider_message_id = ANY($1::text[]) OR m.id = ANY($4::bigint[]))
+        WHERE (m.provider_message_id = ANY($1::text[]) ${attemptArm})
           AND m.id NOT IN (SELECT id FROM w) AND m.id NOT IN (SELECT id FROM s)`,
       [
         reports.map((r) => r.providerMessageId),
         reports.map((r) => r.movableFrom.join(',')),
-        attempts.wait,
         attempts.skipLocked,
+        ...(waitArm ? [attempts.wait] : []),
       ],
     );
     const of = (kind: string) => rows.filter((r) => r.kind === kind).map(toMessageLog);
