@@ -156,5 +156,7 @@ export const DOMAIN_EVENTS = {
   inboundAccountUpdate: 'inbound.account_update',
   // Commands: one consumer is expected to act on them.
   messagingSendRequested: 'messaging.send_requested',
+  // Many recipients' sends in one command (a campaign step's batch): each item is checked and applied on its own.
+  messagingSendsRequested: 'messaging.sends_requested',
 } as const;
 export type DomainEventKey = (typeof DOMAIN_EVENTS)[keyof typeof DOMAIN_EVENTS];

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { commonEnvSchema, loadConfig, type CommonConfig } from '@bm/platform';
+import { MAX_SENDS_PER_COMMAND } from '@bm/contracts';
 
 export interface CampaignConfig extends CommonConfig {
   CAMPAIGN_PORT: number;
@@ -16,6 +17,11 @@ export interface CampaignConfig extends CommonConfig {
   DISPATCH_MAX_IN_FLIGHT: number;
   /** Recipients requested per campaign per dispatcher pass. */
   DISPATCH_BATCH_SIZE: number;
+  /**
+   * Recipients per send command (`messaging.sends_requested`); 1 publishes one `messaging.send_requested` per
+   * recipient, for messaging replicas older than the batch command.
+   */
+  SEND_COMMAND_SIZE: number;
   /** A throttled campaign asks for capacity again after this. */
   THROTTLE_RECHECK_MS: number;
   /** Later parts of a split campaign are planned this far apart (one day). */
@@ -43,6 +49,7 @@ export function loadCampaignConfig(env: NodeJS.ProcessEnv = process.env): Readon
       DISPATCH_IDLE_INTERVAL_MS: Joi.number().integer().min(10).default(5_000),
       DISPATCH_MAX_IN_FLIGHT: Joi.number().integer().min(1).max(100_000).default(2_000),
       DISPATCH_BATCH_SIZE: Joi.number().integer().min(1).max(10_000).default(1_000),
+      SEND_COMMAND_SIZE: Joi.number().integer().min(1).max(MAX_SENDS_PER_COMMAND).default(200),
       THROTTLE_RECHECK_MS: Joi.number().integer().min(10).default(30_000),
       SPLIT_PART_INTERVAL_MS: Joi.number()
         .integer()

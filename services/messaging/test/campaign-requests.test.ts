@@ -51,6 +51,36 @@ describe('messaging alone: campaign sends and capacity', () => {
     expect(m.upstream.sendsTo(refused.phone)).toEqual([]);
   });
 
+  it('when a batch command carries a bad item, then the others are sent once each and the bad one fails alone', async () => {
+    const { tenant_id: tenantId, ...good } = command();
+    const sends = [
+      { ...good, campaign_recipient_id: `${good.campaign_recipient_id}-a` },
+      { ...good, campaign_recipient_id: `${good.campaign_recipient_id}-b`, phone: 'not a phone' },
+      { ...good, campaign_recipient_id: `${good.campaign_recipient_id}-c`, phone: freshPhone() },
+      {
+        ...good,
+        campaign_recipient_id: `${good.campaign_recipient_id}-d`,
+        phone: freshPhone(),
+        template_name: 'no_such_template',
+        components: [],
+      },
+    ];
+    await m.publish('messaging.sends_requested', { tenant_id: tenantId, sends });
+    for (const send of [sends[0], sends[2]]) {
+      expect(await statusOf(send.campaign_recipient_id)).toMatchObject({
+        status: 'sent',
+        campaign_id: good.campaign_id,
+        to_phone: send.phone,
+      });
+    }
+    expect(await statusOf(sends[3].campaign_recipient_id)).toMatchObject({ status: 'failed' });
+    // The batch is delivered again for its bad item: the sent ones are found, not sent twice.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(m.upstream.sendsTo(sends[0].phone)).toHaveLength(1);
+    expect(m.upstream.sendsTo(sends[2].phone)).toHaveLength(1);
+    expect(m.upstream.sendsTo(sends[3].phone)).toEqual([]);
+  });
+
   it("when capacity is held for a campaign, then the number's remaining capacity shrinks until the hold is released", async () => {
     const account = `/internal/v1/channel-accounts/${t.channelAccountId}`;
     const before = (await t.api.get(`${account}/capacity`).expect(200)).body.data as { remaining: number };

@@ -220,6 +220,36 @@ export const sendRequestedSchema = domainEventSchema<SendRequestedCommand>({
   components: sendComponentsSchema.required(),
 });
 
+/** One recipient's send inside a batch command: a send command without the event fields the batch carries. */
+export type SendRequestedItem = Omit<SendRequestedCommand, keyof DomainEventBase>;
+
+/**
+ * Command from the campaign service: send these recipients' template messages (a dispatch step's batch, one
+ * broker message and one outbox row for many recipients). The envelope is checked as a whole; each item is checked
+ * as the `messaging.send_requested` command it stands for (`sendOfBatch`), so one bad item fails alone.
+ */
+export interface SendsRequestedCommand extends DomainEventBase {
+  sends: SendRequestedItem[];
+}
+/** Most recipients in one batch command. */
+export const MAX_SENDS_PER_COMMAND = 1000;
+export const sendsRequestedSchema = domainEventSchema<SendsRequestedCommand>({
+  sends: Joi.array().items(Joi.object().unknown(true)).min(1).max(MAX_SENDS_PER_COMMAND).required(),
+});
+
+/**
+ * The `messaging.send_requested` command one item of a batch stands for (to be validated with its schema), with the
+ * batch's event fields: a send is known by its recipient and attempt, never by its event id.
+ */
+export function sendOfBatch(batch: SendsRequestedCommand, index: number): SendRequestedCommand {
+  return {
+    ...batch.sends[index],
+    event_id: batch.event_id,
+    tenant_id: batch.tenant_id,
+    occurred_at: batch.occurred_at,
+  };
+}
+
 /** Messaging asks for a person: a message no flow answered, or a flow's hand-off. Kept once per `dedupe_key`. */
 export interface LiveChatRequestedEvent extends DomainEventBase {
   channel_account_id: string;

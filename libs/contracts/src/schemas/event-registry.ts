@@ -9,6 +9,7 @@ import {
   messageStatusUpdatedSchema,
   optOutChangedSchema,
   sendRequestedSchema,
+  sendsRequestedSchema,
   templateEventSchema,
   type AccountQualityEvent,
   type CampaignEvent,
@@ -18,6 +19,7 @@ import {
   type MessageStatusUpdatedEvent,
   type OptOutChangedEvent,
   type SendRequestedCommand,
+  type SendsRequestedCommand,
   type TemplateEvent,
 } from './domain-events';
 import {
@@ -54,6 +56,7 @@ export interface DomainEventPayloads {
   'inbound.phone_quality': InboundPhoneQualityItem;
   'inbound.account_update': InboundAccountUpdateItem;
   'messaging.send_requested': SendRequestedCommand;
+  'messaging.sends_requested': SendsRequestedCommand;
 }
 
 /** The consumer schema of each routing key: `validate(DOMAIN_EVENT_SCHEMAS[key], payload)`. */
@@ -77,4 +80,5 @@ export const DOMAIN_EVENT_SCHEMAS: { [K in DomainEventKey]: Joi.ObjectSchema<Dom
   'inbound.phone_quality': inboundPhoneQualitySchema,
   'inbound.account_update': inboundAccountUpdateSchema,
   'messaging.send_requested': sendRequestedSchema,
+  'messaging.sends_requested': sendsRequestedSchema,
 };

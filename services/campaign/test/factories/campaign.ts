@@ -1,5 +1,5 @@
 import { ulid } from 'ulidx';
-import type { SendRequestedCommand } from '@bm/contracts';
+import { sendOfBatch, type SendRequestedCommand, type SendsRequestedCommand } from '@bm/contracts';
 import { testEnv, uniqueSuffix } from '@bm/platform/testing';
 import * as oneService from '../../../../test/support/one-service';
 import { createCampaignService } from '../../src/campaign';
@@ -60,12 +60,20 @@ export async function setupCampaign(overrides: Record<string, string> = {}) {
       campaign_recipient_attempt: command.campaign_recipient_attempt,
     });
   };
+  /** The single send commands a published command stands for (a batch command's items, each as its own). */
+  const sendsOf = (routingKey: string, payload: Json): SendRequestedCommand[] => {
+    if (routingKey === 'messaging.send_requested') return [payload as unknown as SendRequestedCommand];
+    if (routingKey !== 'messaging.sends_requested') return [];
+    const batch = payload as unknown as SendsRequestedCommand;
+    return batch.sends.map((_, i) => sendOfBatch(batch, i));
+  };
   exchange.onPublished(async (routingKey, payload) => {
-    const status = routingKey === 'messaging.send_requested' && worker.answerWith(payload as never);
-    if (status) await answer(payload as unknown as SendRequestedCommand, status);
+    for (const command of sendsOf(routingKey, payload)) {
+      const status = worker.answerWith(command);
+      if (status) await answer(command, status);
+    }
   });
-  const commands = () =>
-    exchange.published.filter((p) => p.routingKey === 'messaging.send_requested').map((p) => p.payload);
+  const commands = () => exchange.published.flatMap((p) => sendsOf(p.routingKey, p.payload));
 
   return {
     url: served.url,
@@ -74,8 +82,7 @@ export async function setupCampaign(overrides: Record<string, string> = {}) {
     worker,
     answer,
     /** The send commands of a campaign, in the order they arrived. */
-    commandsOf: (campaignId: string) =>
-      commands().filter((c) => c.campaign_id === campaignId) as unknown as SendRequestedCommand[],
+    commandsOf: (campaignId: string) => commands().filter((c) => c.campaign_id === campaignId),
     /** The campaign's own events (campaign.created, .started, .completed) of a campaign. */
     eventsOf: (campaignId: string) =>
       exchange.published.filter(

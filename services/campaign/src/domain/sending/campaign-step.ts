@@ -1,10 +1,11 @@
+import type { SendRequestedItem } from '@bm/contracts';
 import type { CampaignDeps } from '../campaign-deps';
 import { campaignEvent } from '../emit-event';
 import type { Campaign, RecipientCounts } from '../ports/campaigns.port';
 import type { RecipientFailure } from '../ports/recipients.port';
 import type { CampaignTx } from '../ports/unit-of-work.port';
 import { releaseCapacityHold } from '../release-capacity-hold';
-import { sendCommandOf } from './send-command';
+import { sendCommands, sendOf } from './send-command';
 
 export type StepDeps = Pick<
   CampaignDeps,
@@ -68,20 +69,20 @@ async function requestSends(
 ): Promise<number> {
   const batch = await tx.recipients.takeUnrequested(campaign.id, campaign.tenantId, room);
   const failures: RecipientFailure[] = [];
-  const commands = [];
+  const sends: SendRequestedItem[] = [];
   const requested: string[] = [];
   for (const recipient of batch) {
-    const command = recipient.optedOut ? { error: OPTED_OUT_ERROR } : sendCommandOf(campaign, recipient);
-    if ('error' in command) failures.push({ id: recipient.id, errorMessage: command.error });
+    const send = recipient.optedOut ? { error: OPTED_OUT_ERROR } : sendOf(campaign, recipient);
+    if ('error' in send) failures.push({ id: recipient.id, errorMessage: send.error });
     else {
-      commands.push(command);
+      sends.push(send);
       requested.push(recipient.id);
     }
   }
   await tx.recipients.failMany(failures);
   await tx.recipients.markRequested(requested);
-  await tx.outbox.enqueue(commands);
-  deps.metrics.recipients.inc({ status: 'requested' }, commands.length);
+  await tx.outbox.enqueue(sendCommands(campaign.tenantId, sends, deps.config.SEND_COMMAND_SIZE));
+  deps.metrics.recipients.inc({ status: 'requested' }, sends.length);
   if (failures.length > 0) deps.metrics.recipients.inc({ status: 'failed' }, failures.length);
   return batch.length;
 }

@@ -1,18 +1,19 @@
-import { DOMAIN_EVENTS, type SendRequestedCommand } from '@bm/contracts';
+import {
+  DOMAIN_EVENTS,
+  type SendRequestedCommand,
+  type SendRequestedItem,
+  type SendsRequestedCommand,
+} from '@bm/contracts';
 import { newUlid, type OutboxEvent } from '@bm/platform';
 import { recipientSendComponents } from '../creating/check-campaign-template';
 import type { Campaign } from '../ports/campaigns.port';
 import type { Recipient } from '../ports/recipients.port';
 
-/** The send command of one recipient's current attempt, or the reason it cannot be sent. */
-export function sendCommandOf(campaign: Campaign, recipient: Recipient): OutboxEvent | { error: string } {
+/** The send of one recipient's current attempt, or the reason it cannot be sent. */
+export function sendOf(campaign: Campaign, recipient: Recipient): SendRequestedItem | { error: string } {
   const checked = recipientSendComponents(campaign, recipient.variables ?? {});
   if ('error' in checked) return checked;
-  const eventId = newUlid();
-  const payload: SendRequestedCommand = {
-    event_id: eventId,
-    tenant_id: campaign.tenantId,
-    occurred_at: new Date().toISOString(),
+  return {
     campaign_id: campaign.id,
     campaign_recipient_id: recipient.id,
     campaign_recipient_attempt: recipient.attempt,
@@ -22,10 +23,41 @@ export function sendCommandOf(campaign: Campaign, recipient: Recipient): OutboxE
     template_language: campaign.templateLanguage,
     components: checked.components,
   };
-  // The id is stable per recipient attempt: a command published twice is one send (messaging dedupes anyway).
-  return {
-    routingKey: DOMAIN_EVENTS.messagingSendRequested,
-    messageId: `send-${recipient.id}-${recipient.attempt}`,
-    payload,
-  };
+}
+
+/**
+ * The commands that hand these sends to messaging: `messaging.sends_requested` commands of up to `size` sends each
+ * (one outbox row and one broker message for many recipients), or one `messaging.send_requested` per send when
+ * `size` is 1. A command published twice changes nothing: messaging keeps one message per recipient attempt.
+ */
+export function sendCommands(tenantId: number, sends: SendRequestedItem[], size: number): OutboxEvent[] {
+  const occurredAt = new Date().toISOString();
+  const key = (send: SendRequestedItem) => `${send.campaign_recipient_id}-${send.campaign_recipient_attempt}`;
+  if (size === 1) {
+    return sends.map((send) => {
+      const payload: SendRequestedCommand = {
+        event_id: newUlid(),
+        tenant_id: tenantId,
+        occurred_at: occurredAt,
+        ...send,
+      };
+      return { routingKey: DOMAIN_EVENTS.messagingSendRequested, messageId: `send-${key(send)}`, payload };
+    });
+  }
+  const commands: OutboxEvent[] = [];
+  for (let start = 0; start < sends.length; start += size) {
+    const chunk = sends.slice(start, start + size);
+    const payload: SendsRequestedCommand = {
+      event_id: newUlid(),
+      tenant_id: tenantId,
+      occurred_at: occurredAt,
+      sends: chunk,
+    };
+    commands.push({
+      routingKey: DOMAIN_EVENTS.messagingSendsRequested,
+      messageId: `sends-${key(chunk[0])}-${chunk.length}`,
+      payload,
+    });
+  }
+  return commands;
 }
