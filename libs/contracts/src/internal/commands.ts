@@ -3,7 +3,8 @@ import Joi from 'joi';
 /*
  * Commands a service sends over RabbitMQ to one consumer that is not a domain event (no event id, tenant or
  * time): today messaging's own hand-over of queued messages to its send workers. Campaign sends go as the
- * `messaging.send_requested` domain event (DOMAIN_EVENT_SCHEMAS).
+ * `messaging.sends_requested` domain event, a batch of recipients (`messaging.send_requested`, one recipient, when
+ * campaign's SEND_COMMAND_SIZE is 1); both are in DOMAIN_EVENT_SCHEMAS.
  */
 
 /** Routing key of the command that hands queued messages to a send worker. */
