@@ -9,7 +9,7 @@ import type { CampaignDeps } from '../../domain/campaign-deps';
 import { applyInboundKeyword } from '../../domain/opt-outs/apply-inbound-keyword.use-case';
 import type { MessageOutcome } from '../../domain/ports/recipients.port';
 import { applyMessageOutcomes } from '../../domain/sending/apply-message-status.use-case';
-import { outcomeOf } from '../../domain/sending/message-outcome';
+import { namesCampaignRecipient, outcomeOf } from '../../domain/sending/message-outcome';
 
 /**
  * The campaign service's queues: messaging's status events (recipients follow their messages) and the
@@ -25,6 +25,7 @@ export async function registerConsumers(amqp: AmqpClient, deps: CampaignDeps): P
     'campaign.message-statuses',
     [DOMAIN_EVENTS.messageStatusUpdated],
     async (message) => {
+      if (!namesCampaignRecipient(message.payload)) return;
       const outcome = outcomeOf(validate(messageStatusUpdatedSchema, message.payload));
       if (outcome) await outcomes.submit(outcome);
     },
