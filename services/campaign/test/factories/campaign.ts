@@ -1,5 +1,10 @@
 import { ulid } from 'ulidx';
-import { sendOfBatch, type SendRequestedCommand, type SendsRequestedCommand } from '@bm/contracts';
+import {
+  DOMAIN_EVENTS,
+  sendOfBatch,
+  type SendRequestedCommand,
+  type SendsRequestedCommand,
+} from '@bm/contracts';
 import { testEnv, uniqueSuffix } from '@bm/platform/testing';
 import * as oneService from '../../../../test/support/one-service';
 import { createCampaignService } from '../../src/campaign';
@@ -62,8 +67,9 @@ export async function setupCampaign(overrides: Record<string, string> = {}) {
   };
   /** The single send commands a published command stands for (a batch command's items, each as its own). */
   const sendsOf = (routingKey: string, payload: Json): SendRequestedCommand[] => {
-    if (routingKey === 'messaging.send_requested') return [payload as unknown as SendRequestedCommand];
-    if (routingKey !== 'messaging.sends_requested') return [];
+    if (routingKey === DOMAIN_EVENTS.messagingSendRequested)
+      return [payload as unknown as SendRequestedCommand];
+    if (routingKey !== DOMAIN_EVENTS.messagingSendsRequested) return [];
     const batch = payload as unknown as SendsRequestedCommand;
     return batch.sends.map((_, i) => sendOfBatch(batch, i));
   };

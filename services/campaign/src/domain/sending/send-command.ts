@@ -32,27 +32,18 @@ export function sendOf(campaign: Campaign, recipient: Recipient): SendRequestedI
  */
 export function sendCommands(tenantId: number, sends: SendRequestedItem[], size: number): OutboxEvent[] {
   const occurredAt = new Date().toISOString();
+  const envelope = () => ({ event_id: newUlid(), tenant_id: tenantId, occurred_at: occurredAt });
   const key = (send: SendRequestedItem) => `${send.campaign_recipient_id}-${send.campaign_recipient_attempt}`;
   if (size === 1) {
     return sends.map((send) => {
-      const payload: SendRequestedCommand = {
-        event_id: newUlid(),
-        tenant_id: tenantId,
-        occurred_at: occurredAt,
-        ...send,
-      };
+      const payload: SendRequestedCommand = { ...envelope(), ...send };
       return { routingKey: DOMAIN_EVENTS.messagingSendRequested, messageId: `send-${key(send)}`, payload };
     });
   }
   const commands: OutboxEvent[] = [];
   for (let start = 0; start < sends.length; start += size) {
     const chunk = sends.slice(start, start + size);
-    const payload: SendsRequestedCommand = {
-      event_id: newUlid(),
-      tenant_id: tenantId,
-      occurred_at: occurredAt,
-      sends: chunk,
-    };
+    const payload: SendsRequestedCommand = { ...envelope(), sends: chunk };
     commands.push({
       routingKey: DOMAIN_EVENTS.messagingSendsRequested,
       messageId: `sends-${key(chunk[0])}-${chunk.length}`,
