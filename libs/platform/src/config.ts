@@ -21,6 +21,7 @@ export const commonEnvSchema = {
   REDIS_PREFIX: Joi.string().allow('').default('bm:'),
   INTERNAL_TOKEN: Joi.string().min(16).default('dev-internal-token-change-me'),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
+  OUTBOX_RETENTION_HOURS: Joi.number().integer().min(1).max(720).default(24),
   AMQP_QUEUE_EXPIRES_MS: Joi.number().integer().min(1000).optional(),
 };
 
@@ -52,6 +53,8 @@ export interface CommonConfig {
   REDIS_PREFIX: string;
   INTERNAL_TOKEN: string;
   SHUTDOWN_TIMEOUT_MS: number;
+  /** How long published outbox rows are kept for inspection before the relay deletes them. */
+  OUTBOX_RETENTION_HOURS: number;
   /** Tests only: unused queues expire, so a run leaves nothing behind. */
   AMQP_QUEUE_EXPIRES_MS?: number;
 }

@@ -193,9 +193,34 @@ describe('transactional outbox', () => {
     const repo = ds.getRepository(OutboxEventEntity);
     await repo.update({ messageId: old }, { publishedAt: new Date(Date.now() - 25 * 3_600_000) });
 
-    expect(await relay.cleanup()).toBe(1);
+    expect(await relay.cleanup()).toEqual({ deleted: 1, more: false });
 
     expect((await repo.find()).map((r) => r.messageId)).toEqual([recent]);
+  });
+
+  it('when more rows expired than one statement deletes, then cleanup deletes them all in batches', async () => {
+    const s = uniqueSuffix();
+    const schema = `outbox_test_${s}`;
+    const ds = await openDatabase(schema, true);
+    await withTransaction(ds, async (tx) => {
+      for (let i = 0; i < 5; i += 1)
+        await enqueueEvent(tx, schema, { routingKey: `test.${s}.${i}`, payload: {} });
+    });
+    const relay = newRelay({
+      dataSource: ds,
+      schema,
+      amqp: await connectedClient(),
+      retentionHours: 24,
+      cleanupBatchSize: 2,
+    });
+    expect(await relay.relayOnce()).toBe(5);
+    await ds.query(`UPDATE "${schema}".outbox SET published_at = now() - interval '25 hours'`);
+
+    // Out of time after the first batch: it says more may remain.
+    expect(await relay.cleanup(0)).toEqual({ deleted: 2, more: true });
+    expect(await relay.cleanup()).toEqual({ deleted: 3, more: false });
+
+    expect(await ds.query(`SELECT count(*)::int AS n FROM "${schema}".outbox`)).toEqual([{ n: 0 }]);
   });
 
   it('when enqueueEvent is called outside a transaction, then it refuses', async () => {

@@ -72,7 +72,15 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
   };
   // Wakes the relay and the dispatcher when there is work, so that an idle service costs next to nothing.
   const listener = new PgListener({ url: config.DATABASE_URL, logger, applicationName: 'campaign-listener' });
-  const relay = new OutboxRelay({ dataSource, schema: CAMPAIGN_SCHEMA, amqp, logger, metrics, listener });
+  const relay = new OutboxRelay({
+    dataSource,
+    schema: CAMPAIGN_SCHEMA,
+    amqp,
+    logger,
+    metrics,
+    listener,
+    retentionHours: config.OUTBOX_RETENTION_HOURS,
+  });
   const dispatcher = new PeriodicTask(
     'campaign dispatch',
     config.DISPATCH_INTERVAL_MS,

@@ -96,6 +96,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     amqp,
     logger,
     metrics,
+    retentionHours: config.OUTBOX_RETENTION_HOURS,
     batchSize: 500,
     intervalMs: 50,
     listener,

@@ -53,6 +53,7 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     amqp,
     logger,
     metrics,
+    retentionHours: config.OUTBOX_RETENTION_HOURS,
     batchSize: 500,
     intervalMs: 50,
   });

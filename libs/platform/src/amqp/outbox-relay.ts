@@ -26,11 +26,18 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Published rows older than this are deleted (default 24 h). */
   retentionHours?: number;
-  /** How often the cleanup runs (default 10 min). */
+  /** How often the cleanup runs while it keeps up (default 10 min). */
   cleanupIntervalMs?: number;
+  /** Rows one cleanup statement deletes (default 10,000); a pass deletes batches until one is short. */
+  cleanupBatchSize?: number;
   /** Reports `bm_outbox_backlog{schema}` (rows not yet published) while the relay runs. */
   metrics?: ServiceMetrics;
 }
+
+// A cleanup pass stops starting batches after this long, so that a backlog of expired rows never holds publishing
+// up for long; while behind, the next pass comes CLEANUP_BEHIND_PAUSE_MS later instead of an interval later.
+const CLEANUP_PASS_BUDGET_MS = 100;
+const CLEANUP_BEHIND_PAUSE_MS = 1_000;
 
 interface OutboxRow {
   id: string;
@@ -145,18 +152,30 @@ export class OutboxRelay {
     return row.n;
   }
 
-  /** Deletes rows published more than `retentionHours` ago; returns how many. */
-  async cleanup(): Promise<number> {
-    const [row] = await this.o.dataSource.query<{ n: number }[]>(
-      `WITH gone AS (
-         DELETE FROM ${this.table} WHERE id IN (
-           SELECT id FROM ${this.table}
-           WHERE published_at < now() - $1::double precision * interval '1 hour' LIMIT 10000)
-         RETURNING 1)
-       SELECT count(*)::int AS n FROM gone`,
-      [this.o.retentionHours ?? 24],
-    );
-    return row.n;
+  /**
+   * Deletes rows published more than `retentionHours` ago, a batch per statement so that none runs long, until a
+   * batch is short or `budgetMs` has passed (at least one batch); returns how many, and whether expired rows may
+   * remain. One batch per cleanup interval would cap what the cleanup keeps up with (10,000 rows per 10 min is 17
+   * events a second): a busier service's table would grow for ever.
+   */
+  async cleanup(budgetMs = CLEANUP_PASS_BUDGET_MS): Promise<{ deleted: number; more: boolean }> {
+    const batch = this.o.cleanupBatchSize ?? 10_000;
+    const started = performance.now();
+    let deleted = 0;
+    for (;;) {
+      const [row] = await this.o.dataSource.query<{ n: number }[]>(
+        `WITH gone AS (
+           DELETE FROM ${this.table} WHERE id IN (
+             SELECT id FROM ${this.table}
+             WHERE published_at < now() - $1::double precision * interval '1 hour' LIMIT $2)
+           RETURNING 1)
+         SELECT count(*)::int AS n FROM gone`,
+        [this.o.retentionHours ?? 24, batch],
+      );
+      deleted += row.n;
+      if (row.n < batch) return { deleted, more: false };
+      if (performance.now() - started >= budgetMs) return { deleted, more: true };
+    }
   }
 
   /** Passes until one finds less than a full batch, and the cleanup when it is due; true when rows moved. */
@@ -170,9 +189,11 @@ export class OutboxRelay {
         total += published;
         if (published < (this.o.batchSize ?? 100) || !this.running) break;
       }
-      if (Date.now() - this.lastCleanup >= (this.o.cleanupIntervalMs ?? 600_000)) {
-        this.lastCleanup = Date.now();
-        await this.cleanup();
+      const interval = this.o.cleanupIntervalMs ?? 600_000;
+      if (Date.now() - this.lastCleanup >= interval) {
+        const { more } = await this.cleanup();
+        // Behind (a backlog of expired rows): the cleanup goes on in a moment rather than a whole interval later.
+        this.lastCleanup = Date.now() - (more ? interval - CLEANUP_BEHIND_PAUSE_MS : 0);
       }
     } catch (err) {
       this.o.logger.warn('outbox relay pass failed', {
