@@ -15,10 +15,33 @@ export interface GatewayBenchResult {
   ratio: number;
   /** The same-shape floor: a bare Node proxy hop in front of the same internal service. */
   proxy: LoadResult;
-  /** CPU milliseconds per request (/proc utime + stime) of the gateway and of the bare proxy hop. */
+  /** CPU milliseconds per request (/proc utime + stime) of the gateway and of the bare proxy hop, over every round. */
   gatewayCpuMs: number;
   proxyCpuMs: number;
+  /** Each round's CPU per request of the two, measured back to back. */
+  rounds: Array<{ gatewayCpuMs: number; proxyCpuMs: number }>;
+  /** The median of the rounds' gateway / hop CPU ratios. */
+  cpuRatio: number;
 }
+
+/** The loads of several rounds as one: requests and errors added, req/s averaged, the worst p99. */
+function combined(name: string, rounds: LoadResult[]): LoadResult {
+  const sum = (f: (r: LoadResult) => number) => rounds.reduce((total, r) => total + f(r), 0);
+  return {
+    name,
+    requests: sum((r) => r.requests),
+    requestsPerSecond: sum((r) => r.requestsPerSecond) / rounds.length,
+    p99Ms: Math.max(...rounds.map((r) => r.p99Ms)),
+    errors: sum((r) => r.errors),
+    non2xx: sum((r) => r.non2xx),
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
 
 /** An authenticated GET through the gateway to an internal service, beside a bare Express hello-world. */
 export async function benchGateway(
@@ -85,25 +108,46 @@ export async function benchGateway(
     // The echo service wants the internal credential and a tenant: the bare hop passes what the gateway would add.
     const internal = { 'x-internal-token': INTERNAL_TOKEN, 'x-bm-tenant-id': String(tenant.data.tenant_id) };
     await load('warm-up', proxyUrl, { connections, durationSeconds: 2, headers: internal });
-    const proxyCpu = cpuWindow([fixedGroup('proxy', proxy.child.pid)]);
-    const hop = await load('bare Node proxy hop -> internal service', proxyUrl, {
-      connections,
-      durationSeconds,
-      headers: internal,
-    });
-    const proxyCpuMs = proxyCpu.stop().groups[0].cpuMs / Math.max(1, hop.requests);
     await load('warm-up', `${gatewayUrl}/api/v1/templates`, { connections, durationSeconds: 2, headers });
-    const gatewayCpu = cpuWindow([fixedGroup('gateway', gateway.pid)]);
-    const through = await load(
-      'gateway -> internal service (authenticated, rate-limited)',
-      `${gatewayUrl}/api/v1/templates`,
-      {
-        connections,
-        durationSeconds,
-        headers,
-      },
-    );
-    const gatewayCpuMs = gatewayCpu.stop().groups[0].cpuMs / Math.max(1, through.requests);
+    // The hop and the gateway in rounds, back to back and in alternating order (ABBA), each round's ratio taken
+    // from the two: the load of a shared machine drifts by tens of percent over a minute, which a single
+    // measurement of each, one after the other, reads as a difference between them.
+    const roundCount = Math.max(1, Number(process.env.BENCH_GATEWAY_ROUNDS ?? 5));
+    const roundSeconds = Math.max(2, Math.round(durationSeconds / 2));
+    const measure = async (name: string, url: string, pid: number | undefined, h: Record<string, string>) => {
+      const cpu = cpuWindow([fixedGroup(name, pid)]);
+      const result = await load(name, url, { connections, durationSeconds: roundSeconds, headers: h });
+      return { result, cpuMs: cpu.stop().groups[0].cpuMs / Math.max(1, result.requests) };
+    };
+    const hops: LoadResult[] = [];
+    const throughs: LoadResult[] = [];
+    const rounds: GatewayBenchResult['rounds'] = [];
+    let proxyCpuTotal = 0;
+    let gatewayCpuTotal = 0;
+    for (let i = 0; i < roundCount; i += 1) {
+      const hopFirst = i % 2 === 0;
+      const runHop = () =>
+        measure('bare Node proxy hop -> internal service', proxyUrl, proxy.child.pid, internal);
+      const runGateway = () =>
+        measure(
+          'gateway -> internal service (authenticated, rate-limited)',
+          `${gatewayUrl}/api/v1/templates`,
+          gateway.pid,
+          headers,
+        );
+      const first = hopFirst ? await runHop() : await runGateway();
+      const second = hopFirst ? await runGateway() : await runHop();
+      const [hop, through] = hopFirst ? [first, second] : [second, first];
+      hops.push(hop.result);
+      throughs.push(through.result);
+      proxyCpuTotal += hop.cpuMs * hop.result.requests;
+      gatewayCpuTotal += through.cpuMs * through.result.requests;
+      rounds.push({ proxyCpuMs: hop.cpuMs, gatewayCpuMs: through.cpuMs });
+    }
+    const hop = combined('bare Node proxy hop -> internal service', hops);
+    const through = combined('gateway -> internal service (authenticated, rate-limited)', throughs);
+    const proxyCpuMs = proxyCpuTotal / Math.max(1, hop.requests);
+    const gatewayCpuMs = gatewayCpuTotal / Math.max(1, through.requests);
     return {
       baseline,
       gateway: through,
@@ -111,6 +155,8 @@ export async function benchGateway(
       proxy: hop,
       gatewayCpuMs,
       proxyCpuMs,
+      rounds,
+      cpuRatio: median(rounds.map((r) => r.gatewayCpuMs / r.proxyCpuMs)),
     };
   } finally {
     // stop() waits for the exit, so that a CPU profile is written.

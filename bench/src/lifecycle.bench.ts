@@ -29,7 +29,19 @@ import {
   type FloorFigures,
 } from './floors';
 import { postJson, stop } from './harness';
-import { seedSender, STACK_DATABASE_URL, startStack, type Stack } from './stack';
+import {
+  FLOOR_OPERATIONS,
+  operationsBetween,
+  publishes,
+  readDeliveries,
+  readTables,
+  rowWrites,
+  type Operations,
+} from './operations';
+import { seedSender, STACK_AMQP_PREFIX, STACK_DATABASE_URL, startStack, type Stack } from './stack';
+
+/** The schemas of the stack's services: the floors' own tables (schema `bench`) are left out. */
+const STACK_SCHEMAS = ['gateway', 'messaging', 'campaign', 'ingress', 'dispatcher'];
 
 // `pnpm bench lifecycle` (issue 22): whole message lifecycles through the whole stack. Each message is sent through
 // the gateway; the worker sends it to the sandbox, which answers with three signed status webhooks (sent, delivered,
@@ -252,6 +264,8 @@ export interface LifecycleResult {
   /** The floor's CPU for one lifecycle, by process: 1 send, 3 receipts, 4 deliveries. */
   floorProcesses: Array<{ name: string; perLifecycleMs: number }>;
   floorPostgresMs: number;
+  /** What the measured run did: rows written, commits, events published, deliveries settled. */
+  operations: Operations;
   profileDir?: string;
 }
 
@@ -360,16 +374,26 @@ export async function benchLifecycle(): Promise<LifecycleResult> {
     const idleWindow = cpuWindow(groups);
     await new Promise((r) => setTimeout(r, s.idleSeconds * 1000));
     const idle = idleWindow.stop();
+    // The idle window let every backend publish its table counters (10 s idle at most).
+    const tablesBefore = await readTables(db, STACK_SCHEMAS);
+    const deliveriesBefore = await readDeliveries(stack.serviceUrls);
     const window = cpuWindow(groups);
     const run = await at(rate, s.messages);
     await backends.refresh();
     await backends.close();
     const cpu = window.stop();
     process.stdout.write(`lifecycle measured ${JSON.stringify({ ...run, cpu })}\n`);
+    const deliveriesAfter = await readDeliveries(stack.serviceUrls);
 
     await stop(receiver.child);
     await stack.stop();
     stackStopped = true;
+    // The stack's backends have exited, publishing their last counters (what they did after the run is little).
+    const operations = operationsBetween(
+      { ...tablesBefore, deliveries: deliveriesBefore },
+      { ...(await readTables(db, STACK_SCHEMAS)), deliveries: deliveriesAfter },
+      STACK_AMQP_PREFIX,
+    );
     // The floors, in the same run, with the stack stopped: the cores are theirs as the stack's were its own.
     const floorLoad = {
       connections: s.connections,
@@ -411,6 +435,7 @@ export async function benchLifecycle(): Promise<LifecycleResult> {
       floors,
       floorProcesses: floorPerLifecycle(floors),
       floorPostgresMs: floorPostgresMs(floors),
+      operations,
       profileDir,
     };
   } finally {
@@ -418,6 +443,58 @@ export async function benchLifecycle(): Promise<LifecycleResult> {
     await stop(receiver.child);
     if (!stackStopped) await stack.stop();
   }
+}
+
+/**
+ * What the measured run's CPU paid for: each table's row writes, the commits, the events published and the
+ * deliveries settled per lifecycle, and PostgreSQL's and RabbitMQ's CPU per operation beside the floor's.
+ */
+function operationsReport(r: LifecycleResult, ratio: number): string {
+  const ops = r.operations;
+  const n = Math.max(1, r.measured.read);
+  const per = (x: number) => (x / n).toFixed(2);
+  const writes = ops.tables.reduce((sum, t) => sum + rowWrites(t), 0);
+  const published = publishes(ops);
+  const delivered = ops.deliveries.reduce((sum, d) => sum + d.settled, 0);
+  const cpuOf = (rows: Array<{ name: string; perLifecycleMs: number }>, name: string) =>
+    rows.find((p) => p.name === name)?.perLifecycleMs ?? NaN;
+  const pg = { ours: cpuOf(r.processes, BACKENDS), floor: cpuOf(r.floorProcesses, BACKENDS) };
+  const mq = { ours: cpuOf(r.processes, RABBITMQ), floor: cpuOf(r.floorProcesses, RABBITMQ) };
+  const f = FLOOR_OPERATIONS;
+  const ourWrites = writes / n;
+  const ourBrokerOps = (published + delivered) / n;
+  const floorBrokerOps = f.publishes + f.deliveries;
+  const us = (ms: number, count: number) => ((1000 * ms) / count).toFixed(0);
+  const floorMs = r.floorProcesses.reduce((sum, p) => sum + p.perLifecycleMs, 0);
+  const atFloorCost = (ourWrites * pg.floor) / f.rowWrites + (ourBrokerOps * mq.floor) / floorBrokerOps;
+  const floorPrograms = r.floorProcesses
+    .filter((p) => ![BACKENDS, RABBITMQ, REDIS].includes(p.name))
+    .reduce((sum, p) => sum + p.perLifecycleMs, 0);
+  return `What that CPU paid for, counted over the measured run and divided by its ${r.measured.read} lifecycles: each table's
+row writes (pg_stat_user_tables: inserts, updates of which HOT, deletes), the events published (an outbox row
+each) and the deliveries each queue's consumer settled (\`bm_amqp_messages_consumed_total\`):
+
+| table | inserts | updates (HOT) | deletes |
+|---|---|---|---|
+${ops.tables.map((t) => `| ${t.table} | ${per(t.inserts)} | ${per(t.updates)} (${per(t.hotUpdates)}) | ${per(t.deletes)} |`).join('\n')}
+| **row writes** | | | **${per(writes)}** (the floor: ${f.rowWrites}) |
+
+| queue | deliveries per lifecycle |
+|---|---|
+${ops.deliveries.map((d) => `| ${d.queue} | ${per(d.settled)} |`).join('\n')}
+
+Commits per lifecycle: ${per(ops.commits)}. Broker operations per lifecycle: ${per(published)} published + ${per(delivered)} delivered
+(the floor: ${f.publishes} + ${f.deliveries}).
+
+| per operation | this stack | the floor |
+|---|---|---|
+| PostgreSQL backends' CPU per row write | ${us(pg.ours, ourWrites)} µs (${pg.ours.toFixed(2)} ms / ${ourWrites.toFixed(1)}) | ${us(pg.floor, f.rowWrites)} µs (${pg.floor.toFixed(2)} ms / ${f.rowWrites}) |
+| RabbitMQ's CPU per publish or delivery | ${us(mq.ours, ourBrokerOps)} µs (${mq.ours.toFixed(2)} ms / ${ourBrokerOps.toFixed(1)}) | ${us(mq.floor, floorBrokerOps)} µs (${mq.floor.toFixed(2)} ms / ${floorBrokerOps}) |
+
+At the floor's cost per operation, this stack's row writes and broker operations alone would take
+${(atFloorCost / floorMs).toFixed(2)}x the floor's whole CPU for the lifecycle (${atFloorCost.toFixed(2)} of ${floorMs.toFixed(2)} ms); with the five services
+costing no more than the floor's own programs (${floorPrograms.toFixed(2)} ms, though they make more hops), ${((atFloorCost + floorPrograms) / floorMs).toFixed(2)}x.
+Measured in all: ${ratio.toFixed(2)}x.`;
 }
 
 const OUTSIDE = new Set(['upstream-sandbox', 'client receiver', LOAD_GENERATOR.name]);
@@ -485,6 +562,10 @@ Lifecycle CPU / floor CPU (platform totals): **${(platformMs / floorMs).toFixed(
 **${(platformAboveIdleMs / floorMs).toFixed(2)}x** (target <= 2x). PostgreSQL counts in the totals by the backends
 of the run's database (pg_stat_activity), its WAL writer and checkpointer left out; its every-process row is shown
 for a quiet machine, where it is the whole cost. RabbitMQ and Redis are read from their processes: on a machine
-shared with other work they count that work too. ${r.profileDir ? `CPU profiles: ${r.profileDir} (\`node bench/dist/profile-top.js ${r.profileDir}\`).` : ''}
+shared with other work they count that work too.
+
+${operationsReport(r, platformMs / floorMs)}
+
+${r.profileDir ? `CPU profiles: ${r.profileDir} (\`node bench/dist/profile-top.js ${r.profileDir}\`).` : ''}
 `;
 }

@@ -24,12 +24,16 @@ export const STACK_DATABASE_URL = (() => {
 })();
 
 export const STACK_APP_SECRET = 'bench-stack-app-secret';
+/** The stack's exchange and queue prefix. */
+export const STACK_AMQP_PREFIX = `${BENCH_PREFIX}.stack`;
 
 /** Every service of the stack (as `pnpm start` runs them, each `all` roles), on free ports, with bench settings. */
 export interface Stack {
   services: Array<{ name: string; child: ChildProcess }>;
   gatewayUrl: string;
   sandboxUrl: string;
+  /** The base URL of each platform service (the sandbox left out), for its GET /metrics. */
+  serviceUrls: string[];
   /** One CPU group per service process, the sandbox included. */
   cpuGroups: CpuGroup[];
   stop(): Promise<void>;
@@ -45,7 +49,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const env = {
     ...BENCH_ENV,
     DATABASE_URL: STACK_DATABASE_URL,
-    AMQP_PREFIX: `${BENCH_PREFIX}.stack`,
+    AMQP_PREFIX: STACK_AMQP_PREFIX,
     REDIS_PREFIX: `${BENCH_PREFIX}.stack:`,
   };
   await migrateBenchDatabase(env);
@@ -132,6 +136,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     services,
     gatewayUrl: url(ports.gateway),
     sandboxUrl: url(ports.sandbox),
+    serviceUrls: [ports.messaging, ports.ingress, ports.campaign, ports.dispatcher, ports.gateway].map(url),
     cpuGroups: services.map((s) => fixedGroup(s.name, s.child.pid)),
     stop: stopAll,
   };
