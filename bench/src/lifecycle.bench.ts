@@ -565,7 +565,5 @@ for a quiet machine, where it is the whole cost. RabbitMQ and Redis are read fro
 shared with other work they count that work too.
 
 ${operationsReport(r, platformMs / floorMs)}
-
-${r.profileDir ? `CPU profiles: ${r.profileDir} (\`node bench/dist/profile-top.js ${r.profileDir}\`).` : ''}
-`;
+${r.profileDir ? `\nCPU profiles: ${r.profileDir} (\`node bench/dist/profile-top.js ${r.profileDir}\`).\n` : ''}`;
 }
