@@ -12,6 +12,7 @@ import {
   startService,
   stop,
   waitHealthy,
+  median,
 } from './harness';
 import { campaignCreateFloor, drainFloor, type FloorFigures } from './floors';
 
@@ -42,8 +43,6 @@ export interface CampaignBenchResult {
     dispatch: FloorFigures & { seconds: number; failures: number; concurrency: number };
   };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function call<T>(
   url: string,

@@ -18,6 +18,7 @@ import {
   stop,
   waitHealthy,
   type LoadResult,
+  median,
 } from './harness';
 
 // The same-shape floors (issue 22): minimal programs of this folder, each its own process, no project code on the
@@ -256,8 +257,6 @@ export async function ingressFloor(options: {
     await stop(receiver.child);
   }
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
  * Campaign-create floor: the same proxy hop in front of an endpoint that parses the body and writes every recipient

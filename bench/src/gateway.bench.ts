@@ -1,6 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { forkServer, freePort, load, startService, stop, waitHealthy, type LoadResult } from './harness';
+import {
+  forkServer,
+  freePort,
+  load,
+  median,
+  startService,
+  stop,
+  waitHealthy,
+  type LoadResult,
+} from './harness';
 import { cpuWindow, fixedGroup } from './cpu';
 import { proxyHop } from './floors';
 
@@ -36,12 +45,6 @@ function combined(name: string, rounds: LoadResult[]): LoadResult {
     non2xx: sum((r) => r.non2xx),
   };
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** An authenticated GET through the gateway to an internal service, beside a bare Express hello-world. */
 export async function benchGateway(
@@ -114,47 +117,45 @@ export async function benchGateway(
     // measurement of each, one after the other, reads as a difference between them.
     const roundCount = Math.max(1, Number(process.env.BENCH_GATEWAY_ROUNDS ?? 5));
     const roundSeconds = Math.max(2, Math.round(durationSeconds / 2));
+    const HOP = 'bare Node proxy hop -> internal service';
+    const THROUGH = 'gateway -> internal service (authenticated, rate-limited)';
+    /** One load of a round, with the CPU milliseconds the process spent over it. */
     const measure = async (name: string, url: string, pid: number | undefined, h: Record<string, string>) => {
       const cpu = cpuWindow([fixedGroup(name, pid)]);
       const result = await load(name, url, { connections, durationSeconds: roundSeconds, headers: h });
-      return { result, cpuMs: cpu.stop().groups[0].cpuMs / Math.max(1, result.requests) };
+      return { result, cpuMs: cpu.stop().groups[0].cpuMs };
     };
-    const hops: LoadResult[] = [];
-    const throughs: LoadResult[] = [];
-    const rounds: GatewayBenchResult['rounds'] = [];
-    let proxyCpuTotal = 0;
-    let gatewayCpuTotal = 0;
+    const runHop = () => measure(HOP, proxyUrl, proxy.child.pid, internal);
+    const runGateway = () => measure(THROUGH, `${gatewayUrl}/api/v1/templates`, gateway.pid, headers);
+    const hops: Array<Awaited<ReturnType<typeof measure>>> = [];
+    const throughs: Array<Awaited<ReturnType<typeof measure>>> = [];
     for (let i = 0; i < roundCount; i += 1) {
-      const hopFirst = i % 2 === 0;
-      const runHop = () =>
-        measure('bare Node proxy hop -> internal service', proxyUrl, proxy.child.pid, internal);
-      const runGateway = () =>
-        measure(
-          'gateway -> internal service (authenticated, rate-limited)',
-          `${gatewayUrl}/api/v1/templates`,
-          gateway.pid,
-          headers,
-        );
-      const first = hopFirst ? await runHop() : await runGateway();
-      const second = hopFirst ? await runGateway() : await runHop();
-      const [hop, through] = hopFirst ? [first, second] : [second, first];
-      hops.push(hop.result);
-      throughs.push(through.result);
-      proxyCpuTotal += hop.cpuMs * hop.result.requests;
-      gatewayCpuTotal += through.cpuMs * through.result.requests;
-      rounds.push({ proxyCpuMs: hop.cpuMs, gatewayCpuMs: through.cpuMs });
+      if (i % 2 === 0) {
+        hops.push(await runHop());
+        throughs.push(await runGateway());
+      } else {
+        throughs.push(await runGateway());
+        hops.push(await runHop());
+      }
     }
-    const hop = combined('bare Node proxy hop -> internal service', hops);
-    const through = combined('gateway -> internal service (authenticated, rate-limited)', throughs);
-    const proxyCpuMs = proxyCpuTotal / Math.max(1, hop.requests);
-    const gatewayCpuMs = gatewayCpuTotal / Math.max(1, through.requests);
+    const perRequest = (m: { result: LoadResult; cpuMs: number }) => m.cpuMs / Math.max(1, m.result.requests);
+    const rounds = hops.map((h, i) => ({ proxyCpuMs: perRequest(h), gatewayCpuMs: perRequest(throughs[i]) }));
+    const all = (name: string, ms: typeof hops) => ({
+      result: combined(
+        name,
+        ms.map((m) => m.result),
+      ),
+      cpuMs: ms.reduce((sum, m) => sum + m.cpuMs, 0),
+    });
+    const hop = all(HOP, hops);
+    const through = all(THROUGH, throughs);
     return {
       baseline,
-      gateway: through,
-      ratio: through.requestsPerSecond / baseline.requestsPerSecond,
-      proxy: hop,
-      gatewayCpuMs,
-      proxyCpuMs,
+      gateway: through.result,
+      ratio: through.result.requestsPerSecond / baseline.requestsPerSecond,
+      proxy: hop.result,
+      gatewayCpuMs: perRequest(through),
+      proxyCpuMs: perRequest(hop),
       rounds,
       cpuRatio: median(rounds.map((r) => r.gatewayCpuMs / r.proxyCpuMs)),
     };

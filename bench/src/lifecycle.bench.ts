@@ -293,8 +293,10 @@ function sendConcurrency(): number {
  * webhooks to the client are each a consume, a POST, a row update and an ack). PostgreSQL, RabbitMQ and Redis are
  * counted in the same proportions; the sandbox and the load generator are the outside world, left out.
  */
+/** The servers every stack and floor shares, counted in both by their processes. */
+const SHARED_SERVERS = [BACKENDS, RABBITMQ, REDIS];
+
 function floorPerLifecycle(floors: LifecycleResult['floors']): LifecycleResult['floorProcesses'] {
-  const shared = [BACKENDS, RABBITMQ, REDIS];
   const of = (name: string) =>
     cpuPerOperation(floors.send, name) +
     3 * cpuPerOperation(floors.ingress, name) +
@@ -307,7 +309,7 @@ function floorPerLifecycle(floors: LifecycleResult['floors']): LifecycleResult['
       name: `${DRAIN_WORKER} (4 deliveries)`,
       perLifecycleMs: 4 * cpuPerOperation(floors.drain, DRAIN_WORKER),
     },
-    ...shared.map((name) => ({ name, perLifecycleMs: of(name) })),
+    ...SHARED_SERVERS.map((name) => ({ name, perLifecycleMs: of(name) })),
   ];
 }
 
@@ -449,7 +451,7 @@ export async function benchLifecycle(): Promise<LifecycleResult> {
  * What the measured run's CPU paid for: each table's row writes, the commits, the events published and the
  * deliveries settled per lifecycle, and PostgreSQL's and RabbitMQ's CPU per operation beside the floor's.
  */
-function operationsReport(r: LifecycleResult, ratio: number): string {
+function operationsReport(r: LifecycleResult, platformMs: number, floorMs: number): string {
   const ops = r.operations;
   const n = Math.max(1, r.measured.read);
   const per = (x: number) => (x / n).toFixed(2);
@@ -465,10 +467,9 @@ function operationsReport(r: LifecycleResult, ratio: number): string {
   const ourBrokerOps = (published + delivered) / n;
   const floorBrokerOps = f.publishes + f.deliveries;
   const us = (ms: number, count: number) => ((1000 * ms) / count).toFixed(0);
-  const floorMs = r.floorProcesses.reduce((sum, p) => sum + p.perLifecycleMs, 0);
   const atFloorCost = (ourWrites * pg.floor) / f.rowWrites + (ourBrokerOps * mq.floor) / floorBrokerOps;
   const floorPrograms = r.floorProcesses
-    .filter((p) => ![BACKENDS, RABBITMQ, REDIS].includes(p.name))
+    .filter((p) => !SHARED_SERVERS.includes(p.name))
     .reduce((sum, p) => sum + p.perLifecycleMs, 0);
   return `What that CPU paid for, counted over the measured run and divided by its ${r.measured.read} lifecycles: each table's
 row writes (pg_stat_user_tables: inserts, updates of which HOT, deletes), the events published (an outbox row
@@ -494,7 +495,7 @@ Commits per lifecycle: ${per(ops.commits)}. Broker operations per lifecycle: ${p
 At the floor's cost per operation, this stack's row writes and broker operations alone would take
 ${(atFloorCost / floorMs).toFixed(2)}x the floor's whole CPU for the lifecycle (${atFloorCost.toFixed(2)} of ${floorMs.toFixed(2)} ms); with the five services
 costing no more than the floor's own programs (${floorPrograms.toFixed(2)} ms, though they make more hops), ${((atFloorCost + floorPrograms) / floorMs).toFixed(2)}x.
-Measured in all: ${ratio.toFixed(2)}x.`;
+Measured in all: ${(platformMs / floorMs).toFixed(2)}x.`;
 }
 
 const OUTSIDE = new Set(['upstream-sandbox', 'client receiver', LOAD_GENERATOR.name]);
@@ -564,6 +565,6 @@ of the run's database (pg_stat_activity), its WAL writer and checkpointer left o
 for a quiet machine, where it is the whole cost. RabbitMQ and Redis are read from their processes: on a machine
 shared with other work they count that work too.
 
-${operationsReport(r, platformMs / floorMs)}
+${operationsReport(r, platformMs, floorMs)}
 ${r.profileDir ? `\nCPU profiles: ${r.profileDir} (\`node bench/dist/profile-top.js ${r.profileDir}\`).\n` : ''}`;
 }

@@ -63,11 +63,13 @@ export class OutboxRelay {
   private readonly table: string;
   private readonly task: PeriodicTask;
   private running = false;
-  private lastCleanup = 0;
+  private nextCleanupAt = 0;
   private stopReporting?: () => void;
+  private readonly cleanupIntervalMs: number;
 
   constructor(private readonly o: OutboxRelayOptions) {
     this.table = `${quoteSchema(o.schema)}.outbox`;
+    this.cleanupIntervalMs = o.cleanupIntervalMs ?? 600_000;
     const intervalMs = o.intervalMs ?? 200;
     this.task = new PeriodicTask(`outbox relay ${o.schema}`, intervalMs, () => this.tick(), o.logger, {
       gate: o.listener && new WakeGate(o.listener, outboxChannel(o.schema)),
@@ -79,7 +81,7 @@ export class OutboxRelay {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.lastCleanup = Date.now();
+    this.nextCleanupAt = Date.now() + this.cleanupIntervalMs;
     this.stopReporting = this.o.metrics?.sampledGauge(
       {
         name: 'bm_outbox_backlog',
@@ -189,11 +191,12 @@ export class OutboxRelay {
         total += published;
         if (published < (this.o.batchSize ?? 100) || !this.running) break;
       }
-      const interval = this.o.cleanupIntervalMs ?? 600_000;
-      if (Date.now() - this.lastCleanup >= interval) {
+      if (Date.now() >= this.nextCleanupAt) {
         const { more } = await this.cleanup();
         // Behind (a backlog of expired rows): the cleanup goes on in a moment rather than a whole interval later.
-        this.lastCleanup = Date.now() - (more ? interval - CLEANUP_BEHIND_PAUSE_MS : 0);
+        this.nextCleanupAt =
+          Date.now() +
+          (more ? Math.min(CLEANUP_BEHIND_PAUSE_MS, this.cleanupIntervalMs) : this.cleanupIntervalMs);
       }
     } catch (err) {
       this.o.logger.warn('outbox relay pass failed', {
