@@ -146,6 +146,7 @@ function checkDockerfile(file) {
       problem(where, `target ${service.name}: EXPOSE ${service.port} missing`);
   }
   checkNodeImage(where, readFileSync(file, 'utf8'));
+  checkEngines();
   const migrate = effective(stages, 'migrate');
   if (!migrate) problem(where, 'no target "migrate"');
   else checkImageTarget(where, 'migrate', migrate);
@@ -162,6 +163,22 @@ function checkNodeImage(where, text) {
   const expected = `node:${wanted}-bookworm-slim`;
   if (arg !== expected)
     problem(where, `ARG NODE_IMAGE must be ${expected} (.node-version), is ${arg ?? 'missing'}`);
+}
+
+/**
+ * package.json names the same Node.js release line: engines.node is exactly the major of .node-version
+ * (">=N <N+1"), and the front door (scripts/front-door.mjs) provisions .node-version itself.
+ */
+function checkEngines() {
+  const wanted = readFileSync(join(ROOT, '.node-version'), 'utf8').trim();
+  const major = Number(wanted.split('.')[0]);
+  const engines = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).engines?.node;
+  const expected = `>=${major} <${major + 1}`;
+  if (engines !== expected)
+    problem(
+      'package.json',
+      `engines.node must be "${expected}" (.node-version ${wanted}), is ${engines ?? 'missing'}`,
+    );
 }
 
 function checkImageTarget(where, name, target) {

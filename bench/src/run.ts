@@ -8,11 +8,14 @@ import { benchIngress, ingressReport } from './ingress.bench';
 import { benchCampaign, campaignReport } from './campaign.bench';
 import { benchLifecycle, lifecycleReport } from './lifecycle.bench';
 import { benchIdle, idleReport } from './idle.bench';
+import { benchDashboard, dashboardReport } from './dashboard.bench';
 import type { LoadResult } from './harness';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
-const REPORT = join(__dirname, '..', '..', 'BENCHMARKS.md');
+const ROOT = join(__dirname, '..', '..');
+/** The current figures, rewritten by every run; what was tried and why lives in docs/benchmarks-history.md. */
+const REPORT = join(ROOT, 'docs', 'benchmarks.md');
 
 const row = (r: LoadResult) =>
   `| ${r.name} | ${Math.round(r.requestsPerSecond)} | ${r.p99Ms} | ${r.errors} | ${r.non2xx} |`;
@@ -108,27 +111,31 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   campaign: async () => campaignReport(await benchCampaign()),
   lifecycle: async () => lifecycleReport(await benchLifecycle()),
   idle: async () => idleReport(await benchIdle()),
+  dashboard: async () => dashboardReport(await benchDashboard()),
 };
 
 const begin = (name: string) => `<!-- bench:${name} -->`;
 const end = (name: string) => `<!-- /bench:${name} -->`;
 
-/**
- * The sections of the current report, by name, so a partial run keeps the others' figures; sections measured
- * elsewhere (the dashboard's, by its browser test) are kept too.
- */
+/** The sections of the current report, by name, so a partial run keeps the others' figures. */
 function previousSections(): Map<string, string> {
   const sections = new Map<string, string>();
   if (!existsSync(REPORT)) return sections;
   const text = readFileSync(REPORT, 'utf8');
-  const named = [...text.matchAll(/<!-- bench:([\w-]+) -->/g)].map((m) => m[1]);
-  for (const name of new Set([...Object.keys(BENCHMARKS), ...named])) {
+  for (const name of Object.keys(BENCHMARKS)) {
     const from = text.indexOf(begin(name));
     const to = text.indexOf(end(name));
     if (from >= 0 && to > from) sections.set(name, text.slice(from, to + end(name).length));
   }
   return sections;
 }
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+const slug = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 
 async function main(): Promise<void> {
   const requested = process.argv.slice(2);
@@ -156,11 +163,27 @@ async function main(): Promise<void> {
   const sections = new Map([...previousSections(), ...fresh]);
   const report = `# Benchmarks
 
-Command: \`pnpm bench\` runs every benchmark; \`pnpm bench <${Object.keys(BENCHMARKS).join('|')}>\` runs one and
-rewrites only its section. Machine: ${machine}. Load generator, servers, PostgreSQL, RabbitMQ and Redis share the
-machine; absolute figures vary by about a third from run to run here, each ratio compares figures of the same run.
+The current figures of every benchmark, each beside a floor measured in the same run and its target, written by
+\`pnpm bench\` itself: \`pnpm bench\` runs them all, \`pnpm bench <${Object.keys(BENCHMARKS).join('|')}>\` runs one and
+rewrites only its section (each section ends with the command and time of the run that printed it). What was
+tried, measured and why is in [benchmarks-history.md](benchmarks-history.md).
 
-${[...new Set([...Object.keys(BENCHMARKS), ...sections.keys()])]
+Machine of the last run: ${machine}. Load generator, servers, PostgreSQL, RabbitMQ and Redis share the machine;
+absolute figures vary by about a third from run to run here, so each ratio compares figures of the same run.
+
+| benchmark | what it measures | last run |
+|---|---|---|
+${Object.keys(BENCHMARKS)
+  .filter((name) => sections.has(name))
+  .map((name) => {
+    const section = sections.get(name) ?? '';
+    const heading = /^## (.+)$/m.exec(section)?.[1] ?? name;
+    const stamp = /^Run: (\S+)/m.exec(section)?.[1] ?? '-';
+    return `| [\`pnpm bench ${name}\`](#${slug(heading)}) | ${heading} | ${stamp} |`;
+  })
+  .join('\n')}
+
+${Object.keys(BENCHMARKS)
   .filter((name) => sections.has(name))
   .map((name) => sections.get(name))
   .join('\n\n')}

@@ -76,6 +76,8 @@ async function waitReady(service: ServiceSpec, timeoutMs = 30_000): Promise<void
 }
 
 async function stopAll(exitCode: number): Promise<void> {
+  // A second signal (the terminal's Ctrl-C reaches this process and the front door that forwards it) changes nothing.
+  if (stopping) return;
   stopping = true;
   const exits = [...children.values()].map(
     (child) =>
@@ -151,8 +153,8 @@ Ctrl-C stops everything.
 }
 
 async function main(): Promise<void> {
-  process.once('SIGINT', () => void stopAll(0));
-  process.once('SIGTERM', () => void stopAll(0));
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
   const services = builtServices();
   await ensureDatabase();
   migrateAll();
