@@ -20,7 +20,7 @@ function sourcesUnder(dir: string): string[] {
   });
 }
 
-/** What a domain file must not do: import an infrastructure client, or carry SQL in a string. */
+/** What a domain file must not do: import an infrastructure client or the data-access layer, or carry SQL in a string. */
 function impurities(file: string, text = readFileSync(file, 'utf8')): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
@@ -29,7 +29,8 @@ function impurities(file: string, text = readFileSync(file, 'utf8')): string[] {
       (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
       node.moduleSpecifier &&
       ts.isStringLiteral(node.moduleSpecifier) &&
-      INFRASTRUCTURE.has(node.moduleSpecifier.text)
+      (INFRASTRUCTURE.has(node.moduleSpecifier.text) ||
+        /(^|\/)data-access(\/|$)/.test(node.moduleSpecifier.text))
     ) {
       found.push(`imports ${node.moduleSpecifier.text}`);
       return;
@@ -53,7 +54,7 @@ function impurities(file: string, text = readFileSync(file, 'utf8')): string[] {
 
 describe('domain purity', () => {
   it.each(PURE_DOMAINS)(
-    'when the %s domain is read, then no file imports typeorm, ioredis or amqplib or holds SQL',
+    'when the %s domain is read, then no file imports typeorm, ioredis, amqplib or the data-access layer, or holds SQL',
     (service) => {
       const files = sourcesUnder(path.join(root, 'services', service, 'src', 'domain'));
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { AppError } from './errors';
 
 /** Creates the `idempotency_keys` table in a service's schema (called from its migration). */
@@ -157,4 +157,10 @@ export function idempotencyKeyOf(req: Request): string | undefined {
     });
   }
   return key;
+}
+
+/** Answers an idempotent POST: the recorded status and body, marked `Idempotent-Replayed` when it is a replay. */
+export function sendIdempotentAnswer(res: Response, answer: IdempotentAnswer<unknown>): void {
+  if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+  res.status(answer.status).json(answer.body);
 }

@@ -6,7 +6,14 @@ import {
   listCampaignsQuerySchema,
   ok,
 } from '@bm/contracts';
-import { defineRoutes, idempotencyKeyOf, tenantListRoute, tenantOf, validate } from '@bm/platform';
+import {
+  defineRoutes,
+  idempotencyKeyOf,
+  sendIdempotentAnswer,
+  tenantListRoute,
+  tenantOf,
+  validate,
+} from '@bm/platform';
 import type { CampaignDeps } from '../../domain/campaign-deps';
 import { createCampaign } from '../../domain/creating/create-campaign.use-case';
 import { planCampaign } from '../../domain/creating/plan-campaign.use-case';
@@ -38,8 +45,7 @@ export function campaignRoutes(router: Router, deps: CampaignDeps): void {
           }
           const rawBody = req.rawBody?.toString('utf8') ?? JSON.stringify(req.body);
           const answer = await createCampaign(deps, tenantId, request, rawBody, key);
-          if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
-          res.status(answer.status).json(answer.body);
+          sendIdempotentAnswer(res, answer);
         },
       ],
     },

@@ -1,6 +1,13 @@
 import type { Router } from 'express';
 import { listMessagesQuerySchema, ok, sendMessageSchema } from '@bm/contracts';
-import { defineRoutes, idempotencyKeyOf, tenantListRoute, tenantOf, validate } from '@bm/platform';
+import {
+  defineRoutes,
+  idempotencyKeyOf,
+  sendIdempotentAnswer,
+  tenantListRoute,
+  tenantOf,
+  validate,
+} from '@bm/platform';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 import { cancelMessage } from '../../domain/messages/cancel-message.use-case';
 import { getMessage } from '../../domain/messages/get-message.use-case';
@@ -20,8 +27,7 @@ export function messageRoutes(router: Router, deps: MessagingDeps): void {
           const body: unknown = req.body ?? {};
           const request = validate(sendMessageSchema, body);
           const answer = await sendMessage(deps, tenantId, request, body, key);
-          if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
-          res.status(answer.status).json(answer.body);
+          sendIdempotentAnswer(res, answer);
         },
       ],
     },
