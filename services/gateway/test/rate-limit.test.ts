@@ -8,7 +8,7 @@ const PLANS = JSON.stringify({
   unlimited: { limit: null, window_seconds: 1 },
 });
 
-// X-RateLimit-Limit and -Remaining of the unlimited plan (the largest 32-bit integer), as README.md states them.
+// X-RateLimit-Limit and -Remaining of the unlimited plan (the largest 32-bit integer), as docs/api.md states them.
 const UNLIMITED = '2147483647';
 
 describe('gateway rate limits', () => {
