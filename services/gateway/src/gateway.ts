@@ -5,6 +5,7 @@ import {
   createRedis,
   createServiceRuntime,
   DeadLetterQueues,
+  pingDatabase,
   serviceMetrics,
   type RedisClient,
   type ServiceRuntime,
@@ -12,34 +13,40 @@ import {
 import type { GatewayConfig } from './config';
 import { ApiKeyRepository } from './data-access/api-key.repository';
 import { AuthInvalidationChannel } from './data-access/auth-invalidation.store';
+import { DashboardUserRepository } from './data-access/dashboard-user.repository';
 import { createGatewayDataSource } from './data-access/data-source';
+import { KeyUsageStore } from './data-access/key-usage.store';
+import { SessionStore } from './data-access/session.store';
+import { SignInThrottleStore } from './data-access/sign-in-throttle.store';
 import { TenantRepository } from './data-access/tenant.repository';
 import { WindowCounterStore } from './data-access/window-counter.store';
-import { createDashboardParts } from './dashboard';
-import { ApiKeyAuthenticator } from './domain/authenticate-api-key.use-case';
-import { parsePlans } from './domain/plans';
-import { RateLimiter } from './domain/rate-limiter';
+import { ApiKeyAuthenticator } from './domain/api-keys/authenticate-api-key.use-case';
+import type { GatewayDeps } from './domain/gateway-deps';
+import { parsePlans } from './domain/rate-limits/plans';
+import { RateLimiter } from './domain/rate-limits/rate-limiter';
 import { adminRouter } from './entry-points/http/admin.routes';
+import { dashboardAuthRouter } from './entry-points/http/dashboard-auth.routes';
+import { dashboardStaticRouter } from './entry-points/http/dashboard-static.routes';
+import { dashboardUserAdminRoutes } from './entry-points/http/dashboard-users.admin-routes';
 import { docsRouter } from './entry-points/http/docs.routes';
 import { createForwarder, type Forwarder } from './entry-points/http/forward';
 import { healthRouter } from './entry-points/http/health.routes';
 import { publicApiRouter, upstreamWebhookRouter } from './entry-points/http/public-api.routes';
+import { tenantApiKeyRoutes } from './entry-points/http/tenant-api-keys.routes';
 
 export interface Gateway extends ServiceRuntime {
   dataSource: DataSource;
   redis: RedisClient;
 }
 
-/** Wires the gateway: repositories, authenticator, rate limiter, forwarder and the three routers. */
+/** Wires the gateway: repositories and stores, authenticator, rate limiter, forwarder and the routers. */
 export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const plans = parsePlans(config.RATE_LIMIT_PLANS, config.DEFAULT_PLAN);
   const dataSource = createGatewayDataSource(config);
   await dataSource.initialize();
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger });
-  const tenants = new TenantRepository(dataSource);
   const keys = new ApiKeyRepository(dataSource);
-  const rateLimiter = new RateLimiter(new WindowCounterStore(redis), logger);
   // Key and plan changes reach every replica over pub/sub (a subscriber needs its own connection).
   const invalidation = new AuthInvalidationChannel(
     redis,
@@ -47,17 +54,39 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     `${config.REDIS_PREFIX}gw:auth-changed`,
     logger,
   );
-  const authenticator = new ApiKeyAuthenticator(keys, invalidation, config.AUTH_CACHE_TTL_MS);
-  const dashboard = createDashboardParts(config, { redis, dataSource, tenants, keys, invalidation, logger });
-  const forward: Forwarder = createForwarder(config.INTERNAL_TOKEN, config.FORWARD_TIMEOUT_MS, logger);
   // The operator's dead-letter commands reach the broker directly; the connection opens on first use.
   const deadLetters = new DeadLetterQueues({ url: config.AMQP_URL, prefix: config.AMQP_PREFIX, logger });
+  const deps: GatewayDeps = {
+    tenants: new TenantRepository(dataSource),
+    keys,
+    keyUsage: new KeyUsageStore(redis, logger),
+    invalidation,
+    users: new DashboardUserRepository(dataSource),
+    sessions: new SessionStore(
+      redis,
+      config.SESSION_IDLE_SECONDS * 1000,
+      config.SESSION_ABSOLUTE_SECONDS * 1000,
+    ),
+    throttle: new SignInThrottleStore(redis, {
+      perEmail: config.SIGNIN_MAX_PER_EMAIL,
+      perIp: config.SIGNIN_MAX_PER_IP,
+      windowSeconds: config.SIGNIN_WINDOW_SECONDS,
+    }),
+    deadLetters,
+    health: { database: () => pingDatabase(dataSource), cache: () => redis.ping() },
+    plans,
+    defaultPlan: config.DEFAULT_PLAN,
+    authenticator: new ApiKeyAuthenticator(keys, invalidation, config.AUTH_CACHE_TTL_MS),
+    rateLimiter: new RateLimiter(new WindowCounterStore(redis), logger),
+  };
+  const forward: Forwarder = createForwarder(config.INTERNAL_TOKEN, config.FORWARD_TIMEOUT_MS, logger);
   const targets = {
     messaging: config.MESSAGING_URL,
     campaign: config.CAMPAIGN_URL,
     dispatcher: config.DISPATCHER_URL,
     ingress: config.INGRESS_URL,
   };
+  const bodyLimit = config.ADMIN_BODY_LIMIT;
 
   const app = createHttpApp({
     logger,
@@ -65,34 +94,17 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     routes: (a) => {
       // The public API first: it is nearly every request, and no other router answers under /api/v1, so its
       // requests need not walk past the docs, health, dashboard and admin routes to reach it.
-      a.use(
-        publicApiRouter(
-          { authenticator, rateLimiter, plans, defaultPlan: config.DEFAULT_PLAN, ...dashboard.credentials },
-          forward,
-          targets,
-          dashboard.tenantRoutes,
-        ),
-      );
+      a.use(publicApiRouter(deps, forward, targets, tenantApiKeyRoutes(deps)));
       a.use(docsRouter());
-      a.use(healthRouter(dataSource, redis, config.HEALTH_TIMEOUT_MS));
+      a.use(healthRouter(deps, config.HEALTH_TIMEOUT_MS));
       a.use(upstreamWebhookRouter(forward, targets));
-      dashboard.mount(a);
+      a.use(dashboardAuthRouter({ ...deps, bodyLimit }));
+      a.use(dashboardStaticRouter(config.DASHBOARD_DIR, logger));
       a.use(
         '/admin/v1',
         adminRouter(
-          {
-            adminToken: config.ADMIN_TOKEN,
-            tenants,
-            keys,
-            plans,
-            defaultPlan: config.DEFAULT_PLAN,
-            invalidation,
-            forward,
-            targets,
-            bodyLimit: config.ADMIN_BODY_LIMIT,
-            deadLetters,
-          },
-          dashboard.adminRoutes,
+          { ...deps, adminToken: config.ADMIN_TOKEN, forward, targets, bodyLimit },
+          dashboardUserAdminRoutes({ ...deps, publicUrl: config.PUBLIC_URL, bodyLimit }),
         ),
       );
     },

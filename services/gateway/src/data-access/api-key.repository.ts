@@ -1,16 +1,8 @@
 import { IsNull, type DataSource } from 'typeorm';
+import type { ApiKeys, ApiKeySummary, KeyCredential } from '../domain/ports/api-keys.port';
 import { ApiKeyEntity } from './api-key.entity';
 
-/** What authentication needs of a key: its hash, its tenant and the tenant's plan. */
-export interface KeyCredential {
-  keyId: string;
-  tenantId: number;
-  plan: string;
-  secretHash: Buffer;
-  revoked: boolean;
-}
-
-export class ApiKeyRepository {
+export class ApiKeyRepository implements ApiKeys {
   constructor(private readonly dataSource: DataSource) {}
 
   async insert(keyId: string, tenantId: number, secretHash: Buffer): Promise<Date> {
@@ -39,9 +31,7 @@ export class ApiKeyRepository {
   }
 
   /** The tenant's keys, newest first (ULID order is creation order). */
-  async listForTenant(
-    tenantId: number,
-  ): Promise<Array<{ keyId: string; createdAt: Date; revokedAt: Date | null }>> {
+  async listForTenant(tenantId: number): Promise<ApiKeySummary[]> {
     const rows = await this.dataSource.getRepository(ApiKeyEntity).find({
       where: { tenantId },
       order: { id: 'DESC' },

@@ -1,5 +1,5 @@
 import type { Logger, RedisClient } from '@bm/platform';
-import type { AuthInvalidation } from '../domain/gateway-ports';
+import type { AuthInvalidation } from '../domain/ports/auth-invalidation.port';
 
 /**
  * Tells every gateway replica that API keys or plans changed (Redis pub/sub). A replica trusts its key cache

@@ -1,18 +1,6 @@
 import { queryRows, withTransaction } from '@bm/platform';
 import type { DataSource } from 'typeorm';
-
-export interface DashboardUser {
-  id: string;
-  tenantId: number;
-  email: string;
-  passwordHash: string | null;
-}
-
-export interface InviteRecord {
-  userId: string;
-  expiresAt: Date;
-  usedAt: Date | null;
-}
+import type { DashboardUser, DashboardUsers, InviteRecord } from '../domain/ports/dashboard-users.port';
 
 interface UserRow {
   id: string;
@@ -29,7 +17,7 @@ const toUser = (row: UserRow): DashboardUser => ({
 });
 
 /** Dashboard users and their invites (gateway schema). */
-export class DashboardUserRepository {
+export class DashboardUserRepository implements DashboardUsers {
   constructor(private readonly dataSource: DataSource) {}
 
   async findByEmail(email: string): Promise<DashboardUser | undefined> {

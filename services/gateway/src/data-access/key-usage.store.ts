@@ -1,4 +1,5 @@
 import type { Logger, RedisClient } from '@bm/platform';
+import type { KeyUsage } from '../domain/ports/api-keys.port';
 
 const HASH = 'gw:key-last-used';
 // A key's last use is kept to the minute: one Redis write per key per minute per replica, not per request.
@@ -6,7 +7,7 @@ const RESOLUTION_MS = 60_000;
 const MAX_TRACKED = 10_000;
 
 /** When each API key was last used, in Redis so that every replica's requests count. */
-export class KeyUsageStore {
+export class KeyUsageStore implements KeyUsage {
   private readonly lastWritten = new Map<string, number>();
 
   constructor(

@@ -1,20 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RedisClient } from '@bm/platform';
-
-/** What a dashboard session holds; the session id itself is never stored, only its SHA-256. */
-export interface SessionRecord {
-  userId: string;
-  tenantId: number;
-  email: string;
-  csrfToken: string;
-  /** Epoch milliseconds: the absolute lifetime counts from here. */
-  createdAt: number;
-}
-
-export interface LiveSession extends SessionRecord {
-  idleExpiresAt: number;
-  absoluteExpiresAt: number;
-}
+import type { LiveSession, SessionRecord, Sessions } from '../domain/ports/sessions.port';
 
 const keyOf = (sessionId: string) => `gw:session:${createHash('sha256').update(sessionId).digest('hex')}`;
 
@@ -22,7 +8,7 @@ const keyOf = (sessionId: string) => `gw:session:${createHash('sha256').update(s
  * Sessions in Redis, where every gateway replica sees them. The key's TTL is the idle timeout, moved on at each
  * use but never past the absolute end, so Redis forgets an ended session by itself.
  */
-export class SessionStore {
+export class SessionStore implements Sessions {
   constructor(
     private readonly redis: RedisClient,
     private readonly idleMs: number,

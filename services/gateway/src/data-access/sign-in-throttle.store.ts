@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RedisClient } from '@bm/platform';
-import type { SignInThrottle, ThrottleDecision } from '../domain/gateway-ports';
+import type { SignInThrottle, ThrottleDecision } from '../domain/ports/sessions.port';
 
 export interface ThrottleLimits {
   perEmail: number;

@@ -1,12 +1,6 @@
 import type { DataSource } from 'typeorm';
+import type { Tenant, Tenants } from '../domain/ports/tenants.port';
 import { TenantEntity } from './tenant.entity';
-
-export interface Tenant {
-  id: number;
-  name: string;
-  plan: string;
-  createdAt: Date;
-}
 
 const toTenant = (e: TenantEntity): Tenant => ({
   id: e.id,
@@ -16,7 +10,7 @@ const toTenant = (e: TenantEntity): Tenant => ({
 });
 
 /** Tenants: created by operators, each on one plan. */
-export class TenantRepository {
+export class TenantRepository implements Tenants {
   constructor(private readonly dataSource: DataSource) {}
 
   async create(name: string, plan: string): Promise<Tenant> {

@@ -1,5 +1,5 @@
 import type { RedisClient } from '@bm/platform';
-import type { WindowCounter } from '../domain/gateway-ports';
+import type { WindowCounter } from '../domain/ports/window-counter.port';
 
 // One round trip for every hit of a batch: count each in its key's fixed window (a key may repeat: each occurrence
 // is its own hit) and read the window's remaining time. The replies are count, ms left pairs, in order.

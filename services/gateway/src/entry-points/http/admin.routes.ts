@@ -3,46 +3,32 @@ import {
   createTenantSchema,
   FORWARDED_ADMIN_ROUTES,
   type InternalService,
-  integerIdSchema,
   replayDeadLettersQuerySchema,
   showDeadLettersQuerySchema,
   updateTenantSchema,
   ok,
 } from '@bm/contracts';
-import {
-  AppError,
-  defineRoutes,
-  jsonBody,
-  safeEqual,
-  validate,
-  type DeadLetterQueues,
-  type RouteDefinition,
-} from '@bm/platform';
-import type { ApiKeyRepository } from '../../data-access/api-key.repository';
-import type { TenantRepository } from '../../data-access/tenant.repository';
-import { issueApiKey, revokeApiKey } from '../../domain/manage-api-keys.use-case';
-import {
-  listDeadLetterQueues,
-  replayDeadLetters,
-  showDeadLetters,
-} from '../../domain/manage-dead-letters.use-case';
-import { createTenant, requireTenant, updateTenantPlan } from '../../domain/manage-tenants.use-case';
-import type { Plan } from '../../domain/plans';
-import type { AuthInvalidation } from '../../domain/gateway-ports';
+import { AppError, defineRoutes, jsonBody, safeEqual, validate, type RouteDefinition } from '@bm/platform';
+import { issueApiKey } from '../../domain/api-keys/issue-api-key.use-case';
+import { revokeApiKey } from '../../domain/api-keys/revoke-api-key.use-case';
+import { listDeadLetterQueues } from '../../domain/dead-letters/list-dead-letter-queues.use-case';
+import { replayDeadLetters } from '../../domain/dead-letters/replay-dead-letters.use-case';
+import { showDeadLetters } from '../../domain/dead-letters/show-dead-letters.use-case';
+import type { GatewayDeps } from '../../domain/gateway-deps';
+import { createTenant } from '../../domain/tenants/create-tenant.use-case';
+import { getTenant } from '../../domain/tenants/get-tenant.use-case';
+import { updateTenantPlan } from '../../domain/tenants/update-tenant-plan.use-case';
 import type { Forwarder } from './forward';
-import { keyIdOf } from './tenant-api-keys.routes';
+import { keyIdOf, tenantIdOf } from './path-params';
 
-export interface AdminDeps {
+export interface AdminDeps extends Pick<
+  GatewayDeps,
+  'tenants' | 'keys' | 'plans' | 'defaultPlan' | 'invalidation' | 'deadLetters'
+> {
   adminToken: string;
-  tenants: TenantRepository;
-  keys: ApiKeyRepository;
-  plans: Map<string, Plan>;
-  defaultPlan: string;
-  invalidation: AuthInvalidation;
   forward: Forwarder;
   targets: Record<InternalService, string>;
   bodyLimit: string;
-  deadLetters: DeadLetterQueues;
 }
 
 function requireAdmin(token: string) {
@@ -52,15 +38,6 @@ function requireAdmin(token: string) {
     next();
   };
 }
-
-// gateway.tenants.id is a PostgreSQL integer: a larger id names no tenant (and would fail the query).
-const tenantIdSchema = integerIdSchema.max(2_147_483_647);
-
-const tenantIdOf = (req: Request): number => {
-  const id = Number(req.params.tenantId);
-  if (tenantIdSchema.validate(id).error) throw new AppError('TENANT_NOT_FOUND');
-  return id;
-};
 
 /**
  * The operator API of CONTRACT.md under /admin/v1, guarded by ADMIN_TOKEN; `ownRoutes` add operator endpoints
@@ -72,7 +49,7 @@ export function adminRouter(deps: AdminDeps, ownRoutes: RouteDefinition[] = []):
   const json = jsonBody(deps.bodyLimit);
   // The tenant must exist before a channel account is connected to it; the messaging service owns the rest.
   const forwardForTenant = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const tenant = await requireTenant(deps.tenants, tenantIdOf(req));
+    const tenant = await getTenant(deps, tenantIdOf(req));
     deps.forward(deps.targets.messaging, tenant.tenant_id)(req, res, next);
   };
   defineRoutes(router, [
@@ -84,14 +61,14 @@ export function adminRouter(deps: AdminDeps, ownRoutes: RouteDefinition[] = []):
         ...json,
         async (req, res) => {
           const input = validate(createTenantSchema, req.body ?? {});
-          res.status(201).json(ok(await createTenant(deps.tenants, deps.plans, input, deps.defaultPlan)));
+          res.status(201).json(ok(await createTenant(deps, input)));
         },
       ],
     },
     {
       method: 'GET',
       path: '/tenants/:tenantId',
-      handlers: [async (req, res) => res.json(ok(await requireTenant(deps.tenants, tenantIdOf(req))))],
+      handlers: [async (req, res) => res.json(ok(await getTenant(deps, tenantIdOf(req))))],
     },
     {
       method: 'PATCH',
@@ -101,29 +78,24 @@ export function adminRouter(deps: AdminDeps, ownRoutes: RouteDefinition[] = []):
         async (req, res) => {
           const tenantId = tenantIdOf(req);
           const { plan } = validate(updateTenantSchema, req.body ?? {});
-          res.json(ok(await updateTenantPlan(deps.tenants, deps.plans, deps.invalidation, tenantId, plan)));
+          res.json(ok(await updateTenantPlan(deps, tenantId, plan)));
         },
       ],
     },
     {
       method: 'POST',
       path: '/tenants/:tenantId/api-keys',
-      handlers: [
-        async (req, res) =>
-          res.status(201).json(ok(await issueApiKey(deps.tenants, deps.keys, tenantIdOf(req)))),
-      ],
+      handlers: [async (req, res) => res.status(201).json(ok(await issueApiKey(deps, tenantIdOf(req))))],
     },
     {
       method: 'DELETE',
       path: '/api-keys/:keyId',
-      handlers: [
-        async (req, res) => res.json(ok(await revokeApiKey(deps.keys, deps.invalidation, keyIdOf(req)))),
-      ],
+      handlers: [async (req, res) => res.json(ok(await revokeApiKey(deps, keyIdOf(req))))],
     },
     {
       method: 'GET',
       path: '/dead-letters',
-      handlers: [async (_req, res) => res.json(ok(await listDeadLetterQueues(deps.deadLetters)))],
+      handlers: [async (_req, res) => res.json(ok(await listDeadLetterQueues(deps)))],
     },
     {
       method: 'GET',
@@ -131,7 +103,7 @@ export function adminRouter(deps: AdminDeps, ownRoutes: RouteDefinition[] = []):
       handlers: [
         async (req, res) => {
           const { limit } = validate(showDeadLettersQuerySchema, req.query, { prefix: 'query' });
-          res.json(ok(await showDeadLetters(deps.deadLetters, String(req.params.queue), limit)));
+          res.json(ok(await showDeadLetters(deps, String(req.params.queue), limit)));
         },
       ],
     },
@@ -141,7 +113,7 @@ export function adminRouter(deps: AdminDeps, ownRoutes: RouteDefinition[] = []):
       handlers: [
         async (req, res) => {
           const { limit } = validate(replayDeadLettersQuerySchema, req.query, { prefix: 'query' });
-          res.json(ok(await replayDeadLetters(deps.deadLetters, String(req.params.queue), limit)));
+          res.json(ok(await replayDeadLetters(deps, String(req.params.queue), limit)));
         },
       ],
     },

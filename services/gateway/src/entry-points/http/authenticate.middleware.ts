@@ -1,14 +1,10 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, currentContext } from '@bm/platform';
-import type { Plan } from '../../domain/plans';
-import type { RateDecision, RateLimiter } from '../../domain/rate-limiter';
+import type { GatewayDeps } from '../../domain/gateway-deps';
+import type { RateDecision } from '../../domain/rate-limits/rate-limiter';
 import { resolveCredential, type CredentialDeps } from './credential';
 
-export interface AuthDeps extends CredentialDeps {
-  rateLimiter: RateLimiter;
-  plans: Map<string, Plan>;
-  defaultPlan: string;
-}
+export type AuthDeps = CredentialDeps & Pick<GatewayDeps, 'rateLimiter' | 'plans' | 'defaultPlan'>;
 
 // On every plan, the unlimited one included (with a budget no client spends): CONTRACT.md's every authenticated
 // answer, and a 401 too (the default plan's budget, uncounted).

@@ -1,18 +1,10 @@
 import type { Request } from 'express';
-import type { KeyUsageStore } from '../../data-access/key-usage.store';
-import type { SessionStore } from '../../data-access/session.store';
-import type { TenantRepository } from '../../data-access/tenant.repository';
-import type { ApiKeyAuthenticator } from '../../domain/authenticate-api-key.use-case';
-import { authenticateSession } from '../../domain/authenticate-session.use-case';
+import type { GatewayDeps } from '../../domain/gateway-deps';
+import { authenticateSession } from '../../domain/sessions/authenticate-session.use-case';
 import { sessionRequestOf } from './dashboard-auth.routes';
 import { sessionIdOf } from './session-cookie';
 
-export interface CredentialDeps {
-  authenticator: ApiKeyAuthenticator;
-  /** Dashboard sessions; without them only API keys authenticate. */
-  dashboard?: { sessions: SessionStore; tenants: TenantRepository };
-  keyUsage?: KeyUsageStore;
-}
+export type CredentialDeps = Pick<GatewayDeps, 'authenticator' | 'sessions' | 'tenants' | 'keyUsage'>;
 
 /** Who a /api/v1 request acts for, and on which plan. */
 export interface RequestCredential {
@@ -27,11 +19,11 @@ export interface RequestCredential {
 export async function resolveCredential(req: Request, deps: CredentialDeps): Promise<RequestCredential> {
   const header = req.get('authorization');
   const sessionId = header === undefined ? sessionIdOf(req) : undefined;
-  if (sessionId !== undefined && deps.dashboard) {
-    const { session, plan } = await authenticateSession(deps.dashboard, sessionRequestOf(req, sessionId));
+  if (sessionId !== undefined) {
+    const { session, plan } = await authenticateSession(deps, sessionRequestOf(req, sessionId));
     return { tenantId: session.tenantId, plan };
   }
   const credential = await deps.authenticator.authenticate(header);
-  deps.keyUsage?.record(credential.keyId);
+  deps.keyUsage.record(credential.keyId);
   return credential;
 }

@@ -7,14 +7,15 @@ import {
   type SignInRequest,
 } from '@bm/contracts';
 import { AppError, defineRoutes, jsonBody, validate } from '@bm/platform';
-import type { DashboardUserRepository } from '../../data-access/dashboard-user.repository';
-import type { LiveSession, SessionStore } from '../../data-access/session.store';
-import type { TenantRepository } from '../../data-access/tenant.repository';
-import { authenticateSession, type SessionRequest } from '../../domain/authenticate-session.use-case';
-import { setDashboardPassword } from '../../domain/set-dashboard-password.use-case';
-import { signIn } from '../../domain/sign-in.use-case';
-import type { SignInThrottle } from '../../domain/gateway-ports';
-import { signOut } from '../../domain/sign-out.use-case';
+import { setDashboardPassword } from '../../domain/dashboard-users/set-dashboard-password.use-case';
+import type { GatewayDeps } from '../../domain/gateway-deps';
+import type { LiveSession } from '../../domain/ports/sessions.port';
+import {
+  authenticateSession,
+  type SessionRequest,
+} from '../../domain/sessions/authenticate-session.use-case';
+import { signIn } from '../../domain/sessions/sign-in.use-case';
+import { signOut } from '../../domain/sessions/sign-out.use-case';
 import {
   clearSessionCookie,
   csrfHeaderOf,
@@ -23,11 +24,7 @@ import {
   setSessionCookie,
 } from './session-cookie';
 
-export interface DashboardAuthDeps {
-  users: DashboardUserRepository;
-  sessions: SessionStore;
-  tenants: TenantRepository;
-  throttle: SignInThrottle;
+export interface DashboardAuthDeps extends Pick<GatewayDeps, 'users' | 'sessions' | 'tenants' | 'throttle'> {
   bodyLimit: string;
 }
 
@@ -77,7 +74,7 @@ export function dashboardAuthRouter(deps: DashboardAuthDeps): Router {
         ...json,
         async (req, res) => {
           const input = validate(setPasswordSchema, req.body ?? {});
-          res.json(ok(await setDashboardPassword(deps.users, input)));
+          res.json(ok(await setDashboardPassword(deps, input)));
         },
       ],
     },
@@ -118,7 +115,7 @@ export function dashboardAuthRouter(deps: DashboardAuthDeps): Router {
       handlers: [
         async (req, res) => {
           const sessionId = sessionIdOf(req);
-          if (sessionId !== undefined) await signOut(deps.sessions, sessionRequestOf(req, sessionId));
+          if (sessionId !== undefined) await signOut(deps, sessionRequestOf(req, sessionId));
           clearSessionCookie(req, res);
           res.json(ok({ signed_out: true }));
         },

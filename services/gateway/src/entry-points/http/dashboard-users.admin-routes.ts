@@ -1,13 +1,11 @@
 import type { Request } from 'express';
-import { inviteDashboardUserSchema, integerIdSchema, ok } from '@bm/contracts';
-import { AppError, jsonBody, validate, type RouteDefinition } from '@bm/platform';
-import type { DashboardUserRepository } from '../../data-access/dashboard-user.repository';
-import type { TenantRepository } from '../../data-access/tenant.repository';
-import { inviteDashboardUser } from '../../domain/invite-dashboard-user.use-case';
+import { inviteDashboardUserSchema, ok } from '@bm/contracts';
+import { jsonBody, validate, type RouteDefinition } from '@bm/platform';
+import { inviteDashboardUser } from '../../domain/dashboard-users/invite-dashboard-user.use-case';
+import type { GatewayDeps } from '../../domain/gateway-deps';
+import { tenantIdOf } from './path-params';
 
-export interface DashboardUserAdminDeps {
-  tenants: TenantRepository;
-  users: DashboardUserRepository;
+export interface DashboardUserAdminDeps extends Pick<GatewayDeps, 'tenants' | 'users'> {
   /** Where invite links point (…/dashboard); unset, the origin the operator called is used. */
   publicUrl: string | undefined;
   bodyLimit: string;
@@ -29,9 +27,7 @@ export function dashboardUserAdminRoutes(deps: DashboardUserAdminDeps): RouteDef
       handlers: [
         ...jsonBody(deps.bodyLimit),
         async (req, res) => {
-          const tenantId = Number(req.params.tenantId);
-          if (integerIdSchema.max(2_147_483_647).validate(tenantId).error)
-            throw new AppError('TENANT_NOT_FOUND');
+          const tenantId = tenantIdOf(req);
           const { email } = validate(inviteDashboardUserSchema, req.body ?? {});
           const dashboardUrl = dashboardUrlOf(req, deps.publicUrl);
           res.status(201).json(ok(await inviteDashboardUser(deps, { tenantId, email, dashboardUrl })));

@@ -1,13 +1,13 @@
 import { Router } from 'express';
 import { fail, ok } from '@bm/contracts';
-import { defineRoutes, pingDatabase, serviceHealthRoutes, type RedisClient } from '@bm/platform';
-import type { DataSource } from 'typeorm';
-import { checkHealth, type HealthProbes } from '../../domain/check-health.use-case';
+import { defineRoutes, serviceHealthRoutes } from '@bm/platform';
+import type { GatewayDeps } from '../../domain/gateway-deps';
+import { checkHealth } from '../../domain/health/check-health.use-case';
 
 /** GET /api/health exactly as published: 200 healthy, or 503 SERVICE_DEGRADED with the report in details. */
-export function healthRouter(dataSource: DataSource, redis: RedisClient, timeoutMs: number): Router {
+export function healthRouter(deps: Pick<GatewayDeps, 'health'>, timeoutMs: number): Router {
   const router = Router();
-  const probes: HealthProbes = { database: () => pingDatabase(dataSource), cache: () => redis.ping() };
+  const probes = deps.health;
   defineRoutes(router, [
     {
       method: 'GET',

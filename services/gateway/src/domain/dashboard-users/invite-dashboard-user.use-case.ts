@@ -1,16 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { DashboardInviteDto } from '@bm/contracts';
 import { AppError } from '@bm/platform';
 import { ulid } from 'ulidx';
-import type { DashboardUserRepository } from '../data-access/dashboard-user.repository';
-import type { TenantRepository } from '../data-access/tenant.repository';
-
-export const INVITE_TTL_MS = 24 * 60 * 60 * 1000;
-
-/** The SHA-256 under which an invite token is stored and looked up. */
-export function hashInviteToken(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
-}
+import type { GatewayDeps } from '../gateway-deps';
+import { hashInviteToken, INVITE_TTL_MS } from './invite-token';
 
 /**
  * Invites a person to the tenant's dashboard: a single-use link valid 24 h, in this answer only. Inviting the
@@ -18,7 +11,7 @@ export function hashInviteToken(token: string): Buffer {
  * email already used by another tenant's user is 409 CONFLICT.
  */
 export async function inviteDashboardUser(
-  deps: { tenants: TenantRepository; users: DashboardUserRepository },
+  deps: Pick<GatewayDeps, 'tenants' | 'users'>,
   input: { tenantId: number; email: string; dashboardUrl: string },
   now = new Date(),
 ): Promise<DashboardInviteDto> {

@@ -1,7 +1,7 @@
 import type { DashboardUserDto } from '@bm/contracts';
 import { AppError } from '@bm/platform';
-import type { DashboardUserRepository } from '../data-access/dashboard-user.repository';
-import { hashInviteToken } from './invite-dashboard-user.use-case';
+import type { GatewayDeps } from '../gateway-deps';
+import { hashInviteToken } from './invite-token';
 import { hashPassword } from './passwords';
 
 /**
@@ -9,13 +9,13 @@ import { hashPassword } from './passwords';
  * expired one 410 INVITE_EXPIRED (CONTRACT.md).
  */
 export async function setDashboardPassword(
-  users: DashboardUserRepository,
+  deps: Pick<GatewayDeps, 'users'>,
   input: { token: string; password: string },
   now = new Date(),
 ): Promise<DashboardUserDto> {
   // Hashed before the lookup so the row lock is held for no longer than the update itself.
   const passwordHash = await hashPassword(input.password);
-  const outcome = await users.redeemInvite(hashInviteToken(input.token), passwordHash, now);
+  const outcome = await deps.users.redeemInvite(hashInviteToken(input.token), passwordHash, now);
   if (!outcome) throw new AppError('NOT_FOUND', 'No such invite');
   if (!outcome.user) throw new AppError('INVITE_EXPIRED');
   return { user_id: outcome.user.id, tenant_id: outcome.user.tenantId, email: outcome.user.email };

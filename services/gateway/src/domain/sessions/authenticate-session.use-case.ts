@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '@bm/platform';
-import type { LiveSession, SessionStore } from '../data-access/session.store';
-import type { TenantRepository } from '../data-access/tenant.repository';
+import type { GatewayDeps } from '../gateway-deps';
+import type { LiveSession } from '../ports/sessions.port';
 
 /** What the request tells about where it came from and what it carries, read by the entry point. */
 export interface SessionRequest {
@@ -38,7 +38,7 @@ export function requireCsrf(request: SessionRequest, session: LiveSession): void
  * attaches to another site's form post, changes nothing. A session that ended is 401 SESSION_EXPIRED.
  */
 export async function authenticateSession(
-  deps: { sessions: SessionStore; tenants: TenantRepository },
+  deps: Pick<GatewayDeps, 'sessions' | 'tenants'>,
   request: SessionRequest,
 ): Promise<SessionCredential> {
   const session = await deps.sessions.touch(request.sessionId);

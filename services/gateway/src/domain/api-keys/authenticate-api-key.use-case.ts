@@ -1,7 +1,7 @@
 import { AppError } from '@bm/platform';
-import type { ApiKeyRepository, KeyCredential } from '../data-access/api-key.repository';
+import type { ApiKeys, KeyCredential } from '../ports/api-keys.port';
+import type { AuthInvalidation } from '../ports/auth-invalidation.port';
 import { parseApiKey, secretMatches } from './api-key';
-import type { AuthInvalidation } from './gateway-ports';
 
 interface CachedCredential {
   credential: KeyCredential;
@@ -21,7 +21,7 @@ export class ApiKeyAuthenticator {
   private readonly cache = new Map<string, CachedCredential>();
 
   constructor(
-    private readonly keys: ApiKeyRepository,
+    private readonly keys: ApiKeys,
     private readonly invalidation: AuthInvalidation,
     private readonly ttlMs: number,
   ) {

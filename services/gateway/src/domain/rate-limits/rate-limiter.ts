@@ -1,5 +1,5 @@
 import type { Logger } from '@bm/platform';
-import type { WindowCounter } from './gateway-ports';
+import type { WindowCounter } from '../ports/window-counter.port';
 import type { Plan } from './plans';
 
 export interface RateDecision {

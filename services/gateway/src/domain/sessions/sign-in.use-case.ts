@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '@bm/platform';
-import type { DashboardUserRepository } from '../data-access/dashboard-user.repository';
-import type { LiveSession, SessionStore } from '../data-access/session.store';
-import { verifyPassword } from './passwords';
-import type { SignInThrottle } from './gateway-ports';
+import { verifyPassword } from '../dashboard-users/passwords';
+import type { GatewayDeps } from '../gateway-deps';
+import type { LiveSession } from '../ports/sessions.port';
 
 export type SignInOutcome =
   | { kind: 'signed-in'; sessionId: string; session: LiveSession }
@@ -15,7 +14,7 @@ export type SignInOutcome =
  * scrypt hash and answer the same 401 INVALID_CREDENTIALS.
  */
 export async function signIn(
-  deps: { users: DashboardUserRepository; sessions: SessionStore; throttle: SignInThrottle },
+  deps: Pick<GatewayDeps, 'users' | 'sessions' | 'throttle'>,
   input: { email: string; password: string; ip: string },
 ): Promise<SignInOutcome> {
   const wait = await deps.throttle.attempt(input.email, input.ip);

@@ -1,11 +1,6 @@
 import type { HealthReport } from '@bm/contracts';
 import { checkWithin } from '@bm/platform';
-
-/** The gateway's dependencies as the health check sees them: each probe resolves while it answers. */
-export interface HealthProbes {
-  database(): Promise<unknown>;
-  cache(): Promise<unknown>;
-}
+import type { HealthProbes } from '../ports/health.port';
 
 /** Real checks of the database (a query) and the cache (a PING), each bounded by the timeout. */
 export async function checkHealth(probes: HealthProbes, timeoutMs: number): Promise<HealthReport> {

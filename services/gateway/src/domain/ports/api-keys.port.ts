@@ -1,0 +1,32 @@
+/** What authentication needs of a key: its hash, its tenant and the tenant's plan. */
+export interface KeyCredential {
+  keyId: string;
+  tenantId: number;
+  plan: string;
+  secretHash: Buffer;
+  revoked: boolean;
+}
+
+export interface ApiKeySummary {
+  keyId: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+/** API keys as stored: the SHA-256 of each key's secret part, never the key itself. */
+export interface ApiKeys {
+  /** Stores a new key; answers when it was created. */
+  insert(keyId: string, tenantId: number, secretHash: Buffer): Promise<Date>;
+  findCredential(keyId: string): Promise<KeyCredential | undefined>;
+  /** The tenant's keys, newest first. */
+  listForTenant(tenantId: number): Promise<ApiKeySummary[]>;
+  /** Marks the key revoked; when it was, or undefined when no active key has that id. */
+  revoke(keyId: string): Promise<Date | undefined>;
+}
+
+/** When each API key was last used, as every replica's requests saw it. */
+export interface KeyUsage {
+  /** Notes a use of the key; never fails the request (a lost note only makes "last used" older). */
+  record(keyId: string, now?: number): void;
+  lastUsed(keyIds: string[]): Promise<Map<string, Date>>;
+}

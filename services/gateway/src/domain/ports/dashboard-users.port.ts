@@ -1,0 +1,38 @@
+export interface DashboardUser {
+  id: string;
+  tenantId: number;
+  email: string;
+  passwordHash: string | null;
+}
+
+export interface InviteRecord {
+  userId: string;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+/** Dashboard users and their invites. */
+export interface DashboardUsers {
+  findByEmail(email: string): Promise<DashboardUser | undefined>;
+  /**
+   * Makes the user when the email is new and records a fresh invite; earlier unused invites of the user stop
+   * working, so only the newest link is ever valid. Answers the user as stored (another tenant's, if so).
+   */
+  upsertWithInvite(
+    newId: string,
+    tenantId: number,
+    email: string,
+    tokenHash: Buffer,
+    expiresAt: Date,
+  ): Promise<DashboardUser>;
+  /**
+   * Spends the invite and sets the user's password at once; a second use of the same link, even a concurrent
+   * one, sees it used. Answers what the invite was before this call (undefined when unknown), and the user
+   * when the invite was spent now.
+   */
+  redeemInvite(
+    tokenHash: Buffer,
+    passwordHash: string,
+    now: Date,
+  ): Promise<{ invite: InviteRecord; user?: DashboardUser } | undefined>;
+}
