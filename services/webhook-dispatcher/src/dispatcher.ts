@@ -15,7 +15,7 @@ import { webhookMetrics } from './data-access/http/webhook-metrics';
 import { WebhookSender } from './data-access/http/webhook-sender';
 import { RetentionRepository } from './data-access/retention.repository';
 import { AddressPolicy } from './domain/address-policy';
-import { DeliveryWorker, leaseSettings } from './domain/delivery-worker';
+import { DeliveryWorker, leaseSettings } from './entry-points/workers/delivery-worker';
 import type { DispatcherDeps } from './domain/dispatcher-deps';
 import { purgeOldDeliveries } from './domain/purge-old-deliveries.use-case';
 import { registerConsumers } from './entry-points/consumers/domain-events.consumer';

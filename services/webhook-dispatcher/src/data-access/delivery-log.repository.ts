@@ -2,30 +2,12 @@ import type { DataSource } from 'typeorm';
 import type { WebhookDeliveriesQuery, WebhookDeliveryStatus, WebhookEventName } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
 
-export interface DeliveryView {
-  id: string;
-  eventId: string;
-  event: WebhookEventName;
-  status: WebhookDeliveryStatus;
-  createdAt: Date;
-  attempts: AttemptView[];
-}
-
-export interface AttemptView {
-  attempt: number;
-  at: Date;
-  durationMs: number | null;
-  httpStatus: number | null;
-  error: string | null;
-  responseExcerpt: string | null;
-}
-
-export interface EndpointStats {
-  delivered: number;
-  failed: number;
-  pending: number;
-  lastError: { at: Date; deliveryId: string; httpStatus: number | null; error: string } | null;
-}
+import type {
+  AttemptView,
+  DeliveryLog,
+  DeliveryView,
+  EndpointStats,
+} from '../domain/ports/delivery-log.port';
 
 interface DeliveryRow {
   id: string;
@@ -48,7 +30,7 @@ interface AttemptRow {
 const FILTER = `tenant_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR event = $3)`;
 
 /** The health monitor's reads of deliveries and attempts, and redelivery. */
-export class DeliveryLogRepository {
+export class DeliveryLogRepository implements DeliveryLog {
   constructor(private readonly ds: DataSource) {}
 
   /** One page of the tenant's deliveries, newest first, each with its attempts in order; and the total. */

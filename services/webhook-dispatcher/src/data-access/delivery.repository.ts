@@ -1,56 +1,13 @@
 import type { DataSource } from 'typeorm';
 import { queryRows } from '@bm/platform';
 
-/** A delivery leased for one attempt, with everything the attempt needs. */
-export interface ClaimedDelivery {
-  id: string;
-  tenantId: number;
-  eventId: string;
-  body: string;
-  /** Attempts already finished; this one is number attemptCount + 1. */
-  attemptCount: number;
-  leaseToken: string;
-  url: string | null;
-  /** Sealed secrets that sign now, the newest first. */
-  sealedSecrets: string[];
-  /** The trace of the event's domain event, when it had one. */
-  traceparent: string | null;
-}
-
-export interface AttemptRecord {
-  deliveryId: string;
-  leaseToken: string;
-  status: 'pending' | 'delivered' | 'failed';
-  /** When the next attempt is due (pending only). */
-  retryInMs: number;
-  url: string | null;
-  at: Date;
-  durationMs: number;
-  httpStatus: number | null;
-  error: string | null;
-  responseExcerpt: string | null;
-}
-
-/** What one pass of the worker asks: record the finished attempts, then lease due deliveries. */
-export interface PassRequest {
-  finished: AttemptRecord[];
-  /** Deliveries to lease at most (0: record only). */
-  claimLimit: number;
-  /** Attempts in flight toward one endpoint across replicas. */
-  perEndpoint: number;
-  leaseMs: number;
-  token: string;
-  /** The worker goes idle unless this pass claims something: answer when it should look again. */
-  wantNextDue: boolean;
-}
-
-export interface PassResult {
-  /** Ids of the finished deliveries recorded; one missing was no longer leased by us. */
-  recorded: Set<string>;
-  claimed: ClaimedDelivery[];
-  /** Asked with wantNextDue and nothing claimed: the earliest future retry or lease end, if any. */
-  nextDueAt?: Date;
-}
+import type {
+  AttemptRecord,
+  ClaimedDelivery,
+  Deliveries,
+  PassRequest,
+  PassResult,
+} from '../domain/ports/deliveries.port';
 
 interface PassRow {
   kind: 'recorded' | 'claimed' | 'next_due';
@@ -78,7 +35,7 @@ const RECORD_AND_CLAIM = `SELECT * FROM dispatcher.record_and_claim($1, $2, $3, 
   $12, $13, $14, $15)`;
 
 /** dispatcher.deliveries as the delivery worker uses them: record outcomes and lease, release. */
-export class DeliveryRepository {
+export class DeliveryRepository implements Deliveries {
   constructor(private readonly ds: DataSource) {}
 
   /** Records the finished attempts and leases due deliveries, in one statement. */

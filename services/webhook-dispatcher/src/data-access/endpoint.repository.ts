@@ -2,12 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { WebhookEventName } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
 
-/** A tenant's endpoint settings as the API shows them (secrets never leave this service). */
-export interface EndpointSettings {
-  url: string | null;
-  events: WebhookEventName[] | null;
-  secretSet: boolean;
-}
+import type { Endpoints, EndpointSettings } from '../domain/ports/endpoints.port';
 
 interface Row {
   url: string | null;
@@ -19,7 +14,7 @@ const toSettings = (r: Row): EndpointSettings => ({ url: r.url, events: r.events
 const RETURNING = 'RETURNING url, events, secret_sealed IS NOT NULL AS secret_set';
 
 /** dispatcher.endpoints: one endpoint per tenant, its event filter and its sealed signing secrets. */
-export class EndpointRepository {
+export class EndpointRepository implements Endpoints {
   constructor(private readonly ds: DataSource) {}
 
   async find(tenantId: number): Promise<EndpointSettings | undefined> {

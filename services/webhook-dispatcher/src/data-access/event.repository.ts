@@ -1,44 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { WebhookEventName } from '@bm/contracts';
 import { GroupCommit, queryRows } from '@bm/platform';
-import type { ClaimedDelivery } from './delivery.repository';
-
-export interface NewWebhookEvent {
-  /** `evt_<ULID>`; a second insert of the same id is dropped. */
-  id: string;
-  tenantId: number;
-  event: WebhookEventName;
-  /** The exact JSON text every attempt sends. */
-  body: string;
-  deliveryId: string;
-  /** Ignore the tenant's event filter (the test ping always goes). */
-  ignoreFilter: boolean;
-  /** The trace of the domain event, continued by every attempt. */
-  traceparent?: string;
-}
-
-/** The delivery of a stored event: its id, and whether it was leased for this replica's worker as it was stored. */
-export interface StoredDelivery {
-  deliveryId: string;
-  leased: boolean;
-}
-
-/**
- * Where the deliveries leased as they are stored go: this replica's worker, which reserves room for them before the
- * statement (so it never runs more than its concurrency) and starts those leased.
- */
-export interface LeaseTaker {
-  /** Reserves up to `max` attempt slots; answers how many (0: store without leasing). */
-  reserve(max: number): number;
-  /** Starts the deliveries leased on a reservation of `reserved` slots and frees the rest of it. */
-  adopt(leased: ClaimedDelivery[], reserved: number): void;
-}
-
-export interface LeaseSettings {
-  perEndpoint: number;
-  leaseMs: number;
-}
+import type { ClaimedDelivery } from '../domain/ports/deliveries.port';
+import type {
+  LeaseSettings,
+  LeaseTaker,
+  NewWebhookEvent,
+  StoredDelivery,
+  WebhookEvents,
+} from '../domain/ports/events.port';
 
 interface StoredRow {
   id: string;
@@ -53,7 +23,7 @@ interface StoredRow {
 const LEASE_BATCH = 100;
 
 /** dispatcher.events: the events to deliver, each stored once with its first delivery. */
-export class EventRepository {
+export class EventRepository implements WebhookEvents {
   // One statement for the events consumed together: up to 100, or what came within 5 ms.
   private readonly batcher = new GroupCommit<NewWebhookEvent, StoredDelivery | undefined>(
     (events) => this.recordWithDeliveries(events),

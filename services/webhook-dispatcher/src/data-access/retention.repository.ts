@@ -1,8 +1,9 @@
 import type { DataSource } from 'typeorm';
+import type { Retention } from '../domain/ports/retention.port';
 import { queryRows } from '@bm/platform';
 
 /** Deletes what the health monitor no longer shows, in bounded batches so no statement runs long. */
-export class RetentionRepository {
+export class RetentionRepository implements Retention {
   constructor(private readonly ds: DataSource) {}
 
   /**

@@ -1,7 +1,7 @@
 import { formatWebhookTimestamp, WEBHOOK_HEADERS } from '@bm/contracts';
 import { runInTrace, traceHeaders } from '@bm/platform';
-import type { AttemptRecord, ClaimedDelivery } from '../data-access/delivery.repository';
-import type { AttemptOutcome } from '../data-access/http/attempt-outcome';
+import type { AttemptRecord, ClaimedDelivery } from './ports/deliveries.port';
+import type { AttemptOutcome } from './ports/webhook-sender.port';
 import type { DispatcherDeps } from './dispatcher-deps';
 import { answerError, nextStep } from './retry-policy';
 import { signatureHeader } from './signature';

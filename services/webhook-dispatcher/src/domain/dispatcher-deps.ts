@@ -1,13 +1,12 @@
 import type { Logger, SecretBox } from '@bm/platform';
 import type { DispatcherConfig } from '../config';
-import type { DeliveryLogRepository } from '../data-access/delivery-log.repository';
-import type { DeliveryRepository } from '../data-access/delivery.repository';
-import type { EndpointRepository } from '../data-access/endpoint.repository';
-import type { EventRepository } from '../data-access/event.repository';
-import type { WebhookMetrics } from '../data-access/http/webhook-metrics';
-import type { WebhookSender } from '../data-access/http/webhook-sender';
-import type { RetentionRepository } from '../data-access/retention.repository';
 import type { AddressPolicy } from './address-policy';
+import type { Deliveries } from './ports/deliveries.port';
+import type { DeliveryLog } from './ports/delivery-log.port';
+import type { Endpoints } from './ports/endpoints.port';
+import type { WebhookEvents } from './ports/events.port';
+import type { Retention } from './ports/retention.port';
+import type { WebhookMetrics, WebhookSender } from './ports/webhook-sender.port';
 
 /** What the dispatcher's use cases need; built once in dispatcher.ts. */
 export interface DispatcherDeps {
@@ -16,11 +15,11 @@ export interface DispatcherDeps {
   secrets: SecretBox;
   policy: AddressPolicy;
   sender: WebhookSender;
-  endpoints: EndpointRepository;
-  events: EventRepository;
-  deliveries: DeliveryRepository;
-  deliveryLog: DeliveryLogRepository;
-  retention: RetentionRepository;
+  endpoints: Endpoints;
+  events: WebhookEvents;
+  deliveries: Deliveries;
+  deliveryLog: DeliveryLog;
+  retention: Retention;
   /** Tells this replica's delivery worker that a delivery is due now (others find it on their next poll). */
   wakeWorker: () => void;
   metrics: WebhookMetrics;

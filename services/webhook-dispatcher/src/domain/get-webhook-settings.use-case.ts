@@ -1,5 +1,5 @@
 import type { WebhookSettingsDto } from '@bm/contracts';
-import type { EndpointSettings } from '../data-access/endpoint.repository';
+import type { EndpointSettings } from './ports/endpoints.port';
 import type { DispatcherDeps } from './dispatcher-deps';
 
 export const toSettingsDto = (s: EndpointSettings | undefined): WebhookSettingsDto => ({

@@ -6,7 +6,7 @@ import {
   type WebhookDeliveryListDto,
   type WebhookEndpointHealthDto,
 } from '@bm/contracts';
-import type { AttemptView, DeliveryView, EndpointStats } from '../data-access/delivery-log.repository';
+import type { AttemptView, DeliveryView, EndpointStats } from './ports/delivery-log.port';
 import type { DispatcherDeps } from './dispatcher-deps';
 
 /** Success rate and last error are computed over deliveries created within this window. */

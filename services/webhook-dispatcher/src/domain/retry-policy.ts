@@ -1,4 +1,4 @@
-import type { AttemptOutcome } from '../data-access/http/attempt-outcome';
+import type { AttemptOutcome } from './ports/webhook-sender.port';
 
 export interface RetrySettings {
   maxRetries: number;

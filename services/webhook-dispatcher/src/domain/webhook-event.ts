@@ -25,105 +25,61 @@ export function webhookEventId(domainEventId: string): string {
   return `${WEBHOOK_EVENT_ID_PREFIX}${domainEventId}`;
 }
 
+/** The payload fields each published event carries, in the order its body lists them after the common ones. */
+type PublishedFields = {
+  [K in DeliverableDomainEvent]: ReadonlyArray<keyof DomainEventPayloads[K] & string>;
+};
+
+const CAMPAIGN_FIELDS = [
+  'campaign_id',
+  'name',
+  'status',
+  'total_count',
+  'sent_count',
+  'failed_count',
+] as const satisfies ReadonlyArray<keyof CampaignEventFields>;
+const FLOW_SESSION_FIELDS = ['flow_id', 'session_id', 'phone', 'variables'] as const;
+const TEMPLATE_FIELDS = ['name', 'language', 'status', 'category', 'reason', 'flag'] as const;
+
+const PUBLISHED_FIELDS: PublishedFields = {
+  'message.status_updated': [
+    'message_log_id',
+    'status',
+    'to_phone',
+    'provider_message_id',
+    'error_message',
+    'campaign_id',
+  ],
+  'message.received': ['channel_account_id', 'from', 'name', 'message_id', 'type', 'text', 'media'],
+  'campaign.created': CAMPAIGN_FIELDS,
+  'campaign.started': CAMPAIGN_FIELDS,
+  'campaign.completed': CAMPAIGN_FIELDS,
+  'template.submitted': TEMPLATE_FIELDS,
+  'template.status_changed': TEMPLATE_FIELDS,
+  'account.quality_event': ['channel_account_id', 'kind', 'details'],
+  'flow.session_started': FLOW_SESSION_FIELDS,
+  'flow.session_completed': FLOW_SESSION_FIELDS,
+  'flow.session_cancelled': FLOW_SESSION_FIELDS,
+};
+
 /**
  * The published body of a domain event, or undefined when it is not published (a message status other than
- * sent, delivered, read or failed: the API promises webhooks for those changes only).
+ * sent, delivered, read or failed: the API promises webhooks for those changes only). The body is the event's
+ * name, tenant and time, then its published fields (PUBLISHED_FIELDS) as the domain event carries them.
  */
 export function toWebhookBody<K extends DeliverableDomainEvent>(
   event: K,
   payload: DomainEventPayloads[K],
 ): WebhookEventBody | undefined {
-  const base = {
+  if (event === 'message.status_updated') {
+    const { status } = payload as DomainEventPayloads['message.status_updated'];
+    if (!PUBLISHED_STATUSES.has(status)) return undefined;
+  }
+  const body: Record<string, unknown> = {
+    event,
     tenant_id: payload.tenant_id,
     timestamp: formatWebhookTimestamp(new Date(payload.occurred_at)),
   };
-  // Narrowed per case through a union of [name, payload] pairs so each branch sees its own fields.
-  const e = { event, payload } as EventAndPayload;
-  switch (e.event) {
-    case 'message.status_updated': {
-      const p = e.payload;
-      if (!PUBLISHED_STATUSES.has(p.status)) return undefined;
-      return {
-        event: e.event,
-        ...base,
-        message_log_id: p.message_log_id,
-        status: p.status as 'sent' | 'delivered' | 'read' | 'failed',
-        to_phone: p.to_phone,
-        provider_message_id: p.provider_message_id,
-        error_message: p.error_message,
-        campaign_id: p.campaign_id,
-      };
-    }
-    case 'message.received': {
-      const p = e.payload;
-      return {
-        event: e.event,
-        ...base,
-        channel_account_id: p.channel_account_id,
-        from: p.from,
-        name: p.name,
-        message_id: p.message_id,
-        type: p.type,
-        text: p.text,
-        media: p.media,
-      };
-    }
-    case 'campaign.created':
-    case 'campaign.started':
-    case 'campaign.completed': {
-      const p = e.payload;
-      // Typed apart from `event`: three event names times nine statuses is past the union size TypeScript
-      // checks a discriminated object literal against.
-      const fields: CampaignEventFields = {
-        campaign_id: p.campaign_id,
-        name: p.name,
-        status: p.status,
-        total_count: p.total_count,
-        sent_count: p.sent_count,
-        failed_count: p.failed_count,
-      };
-      return { event: e.event, ...base, ...fields } as WebhookEventBody;
-    }
-    case 'template.submitted':
-    case 'template.status_changed': {
-      const p = e.payload;
-      return {
-        event: e.event,
-        ...base,
-        name: p.name,
-        language: p.language,
-        status: p.status,
-        category: p.category,
-        reason: p.reason,
-        flag: p.flag,
-      };
-    }
-    case 'account.quality_event': {
-      const p = e.payload;
-      return {
-        event: e.event,
-        ...base,
-        channel_account_id: p.channel_account_id,
-        kind: p.kind,
-        details: p.details,
-      };
-    }
-    case 'flow.session_started':
-    case 'flow.session_completed':
-    case 'flow.session_cancelled': {
-      const p = e.payload;
-      return {
-        event: e.event,
-        ...base,
-        flow_id: p.flow_id,
-        session_id: p.session_id,
-        phone: p.phone,
-        variables: p.variables,
-      };
-    }
-  }
+  for (const field of PUBLISHED_FIELDS[event]) body[field] = payload[field];
+  return body as unknown as WebhookEventBody;
 }
-
-type EventAndPayload = {
-  [K in DeliverableDomainEvent]: { event: K; payload: DomainEventPayloads[K] };
-}[DeliverableDomainEvent];

@@ -1,12 +1,8 @@
 import type { DataSource } from 'typeorm';
 import type { Logger } from '@bm/platform';
-import type { NewInboundEvent } from './inbound-event.repository';
-import {
-  ITEMS_PER_STATEMENT,
-  publishItemsCtes,
-  publishedItemRows,
-  type OutgoingItem,
-} from './published-item.repository';
+import type { NewInboundEvent } from '../domain/inbound-event';
+import type { OutgoingItem } from '../domain/ingress-ports';
+import { ITEMS_PER_STATEMENT, publishItemsCtes, publishedItemRows } from './published-item.repository';
 
 /** A delivery to store, with its body's size in bytes (stored, and bounding the statement's size). */
 export interface SizedInboundEvent {

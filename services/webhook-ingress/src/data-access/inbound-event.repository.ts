@@ -12,9 +12,6 @@ import type {
 } from '../domain/inbound-event';
 import { insertInboundEvents, type SizedInboundEvent } from './inbound-event-writer';
 
-// The writer that batches inserts takes the same record.
-export type { NewInboundEvent };
-
 const SUMMARY_COLUMNS = `id, received_at, request_id, body_sha256, body_bytes, signed_with, outcome, item_count,
   published_count, duplicate_count, unroutable_count, skipped_count, unroutable_phone_number_ids, skipped_items,
   attempts, last_error, processed_at`;

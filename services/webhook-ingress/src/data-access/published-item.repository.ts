@@ -1,20 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { outboxInsertSql, queryRows } from '@bm/platform';
 import { INGRESS_SCHEMA } from './data-source';
-import type { SplitItem } from '../domain/inbound-item';
-
-/** An item ready for the outbox, with the delivery it came in and the tenant when one is known. */
-export interface OutgoingItem {
-  item: SplitItem;
-  tenantId: number | null;
-  inboundEventId: string;
-}
-
-export interface PublishedItem {
-  dedupeKey: string;
-  itemEventId: string;
-  inboundEventId: string;
-}
+import type { OutgoingItem, PublishedItem, PublishedItemStore } from '../domain/ingress-ports';
 
 // Bounds the size of one statement's JSON parameter on a body that batches thousands of items.
 export const ITEMS_PER_STATEMENT = 2_000;
@@ -61,7 +48,7 @@ export function publishItemsCtes(param: string): string {
 }
 
 /** The items that went out, one row per dedupe key, and their outbox rows. */
-export class PublishedItemRepository {
+export class PublishedItemRepository implements PublishedItemStore {
   /**
    * Records each item under its dedupe key and writes the outbox row of those that were new (publishItemsCtes),
    * in one statement per chunk and inside the caller's transaction. Answers the event ids of the new items. The

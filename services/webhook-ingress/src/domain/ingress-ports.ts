@@ -1,4 +1,4 @@
-import type { OutgoingItem, PublishedItem } from '../data-access/published-item.repository';
+import type { SplitItem } from './inbound-item';
 
 /*
  * The ports webhook-ingress's use cases work through (InboundEventStore and NotificationStore sit beside their
@@ -33,6 +33,20 @@ export interface AccountDirectory {
   ownerOf(phoneNumberId: string): Promise<AccountOwner | null>;
   /** The owner when it is known without asking (looked up a moment ago); undefined otherwise. */
   knownOwner(phoneNumberId: string): AccountOwner | undefined;
+}
+
+/** An item ready for the outbox, with the delivery it came in and the tenant when one is known. */
+export interface OutgoingItem {
+  item: SplitItem;
+  tenantId: number | null;
+  inboundEventId: string;
+}
+
+/** The item kept under a dedupe key: which item event went out for it, and from which delivery. */
+export interface PublishedItem {
+  dedupeKey: string;
+  itemEventId: string;
+  inboundEventId: string;
 }
 
 /** The items that went out, once per dedupe key, with their outbox rows. */

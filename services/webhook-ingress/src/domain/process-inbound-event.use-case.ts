@@ -1,8 +1,7 @@
 import { isTransientFailure, storableJson } from '@bm/platform';
 import type { SplitSummary } from './inbound-event';
-import type { OutgoingItem } from '../data-access/published-item.repository';
 import type { IngressDeps } from './ingress-deps';
-import { AccountLookupRefused, type AccountOwner, type Tx } from './ingress-ports';
+import { AccountLookupRefused, type AccountOwner, type OutgoingItem, type Tx } from './ingress-ports';
 import type { SkippedPart, SplitItem, SplitResult } from './inbound-item';
 import { splitWebhook } from './split-webhook';
 

@@ -1,10 +1,4 @@
-/**
- * What one attempt came to: an HTTP answer (any status) or a failure before one. Either way it took `durationMs`,
- * from its start to the answer's last byte read or to the failure (a timeout's is about the timeout).
- */
-export type AttemptOutcome =
-  | { httpStatus: number; durationMs: number; excerpt: string | null; retryAfterMs?: number }
-  | { httpStatus: null; durationMs: number; error: string; retryable: boolean };
+import type { AttemptOutcome } from '../../domain/ports/webhook-sender.port';
 
 const NETWORK_CODES: Record<string, string> = {
   ECONNREFUSED: 'connection_refused',

@@ -1,11 +1,5 @@
 import { statusClass, type ServiceMetrics } from '@bm/platform';
-import type { AttemptOutcome } from './attempt-outcome';
-
-/** What the dispatcher records per webhook attempt. */
-export interface WebhookMetrics {
-  /** One attempt and what it led to: `delivered`, `pending` (a retry is due) or `failed` (given up). */
-  attempt(result: 'pending' | 'delivered' | 'failed', outcome: AttemptOutcome): void;
-}
+import type { AttemptOutcome, WebhookMetrics } from '../../domain/ports/webhook-sender.port';
 
 /** The failure class of an attempt without an answer: `timeout`, `connection_refused`, `address_blocked`... */
 function errorClass(outcome: AttemptOutcome): string {

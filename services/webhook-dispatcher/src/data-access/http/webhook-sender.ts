@@ -2,7 +2,12 @@ import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher } from 'undici';
 import type { AddressPolicy } from '../../domain/address-policy';
 import { guardedConnector } from './guarded-connector';
-import { classifyFailure, parseRetryAfter, type AttemptOutcome } from './attempt-outcome';
+import {
+  AttemptAbortedError,
+  type AttemptOutcome,
+  type WebhookSender as WebhookSenderPort,
+} from '../../domain/ports/webhook-sender.port';
+import { classifyFailure, parseRetryAfter } from './attempt-outcome';
 
 export interface SenderOptions {
   timeoutMs: number;
@@ -11,14 +16,11 @@ export interface SenderOptions {
   connectionsPerOrigin: number;
 }
 
-/** Thrown when the caller aborted (the dispatcher is stopping): the attempt neither failed nor succeeded. */
-export class AttemptAbortedError extends Error {}
-
 /**
  * POSTs webhook bodies: through the SSRF-guarded connector, never following redirects, with one deadline from
  * connect to the last byte, reading at most a small excerpt of the answer.
  */
-export class WebhookSender {
+export class WebhookSender implements WebhookSenderPort {
   private readonly agent: Agent;
 
   constructor(

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { AttemptRecord, ClaimedDelivery } from '../data-access/delivery.repository';
-import type { LeaseSettings, LeaseTaker } from '../data-access/event.repository';
-import type { DispatcherConfig } from '../config';
-import { AttemptAbortedError } from '../data-access/http/webhook-sender';
-import { attemptDelivery } from './attempt-delivery.use-case';
-import type { DispatcherDeps } from './dispatcher-deps';
+import type { AttemptRecord, ClaimedDelivery } from '../../domain/ports/deliveries.port';
+import type { LeaseSettings, LeaseTaker } from '../../domain/ports/events.port';
+import type { DispatcherConfig } from '../../config';
+import { AttemptAbortedError } from '../../domain/ports/webhook-sender.port';
+import { attemptDelivery } from '../../domain/attempt-delivery.use-case';
+import type { DispatcherDeps } from '../../domain/dispatcher-deps';
 
 const CLAIM_BATCH = 100;
 /** A wake during a pass: the next pass waits this long, so finishes and events arriving together share it. */
