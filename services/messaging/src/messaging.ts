@@ -72,6 +72,8 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     accounts: new ChannelAccountRepository(dataSource),
     templates: new TemplateRepository(dataSource),
     messages,
+    reader: messages,
+    sendQueue: messages,
     statusReports: new StatusReportRepository(dataSource),
     sweeps: new MessageSweepRepository(dataSource),
     messageWriter,

@@ -1,6 +1,7 @@
 import { newUlid, withTransaction } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { Capacity, CapacityHold, CapacityLedger } from '../domain/ports/account.port';
+import type { Capacity, CapacityHold, CapacityLedger } from '../domain/ports/capacity.port';
+import { serviceWindowOpenSql } from './service-window-sql';
 
 type Db = DataSource | EntityManager;
 
@@ -21,7 +22,7 @@ export function openConversationSql(source: string, windowMs = DEFAULT_CAPACITY_
     SELECT s.channel_account_id, s.to_phone, s.id, s.reference FROM ${source} s
      WHERE NOT EXISTS (SELECT 1 FROM messaging.service_windows w
                         WHERE w.channel_account_id = s.channel_account_id AND w.customer_phone = s.to_phone
-                          AND w.last_inbound_at > now() - interval '24 hours')
+                          AND ${serviceWindowOpenSql('w')})
        AND NOT EXISTS (SELECT 1 FROM messaging.conversations c
                         WHERE c.channel_account_id = s.channel_account_id AND c.customer_phone = s.to_phone
                           AND c.opened_at > now() - ${windowSql(windowMs)})`;

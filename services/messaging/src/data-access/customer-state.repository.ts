@@ -1,17 +1,17 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CustomerStateStore } from '../domain/ports/customer.port';
+import { serviceWindowOpenSql } from './service-window-sql';
 
 type Db = DataSource | EntityManager;
-const WINDOW = "interval '24 hours'";
 
-/** Service windows (24 h after a customer's last message) and the opt-out copy kept for single sends. */
+/** Service windows (open for SERVICE_WINDOW_HOURS after a customer's last message) and the opt-out copy kept for single sends. */
 export class CustomerStateRepository implements CustomerStateStore {
   constructor(private readonly dataSource: DataSource) {}
 
   async isWindowOpen(db: Db, channelAccountId: string, phone: string): Promise<boolean> {
     const rows: unknown[] = await db.query(
-      `SELECT 1 FROM messaging.service_windows
-        WHERE channel_account_id = $1 AND customer_phone = $2 AND last_inbound_at > now() - ${WINDOW}`,
+      `SELECT 1 FROM messaging.service_windows w
+        WHERE w.channel_account_id = $1 AND w.customer_phone = $2 AND ${serviceWindowOpenSql('w')}`,
       [channelAccountId, phone],
     );
     return rows.length > 0;

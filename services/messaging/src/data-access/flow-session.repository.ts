@@ -1,7 +1,7 @@
 import type { FlowSessionStatus } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { FlowSession, FlowSessionStore } from '../domain/ports/flow.port';
+import type { FlowSession, FlowSessionStore } from '../domain/ports/flow-session.port';
 
 interface Row {
   id: string;

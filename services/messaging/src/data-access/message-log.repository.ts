@@ -16,8 +16,11 @@ import {
   type SentRecord,
   type StatusMove,
 } from '../domain/ports/message-log.port';
+import type { MessageReader } from '../domain/ports/message-reader.port';
+import type { SendQueue } from '../domain/ports/send-queue.port';
 import { MESSAGING_SCHEMA } from './data-source';
 import { preparedRows } from './prepared-statement';
+import { serviceWindowOpenSql } from './service-window-sql';
 import { statusColumns } from './status-columns';
 
 // The group-commit writer takes these from here.
@@ -120,7 +123,7 @@ const INSERT_MESSAGE_LOGS_SQL = `WITH i AS (
       WHERE NOT i.require_window OR EXISTS (
         SELECT 1 FROM messaging.service_windows w
          WHERE w.channel_account_id = i.channel_account_id AND w.customer_phone = i.to_phone
-           AND w.last_inbound_at > now() - interval '24 hours')),
+           AND ${serviceWindowOpenSql('w')})),
    m AS (
      INSERT INTO messaging.message_logs
        (id, tenant_id, channel_account_id, to_phone, message_type, content, template_category, conversation_category,
@@ -143,7 +146,8 @@ const INSERT_MESSAGE_LOGS_SQL = `WITH i AS (
 
 type Db = DataSource | EntityManager;
 
-export class MessageLogRepository implements MessageLogStore {
+/** message_logs: one class behind the three roles (writes, reads, the send queue), which use cases see apart. */
+export class MessageLogRepository implements MessageLogStore, MessageReader, SendQueue {
   constructor(
     private readonly dataSource: DataSource,
     private readonly capacityWindowMs = DEFAULT_CAPACITY_WINDOW_MS,
@@ -159,7 +163,7 @@ export class MessageLogRepository implements MessageLogStore {
   /**
    * Inserts message logs in one atomic statement, in order. With `deliver`, the rows' delivery command (one for
    * the statement, listing each message with its trace) goes into the outbox in the same statement; with
-   * `requireServiceWindow`, a row is written only while its customer's 24 h window is open (else its answer is
+   * `requireServiceWindow`, a row is written only while its customer's service window is open (else its answer is
    * undefined). One statement for many sends is the send path's group commit: round trips and WAL flushes, not
    * CPU, bound it.
    */

@@ -1,7 +1,8 @@
 import { JUST_DUE, queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { toMessageLog } from './message-log.repository';
-import type { MessageLog, MessageSweeps } from '../domain/ports/message-log.port';
+import type { MessageLog } from '../domain/ports/message-log.port';
+import type { MessageSweeps } from '../domain/ports/message-sweep.port';
 
 type Row = Parameters<typeof toMessageLog>[0];
 

@@ -1,13 +1,8 @@
 import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import type {
-  ForwardMove,
-  MessageLog,
-  OrphanedReports,
-  ReportCursor,
-  StatusReportStore,
-} from '../domain/ports/message-log.port';
+import type { ForwardMove, MessageLog } from '../domain/ports/message-log.port';
+import type { OrphanedReports, ReportCursor, StatusReportStore } from '../domain/ports/status-report.port';
 import { statusEventsSql, toMessageLog } from './message-log.repository';
 import { statusColumns } from './status-columns';
 

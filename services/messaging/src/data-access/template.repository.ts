@@ -8,7 +8,7 @@ import type {
   TemplateInput,
   TemplateState,
   TemplateStore,
-} from '../domain/ports/account.port';
+} from '../domain/ports/template.port';
 
 const flagOf = (flaggedAt: Date | null, reason: string | null): TemplateFlag | null =>
   flaggedAt === null ? null : { reason, flaggedAt };

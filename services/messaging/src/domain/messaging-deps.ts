@@ -1,15 +1,17 @@
 import type { Logger, SecretBox } from '@bm/platform';
 import type { MessagingConfig } from '../config';
-import type { ChannelAccountStore, CapacityLedger, TemplateStore } from './ports/account.port';
+import type { ChannelAccountStore } from './ports/account.port';
+import type { CapacityLedger } from './ports/capacity.port';
+import type { TemplateStore } from './ports/template.port';
 import type { CustomerStateStore, InboundMessageStore, MessageStatsReader } from './ports/customer.port';
-import type { FlowSessionStore, FlowStore } from './ports/flow.port';
+import type { FlowSessionStore } from './ports/flow-session.port';
+import type { FlowStore } from './ports/flow.port';
 import type { IdempotentRequests } from './ports/idempotency.port';
-import type {
-  MessageLogStore,
-  MessageLogWriterPort,
-  MessageSweeps,
-  StatusReportStore,
-} from './ports/message-log.port';
+import type { MessageLogStore, MessageLogWriterPort } from './ports/message-log.port';
+import type { MessageReader } from './ports/message-reader.port';
+import type { MessageSweeps } from './ports/message-sweep.port';
+import type { SendQueue } from './ports/send-queue.port';
+import type { StatusReportStore } from './ports/status-report.port';
 import type { EventOutbox } from './ports/outbox.port';
 import type { UnitOfWork } from './ports/unit-of-work.port';
 import type { UpstreamAccountApi, UpstreamSender } from './ports/upstream.port';
@@ -27,7 +29,12 @@ export interface MessagingDeps {
   upstream: UpstreamSender & UpstreamAccountApi;
   accounts: ChannelAccountStore;
   templates: TemplateStore;
+  /** New message logs and their moves between statuses. */
   messages: MessageLogStore;
+  /** Reads of message logs. */
+  reader: MessageReader;
+  /** The send path's claims and their settlement. */
+  sendQueue: SendQueue;
   statusReports: StatusReportStore;
   /** The scheduler pass's batches (due, stranded, unfinished). */
   sweeps: MessageSweeps;

@@ -1,7 +1,7 @@
 import { TEMPLATE_STATUSES, type InboundTemplateStatusItem, type TemplateStatus } from '@bm/contracts';
 import type { MessagingDeps } from '../messaging-deps';
 import { templateEventFields } from '../templates/template.dto';
-import type { Template, TemplateFlag, TemplateState } from '../ports/account.port';
+import type { Template, TemplateFlag, TemplateState } from '../ports/template.port';
 
 /**
  * What an upstream template event does to the template: a status to take and whether the quality flag is set

@@ -3,7 +3,8 @@ import { AppError, newUlid } from '@bm/platform';
 import { UpstreamRefusal } from '../ports/upstream.port';
 import type { MessagingDeps } from '../messaging-deps';
 import type { Tx } from '../ports/unit-of-work.port';
-import type { ChannelAccount, Template, TemplateInput } from '../ports/account.port';
+import type { ChannelAccount } from '../ports/account.port';
+import type { Template, TemplateInput } from '../ports/template.port';
 import type { UpstreamTemplate } from '../ports/upstream.port';
 
 type SetupDeps = Pick<MessagingDeps, 'upstream' | 'logger'>;

@@ -1,6 +1,6 @@
 import type { MessagingDeps } from '../messaging-deps';
 import { sendingAccountOf } from './sending-account';
-import type { Capacity } from '../ports/account.port';
+import type { Capacity } from '../ports/capacity.port';
 
 /** `{daily_limit, used_today, remaining}` of a sending number (remaining null when unlimited). */
 export async function getCapacity(

@@ -1,6 +1,6 @@
 import type { MessagingDeps } from '../messaging-deps';
 import { sendingAccountOf } from './sending-account';
-import type { Capacity } from '../ports/account.port';
+import type { Capacity } from '../ports/capacity.port';
 
 /** Holds capacity for a campaign; two concurrent reservations cannot both take the last slot. */
 export async function reserveCapacity(

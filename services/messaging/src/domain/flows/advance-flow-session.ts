@@ -11,7 +11,7 @@ import { branchFor, interpolate, type FlowReply } from './flow-rules';
 import type { MessagingDeps } from '../messaging-deps';
 import type { Tx } from '../ports/unit-of-work.port';
 import { assertTemplateSendable } from '../templates/template-rules';
-import type { FlowSession } from '../ports/flow.port';
+import type { FlowSession } from '../ports/flow-session.port';
 import type { MessageContent, NewMessageLog } from '../ports/message-log.port';
 
 // The graph is checked on save (no loop without a wait); this bounds a run all the same.

@@ -1,7 +1,7 @@
 import type { MessagingDeps } from '../messaging-deps';
 import type { Tx } from '../ports/unit-of-work.port';
 import type { ChannelAccount } from '../ports/account.port';
-import type { FlowSession } from '../ports/flow.port';
+import type { FlowSession } from '../ports/flow-session.port';
 
 type SessionEvent = 'flow.session_started' | 'flow.session_completed' | 'flow.session_cancelled';
 

@@ -1,5 +1,6 @@
 import type { FlowDto, FlowSessionDto } from '@bm/contracts';
-import type { Flow, FlowSession } from '../ports/flow.port';
+import type { Flow } from '../ports/flow.port';
+import type { FlowSession } from '../ports/flow-session.port';
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 

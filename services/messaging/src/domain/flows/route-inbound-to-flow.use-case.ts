@@ -5,7 +5,8 @@ import { emitSessionEvent, endSession, type CustomerMessage } from './flow-sessi
 import { isCancelRequest, normalizeKeyword, type FlowReply } from './flow-rules';
 import type { MessagingDeps } from '../messaging-deps';
 import type { Tx } from '../ports/unit-of-work.port';
-import type { Flow, FlowSession } from '../ports/flow.port';
+import type { Flow } from '../ports/flow.port';
+import type { FlowSession } from '../ports/flow-session.port';
 
 /** A button id (an interactive button reply or a template quick reply), a list row id, or plain text. */
 export function replyOf(item: InboundMessageItem): FlowReply {

@@ -4,11 +4,11 @@ import { toMessageLogDto } from './message-log.dto';
 
 /** GET /api/v1/messages: the sent list, newest first. */
 export async function listMessages(
-  deps: Pick<MessagingDeps, 'messages'>,
+  deps: Pick<MessagingDeps, 'reader'>,
   tenantId: number,
   query: ListMessagesQuery,
 ): Promise<MessageListDto> {
-  const { items, total } = await deps.messages.list(
+  const { items, total } = await deps.reader.list(
     tenantId,
     {
       status: query.status,

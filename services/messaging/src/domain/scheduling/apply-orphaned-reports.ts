@@ -1,5 +1,5 @@
 import type { MessagingDeps } from '../messaging-deps';
-import type { ReportCursor } from '../ports/message-log.port';
+import type { ReportCursor } from '../ports/status-report.port';
 import type { ChangeStatusDeps } from '../statuses/change-status';
 import { applyPendingReports } from '../statuses/apply-status-report.use-case';
 
@@ -21,7 +21,7 @@ const cursors = new WeakMap<object, ReportCursor>();
  * the previous one (less a margin); after a start it walks through those kept, a bounded slice per pass.
  */
 export async function applyOrphanedReports(
-  deps: ChangeStatusDeps & Pick<MessagingDeps, 'unitOfWork' | 'statusReports'>,
+  deps: ChangeStatusDeps & Pick<MessagingDeps, 'unitOfWork' | 'statusReports' | 'reader'>,
 ): Promise<number> {
   const { ids, next, checkedAt } = await deps.statusReports.messagesWithOrphanedReports(
     cursors.get(deps.statusReports) ?? null,
@@ -29,7 +29,7 @@ export async function applyOrphanedReports(
   );
   for (const id of ids) {
     await deps.unitOfWork.inTransaction(async (tx) => {
-      const message = await deps.messages.findById(tx, id, { lock: true });
+      const message = await deps.reader.findById(tx, id, { lock: true });
       if (message) await applyPendingReports(deps, tx, message);
     });
   }

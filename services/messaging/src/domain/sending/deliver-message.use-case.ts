@@ -1,5 +1,5 @@
 import { continueTrace, formatTraceparent, runWithTrace, type TraceContext } from '@bm/platform';
-import { describeFailure } from '../statuses/status-rules';
+import { describeFailure } from '../lifecycle/message-lifecycle';
 import { applyPendingReports } from '../statuses/apply-status-report.use-case';
 import { changeStatus, sentRecord, type ChangeStatusDeps } from '../statuses/change-status';
 import type { MessagingDeps } from '../messaging-deps';
@@ -11,7 +11,10 @@ import type { MessageLog } from '../ports/message-log.port';
 /** Retries a write that must not be lost after the upstream accepted (a database blip must not cost the result). */
 /** What a delivery touches: the claim and its outcome, the number, its token and the upstream. */
 export type DeliverDeps = ChangeStatusDeps &
-  Pick<MessagingDeps, 'unitOfWork' | 'statusReports' | 'accounts' | 'secrets' | 'upstream' | 'logger'>;
+  Pick<
+    MessagingDeps,
+    'unitOfWork' | 'statusReports' | 'accounts' | 'secrets' | 'upstream' | 'logger' | 'reader' | 'sendQueue'
+  >;
 
 async function persistently<T>(
   deps: Pick<MessagingDeps, 'logger'>,
@@ -75,7 +78,7 @@ async function sendAll(
     if (boundary >= firstAwaiting) return;
     const newlyAwaiting = messages.slice(boundary, firstAwaiting);
     firstAwaiting = boundary;
-    inOrder(() => deps.messages.markAwaitingSlot(newlyAwaiting, true)).catch((err: unknown) =>
+    inOrder(() => deps.sendQueue.markAwaitingSlot(newlyAwaiting, true)).catch((err: unknown) =>
       deps.logger.warn('awaiting slot not recorded', { error: (err as Error).message }),
     );
   };
@@ -100,7 +103,7 @@ async function sendAll(
         const held: Promise<Set<number> | 'unrecorded'> =
           marked.length === 0
             ? Promise.resolve(new Set(direct))
-            : inOrder(() => deps.messages.markAwaitingSlot(marked, false)).then(
+            : inOrder(() => deps.sendQueue.markAwaitingSlot(marked, false)).then(
                 (ids) => new Set([...direct, ...ids]),
                 () => 'unrecorded' as const,
               );
@@ -123,7 +126,7 @@ async function sendAll(
     // A slow number's later slots are far off: those messages give their claim back rather than wait claimed.
     if (granted < messages.length) {
       await persistently(deps, 'giving claims back', () =>
-        deps.messages.releaseClaims(idsOf(messages.slice(granted)), 0),
+        deps.sendQueue.releaseClaims(idsOf(messages.slice(granted)), 0),
       );
     }
   } catch (err) {
@@ -133,7 +136,7 @@ async function sendAll(
       error: (err as Error).message,
     });
     await persistently(deps, 'giving claims back', () =>
-      deps.messages.releaseClaims(unsent, deps.config.SEND_RETRY_BASE_MS),
+      deps.sendQueue.releaseClaims(unsent, deps.config.SEND_RETRY_BASE_MS),
     );
   }
   const results = await Promise.all(calls);
@@ -142,7 +145,7 @@ async function sendAll(
   if (unrecorded.length > 0) {
     deps.logger.warn('hand-over not recorded, claims given back', { messages: unrecorded.length });
     await persistently(deps, 'giving claims back', () =>
-      deps.messages.releaseClaims(unrecorded, deps.config.SEND_RETRY_BASE_MS),
+      deps.sendQueue.releaseClaims(unrecorded, deps.config.SEND_RETRY_BASE_MS),
     );
   }
   return results.flatMap((result, i) =>
@@ -154,7 +157,7 @@ async function sendAll(
 async function recordFailure(deps: DeliverDeps, message: MessageLog, result: UpstreamFailure): Promise<void> {
   if (result.retryable && message.sendAttempts < deps.config.SEND_MAX_ATTEMPTS) {
     const delayMs = deps.config.SEND_RETRY_BASE_MS * 2 ** (message.sendAttempts - 1);
-    await deps.messages.scheduleRetry(message.id, delayMs, result.code);
+    await deps.sendQueue.scheduleRetry(message.id, delayMs, result.code);
     deps.logger.warn('upstream send will be retried', {
       message_log_id: message.id,
       code: result.code,
@@ -164,7 +167,7 @@ async function recordFailure(deps: DeliverDeps, message: MessageLog, result: Ups
   }
   await deps.unitOfWork.inTransaction(async (tx) => {
     // A status report naming this attempt may have settled it meanwhile (the upstream took it after all).
-    const current = await deps.messages.findById(tx, message.id, { lock: true });
+    const current = await deps.reader.findById(tx, message.id, { lock: true });
     if (current?.status !== 'queued') return;
     await changeStatus(deps, tx, current, {
       status: 'failed',
@@ -185,7 +188,7 @@ export async function deliverMessages(
   ids: number[],
   traceparentOf: (id: number) => string | undefined = () => undefined,
 ): Promise<void> {
-  const claimed = await deps.messages.claimAttempts(ids);
+  const claimed = await deps.sendQueue.claimAttempts(ids);
   const spans = new Map(claimed.map((m) => [m.id, continueTrace(traceparentOf(m.id))]));
   const traceOf = (id: number) => spans.get(id) ?? continueTrace(undefined);
   const byAccount = new Map<string, MessageLog[]>();
@@ -198,7 +201,7 @@ export async function deliverMessages(
   const sent = outcomes.flatMap(({ message, result }) =>
     result.ok ? [sentRecord(message, result.providerMessageId, formatTraceparent(traceOf(message.id)))] : [],
   );
-  const recorded = await persistently(deps, 'recording sent messages', () => deps.messages.markSent(sent));
+  const recorded = await persistently(deps, 'recording sent messages', () => deps.sendQueue.markSent(sent));
   for (const { message } of recorded.filter((r) => r.hasPendingReports)) {
     await runWithTrace(traceOf(message.id), () =>
       deps.unitOfWork.inTransaction((tx) => applyPendingReports(deps, tx, message)),

@@ -3,7 +3,8 @@ import { AppError, currentTraceparent } from '@bm/platform';
 import { changeStatus, type ChangeStatusDeps } from '../statuses/change-status';
 import type { MessagingDeps } from '../messaging-deps';
 import { assertTemplateSendable } from '../templates/template-rules';
-import type { ChannelAccount, Template } from '../ports/account.port';
+import type { ChannelAccount } from '../ports/account.port';
+import type { Template } from '../ports/template.port';
 import { campaignSendKey, type CampaignRecipientRef } from '../ports/message-log.port';
 import type { InsertOptions, NewMessageLog } from '../ports/message-log.port';
 
@@ -13,7 +14,8 @@ const recipientOf = (command: SendRequestedCommand): CampaignRecipientRef => ({
   attempt: command.campaign_recipient_attempt ?? null,
 });
 
-type CampaignSendDeps = ChangeStatusDeps & Pick<MessagingDeps, 'unitOfWork' | 'accounts' | 'templates'>;
+type CampaignSendDeps = ChangeStatusDeps &
+  Pick<MessagingDeps, 'unitOfWork' | 'accounts' | 'templates' | 'reader'>;
 
 /**
  * A campaign recipient's send: one message log per recipient (a redelivered command finds it and changes
@@ -23,7 +25,7 @@ export async function requestCampaignSend(
   deps: CampaignSendDeps,
   command: SendRequestedCommand,
 ): Promise<void> {
-  if (await deps.messages.findByCampaignRecipient(recipientOf(command))) return;
+  if (await deps.reader.findByCampaignRecipient(recipientOf(command))) return;
   const account = await deps.accounts.findActiveForTenant(command.channel_account_id, command.tenant_id);
   const template = account
     ? await deps.templates.find(account.id, command.template_name, command.template_language)
@@ -55,7 +57,7 @@ export async function requestCampaignSend(
     });
     if (id === undefined) return;
     if (refusal) {
-      const message = (await deps.messages.findById(tx, id))!;
+      const message = (await deps.reader.findById(tx, id))!;
       await changeStatus(deps, tx, message, {
         status: 'failed',
         errorMessage: `${refusal.code}: ${refusal.message}`,
@@ -90,7 +92,7 @@ export async function requestCampaignSends(
   items: readonly CampaignSendItem[],
 ): Promise<void> {
   if (items.length === 1) return requestCampaignSend(deps, items[0].command);
-  const seen = await deps.messages.existingCampaignRecipients(items.map((i) => recipientOf(i.command)));
+  const seen = await deps.reader.existingCampaignRecipients(items.map((i) => recipientOf(i.command)));
   const accounts = new Map<string, Promise<ChannelAccount | undefined>>();
   const templates = new Map<string, Promise<Template | undefined>>();
   const accepted: Array<{ message: NewMessageLog } & InsertOptions> = [];

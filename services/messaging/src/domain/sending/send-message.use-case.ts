@@ -2,7 +2,7 @@ import { ok, type SendAcknowledgement, type SendMessageRequest, type SuccessEnve
 import { AppError, futureScheduledAt, type IdempotentAnswer } from '@bm/platform';
 import type { MessagingDeps } from '../messaging-deps';
 import type { Tx } from '../ports/unit-of-work.port';
-import { needsServiceWindow } from './service-window';
+import { needsServiceWindow } from '../lifecycle/message-lifecycle';
 import { assertTemplateSendable } from '../templates/template-rules';
 import type { MessageContent, NewMessageLog } from '../ports/message-log.port';
 

@@ -7,7 +7,7 @@ import type { ForwardMove, MessageLog } from '../ports/message-log.port';
 import type { Tx } from '../ports/unit-of-work.port';
 import { attemptMessageIds, reconcileSendAttempts } from './reconcile-send-attempts';
 import { attemptOf } from './send-attempt';
-import { canMoveTo, describeFailure, statusesBefore } from './status-rules';
+import { canMoveTo, describeFailure, statusesBefore } from '../lifecycle/message-lifecycle';
 
 type Report = Pick<InboundStatusItem, 'status' | 'errors' | 'occurred_at'>;
 
@@ -28,8 +28,12 @@ function toChange(report: Report): StatusChange | undefined {
 }
 
 /** A receipt of a known message, applied by the status rules inside the caller's transaction. */
-async function applyOne(deps: ChangeStatusDeps, tx: Tx, item: InboundStatusItem): Promise<void> {
-  const message = await deps.messages.findByProviderId(tx, item.provider_message_id, { lock: true });
+async function applyOne(
+  deps: ChangeStatusDeps & Pick<MessagingDeps, 'reader'>,
+  tx: Tx,
+  item: InboundStatusItem,
+): Promise<void> {
+  const message = await deps.reader.findByProviderId(tx, item.provider_message_id, { lock: true });
   const change = toChange(item);
   if (message && change) await changeStatus(deps, tx, message, change);
 }
@@ -67,7 +71,7 @@ export type StatusReportOutcome = 'applied' | 'busy';
  * and its submitter offers it again a moment later (by then it usually finds its message by its wamid).
  */
 export type ApplyStatusReportsDeps = ChangeStatusDeps &
-  Pick<MessagingDeps, 'unitOfWork' | 'statusReports' | 'accounts' | 'logger'>;
+  Pick<MessagingDeps, 'unitOfWork' | 'statusReports' | 'accounts' | 'logger' | 'reader' | 'sendQueue'>;
 
 export async function applyStatusReports(
   deps: ApplyStatusReportsDeps,

@@ -8,7 +8,7 @@ import {
   type FrequencyCapRetryDeps,
 } from './frequency-cap-retry';
 import type { MessagingDeps } from '../messaging-deps';
-import { statusesBefore } from './status-rules';
+import { statusesBefore } from '../lifecycle/message-lifecycle';
 
 /** What a status change touches: the message log, the outbox, and the frequency-cap retry it may create. */
 export type ChangeStatusDeps = Pick<MessagingDeps, 'messages' | 'outbox'> & FrequencyCapRetryDeps;

@@ -55,7 +55,7 @@ async function isOwnAttempt(
  * `sent` in one statement for the batch.
  */
 export async function reconcileSendAttempts<R extends NamedReport>(
-  deps: Pick<MessagingDeps, 'accounts' | 'messages' | 'logger' | 'config'>,
+  deps: Pick<MessagingDeps, 'accounts' | 'messages' | 'sendQueue' | 'logger' | 'config'>,
   tx: Tx,
   unmatched: R[],
   byId: Map<number, MessageLog>,
@@ -92,7 +92,7 @@ export async function reconcileSendAttempts<R extends NamedReport>(
     const message = byId.get(id)!;
     return sentRecord(message, wamid, message.traceparent ?? report.traceparent);
   });
-  for (const { message: recorded } of await deps.messages.markSent(records, tx)) {
+  for (const { message: recorded } of await deps.sendQueue.markSent(records, tx)) {
     const { wamid, report, attempt } = taken.get(recorded.id)!;
     const message = byId.get(recorded.id)!;
     // Worth an operator's eye only when the answer is lost for sure; a report merely overtaking it is common.

@@ -1,6 +1,6 @@
 import type { SubmitTemplateRequest, TemplateDto } from '@bm/contracts';
 import { AppError } from '@bm/platform';
-import { describeFailure } from '../statuses/status-rules';
+import { describeFailure } from '../lifecycle/message-lifecycle';
 import { toTemplateInput } from '../accounts/connect-channel-account.use-case';
 import type { MessagingDeps } from '../messaging-deps';
 import { templateEventFields, toTemplateDto } from './template.dto';

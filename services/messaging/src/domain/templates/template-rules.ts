@@ -5,7 +5,7 @@ import {
   type TemplateComponentLike,
 } from '@bm/contracts';
 import { AppError } from '@bm/platform';
-import type { Template } from '../ports/account.port';
+import type { Template } from '../ports/template.port';
 
 /** The checks of a template before its parameters: exists, not paused, approved. */
 export function assertTemplateUsable(template: Template | undefined): Template {

@@ -1,5 +1,5 @@
 import type { TemplateDto, TemplateFlagDto } from '@bm/contracts';
-import type { Template, TemplateFlag } from '../ports/account.port';
+import type { Template, TemplateFlag } from '../ports/template.port';
 
 export function templateFlagDto(flag: TemplateFlag | null): TemplateFlagDto | null {
   return flag && { reason: flag.reason, flagged_at: flag.flaggedAt.toISOString() };

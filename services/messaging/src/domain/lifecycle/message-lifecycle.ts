@@ -1,0 +1,87 @@
+import type { MessageStatus } from '@bm/contracts';
+
+/*
+ * A message's life, as plain rules: its statuses and the order they move in (CONTRACT.md "Message status
+ * rules"), the sub-states a `queued` message passes through on its way to the upstream, and the customer service
+ * window that decides whether a free-form text may go at all. No I/O: the use cases apply these rules, and
+ * data access reads and writes the columns that record them (status-columns.ts, queued-sub-states.ts).
+ */
+
+const RANK: Record<MessageStatus, number> = {
+  scheduled: 0,
+  queued: 0,
+  sent: 1,
+  delivered: 2,
+  read: 3,
+  failed: 4,
+  cancelled: 4,
+};
+
+/** The statuses no report or command can move a message out of. */
+export const FINAL_STATUSES: ReadonlySet<MessageStatus> = new Set(['failed', 'cancelled']);
+
+/**
+ * Statuses only move forward (queued/scheduled < sent < delivered < read); `failed` may follow any state but
+ * `read`; `cancelled` only a scheduled message; `failed` and `cancelled` are final. Duplicates and late reports
+ * change nothing.
+ */
+export function canMoveTo(current: MessageStatus, next: MessageStatus): boolean {
+  if (FINAL_STATUSES.has(current)) return false;
+  if (next === 'failed') return current !== 'read';
+  if (next === 'cancelled') return current === 'scheduled';
+  return RANK[next] > RANK[current];
+}
+
+/** The statuses from which `next` may be reached, for a conditional UPDATE. */
+export function statusesBefore(next: MessageStatus): MessageStatus[] {
+  return (Object.keys(RANK) as MessageStatus[]).filter((s) => canMoveTo(s, next));
+}
+
+/** The error_message a failed message shows: the upstream code first, so clients can branch on it. */
+export function describeFailure(code: number | null, message: string): string {
+  return code === null ? message : `upstream error ${code}: ${message}`;
+}
+
+/**
+ * Where a `queued` message stands on its way to the upstream. The columns that record it are
+ * `attempt_started_at` (a worker claimed it for an attempt), `awaiting_slot` (the claim waits for the number's
+ * throughput slot) and `next_attempt_at` (a retry, or a requeue, is due then).
+ * - `ready`: nothing in progress, nothing scheduled: the deliver command is on its way to a worker;
+ * - `retry-due`: it waits for `next_attempt_at` (a throughput refusal's back-off, a requeue);
+ * - `awaiting-slot`: claimed, waiting for its throughput slot, not yet sent: a crash here loses no send, so a
+ *   claim left this way is simply released and sent again;
+ * - `in-flight`: claimed and handed to the upstream (or about to be): if the worker dies now the outcome is
+ *   unknown until the upstream's reports for its attempt (`biz_opaque_callback_data`) settle it;
+ * - `stranded`: ready, but its deliver command was lost (no worker took it for longer than the sweep's age):
+ *   the sweep queues it again.
+ */
+export type QueuedSubState = 'ready' | 'retry-due' | 'awaiting-slot' | 'in-flight' | 'stranded';
+
+export interface QueuedFacts {
+  attemptStartedAt: Date | null;
+  awaitingSlot: boolean;
+  nextAttemptAt: Date | null;
+  /** When the row last changed: a ready message untouched for longer than `strandedAfterMs` is stranded. */
+  updatedAt?: Date;
+}
+
+/** The sub-state of a queued message from its columns, at `now`. */
+export function queuedSubStateOf(facts: QueuedFacts, now: Date, strandedAfterMs = Infinity): QueuedSubState {
+  if (facts.attemptStartedAt !== null) return facts.awaitingSlot ? 'awaiting-slot' : 'in-flight';
+  if (facts.nextAttemptAt !== null) return 'retry-due';
+  if (facts.updatedAt && now.getTime() - facts.updatedAt.getTime() > strandedAfterMs) return 'stranded';
+  return 'ready';
+}
+
+/** Hours after a customer's last message during which a free-form text may reach them (Meta's rule). */
+export const SERVICE_WINDOW_HOURS = 24;
+
+/** Only a free-form text needs an open service window; templates may go at any time. */
+export function needsServiceWindow(messageType: string): boolean {
+  return messageType === 'text';
+}
+
+/** Whether the window opened by a customer's last message at `lastInboundAt` is still open at `now`. */
+export function isServiceWindowOpen(lastInboundAt: Date | null, now: Date): boolean {
+  return lastInboundAt !== null && now.getTime() - lastInboundAt.getTime() < SERVICE_WINDOW_HOURS * 3_600_000;
+}

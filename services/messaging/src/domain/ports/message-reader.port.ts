@@ -1,0 +1,22 @@
+import type { MessageLog, MessageListFilter, CampaignRecipientRef } from './message-log.port';
+import type { Tx } from './unit-of-work.port';
+
+/** Reads of message logs: one by id, by wamid or by campaign recipient, and the tenant's listing. */
+export interface MessageReader {
+  findForTenant(id: number, tenantId: number): Promise<MessageLog | undefined>;
+  findById(tx: Tx, id: number, options?: { lock?: boolean }): Promise<MessageLog | undefined>;
+  findByProviderId(
+    tx: Tx,
+    providerMessageId: string,
+    options?: { lock?: boolean },
+  ): Promise<MessageLog | undefined>;
+  findByCampaignRecipient(send: CampaignRecipientRef): Promise<MessageLog | undefined>;
+  /** Which of these campaign recipients' sends already have their message log (keys as `campaignSendKey`). */
+  existingCampaignRecipients(sends: readonly CampaignRecipientRef[]): Promise<Set<string>>;
+  list(
+    tenantId: number,
+    filter: MessageListFilter,
+    page: number,
+    perPage: number,
+  ): Promise<{ items: MessageLog[]; total: number }>;
+}

@@ -1,0 +1,19 @@
+import type { MessageLog } from './message-log.port';
+import type { Tx } from './unit-of-work.port';
+
+/** The scheduler's batches over message logs, each taken so that several replicas sweep side by side. */
+export interface MessageSweeps {
+  lockDueScheduled(tx: Tx): Promise<MessageLog[]>;
+  takeDueRetries(tx: Tx): Promise<number[]>;
+  touchStranded(tx: Tx, olderThanMs: number): Promise<number[]>;
+  releaseUnfinishedAttempts(
+    kind: 'awaiting slot' | 'unknown outcome, not resent',
+    olderThanMs: number,
+  ): Promise<number>;
+  lockUnknownOutcomes(tx: Tx, olderThanMs: number): Promise<MessageLog[]>;
+  /**
+   * The earliest time a scheduled message or a retry falls due (or fell due just now), or an attempt in flight reaches the
+   * end of its window (`settleAfterMs` after it started), if any.
+   */
+  nextDueAt(settleAfterMs: number): Promise<Date | undefined>;
+}

@@ -1,0 +1,46 @@
+import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
+import type { ForwardMove, MessageLog } from './message-log.port';
+import type { Tx } from './unit-of-work.port';
+
+/** Status reports of messages, applied in batches, and those that came before their message's wamid. */
+export interface StatusReportStore {
+  /**
+   * Locks the messages with these provider ids whose status is one of the report's `movableFrom` (a receipt can
+   * move them), or with the ids `attempts.wait`, in id order (no deadlock between batches); and those of
+   * `attempts.skipLocked` that no other transaction holds. Answers the locked messages; as `settled` those with
+   * these provider ids that no receipt of the batch can move (read unlocked: statuses only move forward, so they
+   * never will); as `busy` those of `attempts.skipLocked` another transaction holds (their rows as last committed).
+   */
+  lockForReports(
+    tx: Tx,
+    reports: Array<{ providerMessageId: string; movableFrom: readonly MessageStatus[] }>,
+    attempts: { wait: number[]; skipLocked: number[] },
+  ): Promise<{ messages: MessageLog[]; settled: MessageLog[]; busy: MessageLog[] }>;
+  /** Keeps receipts whose message has no provider id yet, to be applied once the send records it. */
+  keepPendingReports(tx: Tx, items: InboundStatusItem[]): Promise<void>;
+  /** Moves each message forward and writes its status event, one statement for the batch. */
+  moveForward(tx: Tx, moves: ForwardMove[]): Promise<void>;
+  /** Takes the reports kept for a provider message id, now that a message has it. */
+  takePendingReports<R>(tx: Tx, providerMessageId: string): Promise<Array<{ status: string; report: R }>>;
+  /**
+   * Messages that have their provider id and yet kept reports (their transaction raced the reports'), among up to
+   * `limit` kept reports that arrived after `after` (from the first when null), in arrival order.
+   */
+  messagesWithOrphanedReports(after: ReportCursor | null, limit: number): Promise<OrphanedReports>;
+  /** Deletes up to `limit` kept reports older than `retentionHours`; answers how many. */
+  deleteExpiredPendingReports(retentionHours: number, limit: number): Promise<number>;
+}
+
+/** A point in the kept reports' arrival order. */
+export interface ReportCursor {
+  at: Date;
+  providerMessageId: string;
+}
+
+/** One slice of the orphan sweep: what it found, where the next starts when the slice was full, and when it ran. */
+export interface OrphanedReports {
+  ids: number[];
+  next: ReportCursor | null;
+  /** The database's time of the check. */
+  checkedAt: Date;
+}
