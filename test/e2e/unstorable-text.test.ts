@@ -254,7 +254,7 @@ describe('sweeps take their rows one by one', () => {
       const id = newUlid();
       const uploadId = newUlid();
       await deps.unitOfWork.run(async (tx) => {
-        await tx.campaigns.insertUpload(uploadId, t.tenantId, body);
+        await tx.uploads.insertUpload(uploadId, t.tenantId, body);
         await tx.campaigns.insert({
           id,
           tenantId: t.tenantId,

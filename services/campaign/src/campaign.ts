@@ -47,6 +47,7 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
     logger,
     unitOfWork: new CampaignUnitOfWork(dataSource),
     campaigns,
+    uploads: campaigns,
     recipients: new RecipientRepository(dataSource),
     optOuts: new OptOutRepository(dataSource),
     messaging: new MessagingClient(messaging),

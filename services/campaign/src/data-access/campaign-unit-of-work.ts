@@ -15,12 +15,14 @@ import { RecipientRepository } from './recipient.repository';
 /** The repositories and the outbox of one transaction. */
 class CampaignTransaction implements CampaignTx {
   readonly campaigns: CampaignRepository;
+  readonly uploads: CampaignRepository;
   readonly recipients: RecipientRepository;
   readonly optOuts: OptOutRepository;
   readonly outbox: EventOutbox;
 
   constructor(readonly manager: EntityManager) {
     this.campaigns = new CampaignRepository(manager);
+    this.uploads = this.campaigns;
     this.recipients = new RecipientRepository(manager);
     this.optOuts = new OptOutRepository(manager);
     this.outbox = {

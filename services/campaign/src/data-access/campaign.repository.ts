@@ -3,6 +3,7 @@ import { JUST_DUE, queryRows } from '@bm/platform';
 import type {
   Campaign,
   Campaigns,
+  Uploads,
   NewCampaign,
   RecipientCounts,
   StatusChange,
@@ -68,7 +69,7 @@ export const DISPATCH_CHANNEL = 'campaign_dispatch';
 const ACTIVE = `('pending', 'scheduled', 'processing', 'throttled')`;
 
 /** The campaigns in SQL, on the data source or inside one transaction (see CampaignUnitOfWork). */
-export class CampaignRepository implements Campaigns {
+export class CampaignRepository implements Campaigns, Uploads {
   constructor(private readonly db: Db) {}
 
   /** Campaigns not yet finished, counted by status. */

@@ -1,7 +1,7 @@
 import type { Logger } from '@bm/platform';
 import type { CampaignConfig } from '../config';
 import type { CampaignMetrics } from './campaign-metrics';
-import type { Campaigns } from './ports/campaigns.port';
+import type { Campaigns, Uploads } from './ports/campaigns.port';
 import type { MessagingPort } from './ports/messaging.port';
 import type { OptOuts } from './ports/opt-outs.port';
 import type { Recipients } from './ports/recipients.port';
@@ -16,6 +16,7 @@ export interface CampaignDeps {
   logger: Logger;
   unitOfWork: UnitOfWork;
   campaigns: Campaigns;
+  uploads: Uploads;
   recipients: Recipients;
   optOuts: OptOuts;
   messaging: MessagingPort;

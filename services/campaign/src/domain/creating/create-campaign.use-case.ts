@@ -102,7 +102,7 @@ export async function createCampaign(
         idempotencyKey,
       });
       const body = await deps.unitOfWork.run(async (tx) => {
-        await tx.campaigns.insertUpload(ids.upload, tenantId, rawBody);
+        await tx.uploads.insertUpload(ids.upload, tenantId, rawBody);
         const stored: Campaign[] = [];
         for (const part of parts) stored.push(await tx.campaigns.insert(part));
         const answer = ok(toCreatedDto(stored));

@@ -24,9 +24,9 @@ export async function prepareUpload(
 ): Promise<boolean> {
   const started = Date.now();
   return deps.unitOfWork.run(async (tx) => {
-    const upload = await tx.campaigns.lockUpload(uploadId);
+    const upload = await tx.uploads.lockUpload(uploadId);
     if (!upload) return false;
-    const parts = await tx.campaigns.lockUploadCampaigns(upload.id);
+    const parts = await tx.uploads.lockUploadCampaigns(upload.id);
     if (parts.length > 0) {
       const { recipients } = JSON.parse(upload.body) as { recipients: CampaignRecipientInput[] };
       // Each chunk's write is chained after the previous one without waiting for it, so normalizing the next
@@ -56,7 +56,7 @@ export async function prepareUpload(
       );
       for (const part of parts) {
         const { rows, invalid } = written.get(part.id)!;
-        const ready = await tx.campaigns.finishPreparation(
+        const ready = await tx.uploads.finishPreparation(
           part.id,
           statusAfterPreparation(part),
           rows - (dropped.get(part.id) ?? 0),
@@ -65,7 +65,7 @@ export async function prepareUpload(
         await tx.outbox.enqueue([campaignEvent('campaign.created', ready, { sent: 0, failed: invalid })]);
       }
     }
-    await tx.campaigns.deleteUpload(upload.id);
+    await tx.uploads.deleteUpload(upload.id);
     deps.logger.info('campaign list prepared', {
       campaign_ids: parts.map((p) => p.id),
       recipients: parts.reduce((sum, p) => sum + p.requestedCount, 0),

@@ -9,12 +9,12 @@ const SWEEP_BATCH = 50;
  * that fails is logged and left for the next sweep while the lists after it go on.
  */
 export async function prepareWaitingUploads(
-  deps: Pick<CampaignDeps, 'unitOfWork' | 'campaigns' | 'metrics' | 'logger' | 'wakeDispatcher'>,
+  deps: Pick<CampaignDeps, 'unitOfWork' | 'campaigns' | 'uploads' | 'metrics' | 'logger' | 'wakeDispatcher'>,
 ): Promise<number> {
   let prepared = 0;
   const tried: string[] = [];
   for (;;) {
-    const ids = await deps.campaigns.waitingUploadIds(tried, SWEEP_BATCH);
+    const ids = await deps.uploads.waitingUploadIds(tried, SWEEP_BATCH);
     if (ids.length === 0) break;
     for (const id of ids) {
       tried.push(id);

@@ -52,24 +52,13 @@ export interface StatusChange {
   reopened?: boolean;
 }
 
-/** The campaigns and the lists they were created from (inside a unit of work, its writes commit with it). */
+/** The campaigns (inside a unit of work, their writes commit with it). */
 export interface Campaigns {
   /** Campaigns not yet finished, counted by status. */
   countActiveByStatus(): Promise<Array<{ status: string; count: number }>>;
-  /** Stores a list as received, for preparation to write its recipients. */
-  insertUpload(id: string, tenantId: number, body: string): Promise<void>;
   insert(campaign: NewCampaign): Promise<Campaign>;
   /** A tenant's campaign (locked when asked); undefined for an unknown id or another tenant's. */
   findForTenant(id: string, tenantId: number, options?: { lock?: boolean }): Promise<Campaign | undefined>;
-  /** Locks a stored list for preparation; undefined when it is gone or another replica holds it. */
-  lockUpload(id: string): Promise<{ id: string; body: string } | undefined>;
-  /** The campaigns of a list, locked, in part order. */
-  lockUploadCampaigns(uploadId: string): Promise<Campaign[]>;
-  /** Stored lists waiting for preparation, oldest first, less those already tried in this pass. */
-  waitingUploadIds(exceptIds: readonly string[], limit: number): Promise<string[]>;
-  deleteUpload(id: string): Promise<void>;
-  /** A prepared campaign: its status after preparation and its final recipient count. */
-  finishPreparation(id: string, status: CampaignStatus, totalCount: number): Promise<Campaign>;
   /**
    * The next campaign with work to do now, locked so one replica handles it (SKIP LOCKED), less `except`;
    * undefined when none is due.
@@ -101,4 +90,22 @@ export interface Campaigns {
   ): Promise<{ campaigns: Campaign[]; total: number }>;
   /** Sent and failed recipients of each campaign of a page. */
   countsOf(campaignIds: readonly string[]): Promise<Map<string, { sent: number; failed: number }>>;
+}
+
+/**
+ * The lists campaigns were created from, stored as received until preparation writes their recipients (inside a
+ * unit of work, its writes commit with it).
+ */
+export interface Uploads {
+  /** Stores a list as received, for preparation to write its recipients. */
+  insertUpload(id: string, tenantId: number, body: string): Promise<void>;
+  /** Locks a stored list for preparation; undefined when it is gone or another replica holds it. */
+  lockUpload(id: string): Promise<{ id: string; body: string } | undefined>;
+  /** The campaigns of a list, locked, in part order. */
+  lockUploadCampaigns(uploadId: string): Promise<Campaign[]>;
+  /** Stored lists waiting for preparation, oldest first, less those already tried in this pass. */
+  waitingUploadIds(exceptIds: readonly string[], limit: number): Promise<string[]>;
+  deleteUpload(id: string): Promise<void>;
+  /** A prepared campaign: its status after preparation and its final recipient count. */
+  finishPreparation(id: string, status: CampaignStatus, totalCount: number): Promise<Campaign>;
 }

@@ -3,7 +3,7 @@ import type {
   OutboxEvent,
   RecordAnswer as PlatformRecordAnswer,
 } from '@bm/platform';
-import type { Campaigns } from './campaigns.port';
+import type { Campaigns, Uploads } from './campaigns.port';
 import type { OptOuts } from './opt-outs.port';
 import type { Recipients } from './recipients.port';
 
@@ -15,6 +15,7 @@ export interface EventOutbox {
 /** The stores as one transaction sees them: what they write commits or rolls back together. */
 export interface CampaignTx {
   campaigns: Campaigns;
+  uploads: Uploads;
   recipients: Recipients;
   optOuts: OptOuts;
   outbox: EventOutbox;
