@@ -1,0 +1,44 @@
+import { DELIVER_COMMAND, deliverCommandSchema, retryPolicyOf } from '@bm/contracts';
+import { currentTraceparent, GroupCommit, runInTrace, validate, type AmqpClient } from '@bm/platform';
+import type { MessagingDeps } from '../../domain/messaging-deps';
+import { deliverMessages } from '../../domain/sending/deliver-message.use-case';
+import type { ThroughputLimiter } from '../../domain/sending/throughput-limiter';
+
+/**
+ * `messaging.deliver`: the deliver commands of queued messages. Messages to deliver that arrive together (within
+ * 5 ms) go as one batch: two statements per batch instead of two per message. At most SEND_CONCURRENCY are being
+ * delivered at once (a command may carry hundreds), in batches of half that, so the next one gathers while the
+ * current one is on the wire.
+ */
+export async function consumeDeliverCommands(
+  amqp: AmqpClient,
+  deps: MessagingDeps,
+  limiter: ThroughputLimiter,
+): Promise<void> {
+  const deliveries = new GroupCommit<{ id: number; traceparent: string | undefined }>(
+    (batch) => {
+      // Each message of a batch keeps the trace of its own delivery.
+      const traces = new Map(batch.map((m) => [m.id, m.traceparent]));
+      return deliverMessages(deps, limiter, [...traces.keys()], (id) => traces.get(id));
+    },
+    {
+      name: 'deliveries',
+      maxBatch: Math.max(1, Math.floor(deps.config.SEND_CONCURRENCY / 2)),
+      maxItemsInFlight: deps.config.SEND_CONCURRENCY,
+      concurrency: Infinity,
+      lingerMs: 5,
+      onFailure: 'all',
+    },
+  );
+  const deliver = (id: number) => deliveries.submit({ id, traceparent: currentTraceparent() });
+  await amqp.consume(
+    'messaging.deliver',
+    [DELIVER_COMMAND],
+    async (message) => {
+      const command = validate(deliverCommandSchema, message.payload);
+      if (command.message_log_id !== undefined) return deliver(command.message_log_id);
+      await Promise.all(command.messages!.map((m) => runInTrace(m.traceparent, () => deliver(m.id))));
+    },
+    { ...retryPolicyOf('messaging.deliver'), prefetch: deps.config.SEND_CONCURRENCY },
+  );
+}
