@@ -9,6 +9,7 @@ import { benchCampaign, campaignReport } from './campaign.bench';
 import { benchLifecycle, lifecycleReport } from './lifecycle.bench';
 import { benchIdle, idleReport } from './idle.bench';
 import { benchDashboard, dashboardReport } from './dashboard.bench';
+import { benchStats, statsReport } from './stats.bench';
 import type { LoadResult } from './harness';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -111,6 +112,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   campaign: async () => campaignReport(await benchCampaign()),
   lifecycle: async () => lifecycleReport(await benchLifecycle()),
   idle: async () => idleReport(await benchIdle()),
+  stats: async () => statsReport(await benchStats()),
   dashboard: async () => dashboardReport(await benchDashboard()),
 };
 
@@ -155,7 +157,7 @@ async function main(): Promise<void> {
       .filter(([k]) => k.startsWith('BENCH_') && k !== 'BENCH_CONNECTIONS' && k !== 'BENCH_DURATION_SECONDS')
       .map(([k, v]) => `, ${k}=${v}`)
       .join('');
-    const stamp = `Run: ${new Date().toISOString()} (\`${command}\`, BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_DURATION_SECONDS=${DURATION}${tuned}).`;
+    const stamp = `Run: ${new Date().toISOString()} on ${machine} (\`${command}\`, BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_DURATION_SECONDS=${DURATION}${tuned}).`;
     fresh.set(name, `${begin(name)}\n${body}\n${stamp}\n${end(name)}`);
     process.stdout.write(`${body}\n`);
   }
@@ -168,8 +170,8 @@ The current figures of every benchmark, each beside a floor measured in the same
 rewrites only its section (each section ends with the command and time of the run that printed it). What was
 tried, measured and why is in [benchmarks-history.md](benchmarks-history.md).
 
-Machine of the last run: ${machine}. Load generator, servers, PostgreSQL, RabbitMQ and Redis share the machine;
-absolute figures vary by about a third from run to run here, so each ratio compares figures of the same run.
+Load generator, servers, PostgreSQL, RabbitMQ and Redis share one machine (each section names it); absolute
+figures vary by about a third from run to run there, so each ratio compares figures of the same run.
 
 | benchmark | what it measures | last run |
 |---|---|---|

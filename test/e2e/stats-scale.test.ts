@@ -6,7 +6,8 @@ import { createTenant, startStack, type Stack, type TenantFixture } from '../sup
 /*
  * GET /api/v1/stats at scale: a tenant with 1,000,000 message logs, and counters as a month of busy sending
  * leaves them (every hour and day of 30 days, every status, 20 writing connections, 50 distinct errors). The
- * answer reads only the counters, so it stays within 50 ms however many logs there are.
+ * answer reads only the counters and its figures are right; how fast it answers is `pnpm bench stats`'s figure
+ * (target: median <= 50 ms, beside the bare counter queries), not this test's.
  */
 const LOGS = 1_000_000;
 const SHARDS = 20;
@@ -26,7 +27,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-it('when a tenant has 1,000,000 message logs and a month of counters, then the statistics answer within 50 ms (median of 20)', async () => {
+it('when a tenant has 1,000,000 message logs and a month of counters, then the statistics count them from the counters', async () => {
   // One statement per 250,000 logs: the statement-level trigger counts each batch once.
   const statuses = `(ARRAY['sent','delivered','read','failed'])[1 + g % 4]`;
   for (let from = 1; from <= LOGS; from += 250_000) {
@@ -68,17 +69,4 @@ it('when a tenant has 1,000,000 message logs and a month of counters, then the s
   expect(first.hourly[23].counts).toMatchObject({ sent: LOGS / 4, delivered: LOGS / 4, read: LOGS / 4 });
   expect(first.totals_30d.failed).toBe(LOGS / 4 + 29 * 240 * SHARDS);
   expect(first.failures_by_error).toHaveLength(10);
-
-  const times: number[] = [];
-  for (let i = 0; i < 20; i += 1) {
-    const started = performance.now();
-    await get();
-    times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  const median = times[10];
-  process.stdout.write(
-    `GET /api/v1/stats with ${LOGS} logs: median ${median.toFixed(1)} ms, max ${times[19].toFixed(1)} ms\n`,
-  );
-  expect(median).toBeLessThanOrEqual(50);
 }, 600_000);
