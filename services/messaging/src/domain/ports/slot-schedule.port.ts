@@ -5,12 +5,13 @@
 export interface SlotSchedule {
   /**
    * Takes up to `count` slots `intervalMs` apart, the first at the number's next free slot and none more than
-   * `horizonMs` from now: how many were granted, and how far from now (ms) the first is.
+   * `horizonMs` from now: how many were granted, and when the first is due, in ms on this process' clock (the
+   * instant the shared schedule gives it, whatever the time the answer took to come back).
    */
   take(
     channelAccountId: string,
     count: number,
     intervalMs: number,
     horizonMs: number,
-  ): Promise<{ grant: number; ahead: number }>;
+  ): Promise<{ grant: number; firstAt: number }>;
 }

@@ -41,6 +41,10 @@ const HAND_OVER_UNRECORDED_MS = 100;
 const UNRECORDED = Symbol('unrecorded');
 /** Not handed over: the claim is no longer this worker's. */
 const NOT_OURS = Symbol('not ours');
+/** Not handed over: its slot had passed by the time the hand-over was recorded; its claim goes back. */
+const LATE = Symbol('late');
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Sends one account's claimed messages, each as soon as the number's throughput allows. If the budget cannot be
@@ -53,6 +57,10 @@ const NOT_OURS = Symbol('not ours');
  * the schedule is known, and each group of them leaves that state in a committed write before its upstream call:
  * the sweep sends those again, safely, since they never left. A fast number's batch goes out within that time
  * and costs no write.
+ *
+ * Slots are taken HAND_OVER_UNRECORDED_MS before they are due, so that a group's write is done by then; each call
+ * leaves at its slot's instant, never earlier, and one whose write ended too late to keep the slot gives its claim
+ * back (sent late, it would crowd the next second at the upstream, which counts arrivals).
  */
 async function sendAll(
   deps: DeliverDeps,
@@ -60,7 +68,7 @@ async function sendAll(
   messages: MessageLog[],
   traceOf: (id: number) => TraceContext,
 ): Promise<Array<{ message: MessageLog; result: SendResult }>> {
-  const calls: Array<Promise<SendResult | typeof UNRECORDED | typeof NOT_OURS>> = [];
+  const calls: Array<Promise<SendResult | typeof UNRECORDED | typeof NOT_OURS | typeof LATE>> = [];
   const idsOf = (list: MessageLog[]) => list.map((m) => m.id);
   // The awaiting-slot writes of this batch, in order: a group's hand-over never overtakes the mark before it.
   let marks: Promise<unknown> = Promise.resolve();
@@ -93,7 +101,7 @@ async function sendAll(
       account.id,
       account.throughputPerSecond,
       messages.length,
-      (n) => {
+      (n, dueAt) => {
         const from = calls.length;
         const group = messages.slice(from, from + n);
         // The messages of the group still held by this claim (a sweep may have given a long-stalled one to
@@ -107,21 +115,24 @@ async function sendAll(
                 (ids) => new Set([...direct, ...ids]),
                 () => 'unrecorded' as const,
               );
-        for (const message of group) {
+        group.forEach((message, k) => {
           calls.push(
             (async () => {
               const ids = await held;
               if (ids === 'unrecorded') return UNRECORDED;
               if (!ids.has(message.id)) return NOT_OURS;
+              const wait = dueAt[k] - Date.now();
+              if (wait > 0) await sleep(wait);
+              if (Date.now() - dueAt[k] > limiter.latenessAllowedMs) return LATE;
               return runWithTrace(traceOf(message.id), () =>
                 deps.upstream.sendMessageLog(account.phoneNumberId, token, message, callbackDataOf(message)),
               );
             })(),
           );
-        }
+        });
       },
       maxWaitMs,
-      { withinMs: HAND_OVER_UNRECORDED_MS, onSchedule },
+      { withinMs: HAND_OVER_UNRECORDED_MS, onSchedule, leadMs: HAND_OVER_UNRECORDED_MS },
     );
     // A slow number's later slots are far off: those messages give their claim back rather than wait claimed.
     if (granted < messages.length) {
@@ -148,8 +159,15 @@ async function sendAll(
       deps.sendQueue.releaseClaims(unrecorded, deps.config.SEND_RETRY_BASE_MS),
     );
   }
+  const late = idsOf(messages.filter((_m, i) => results[i] === LATE));
+  if (late.length > 0) {
+    deps.logger.warn('slot passed before the hand-over was recorded, claims given back', {
+      messages: late.length,
+    });
+    await persistently(deps, 'giving claims back', () => deps.sendQueue.releaseClaims(late, 0));
+  }
   return results.flatMap((result, i) =>
-    result === UNRECORDED || result === NOT_OURS ? [] : [{ message: messages[i], result }],
+    result === UNRECORDED || result === NOT_OURS || result === LATE ? [] : [{ message: messages[i], result }],
   );
 }
 

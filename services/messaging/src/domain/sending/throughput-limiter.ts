@@ -16,6 +16,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * the late stretch before it. So a slot later than half the slack (20 ms at 0.96) is given up, unused, and its
  * message waits for a new one: a window then never holds more than its second's slots and 20 ms more, and the
  * other half of the slack is left for the way to the upstream. Throughput is lost only while the loop stalls.
+ *
+ * A caller with work to do before a send (a committed write) asks for its slots `leadMs` early: each comes with
+ * the instant it is due, and the caller sends then, or gives the slot up if it is past `latenessAllowedMs` by then
+ * (the write took too long), so the work's own latency never shortens the spacing the upstream sees.
  */
 export class ThroughputLimiter {
   constructor(
@@ -23,8 +27,14 @@ export class ThroughputLimiter {
     private readonly safety = 0.96,
   ) {}
 
+  /** How late past its due instant a slot may still be used (half the slack); a later one is given up. */
+  get latenessAllowedMs(): number {
+    return (1000 * (1 - this.safety)) / 2;
+  }
+
   /**
-   * Calls `onGranted(n)` as slots come due, until `count` have been granted or the next slot is more than
+   * Calls `onGranted(n, dueAt)` as slots come due (`soon.leadMs` before, when asked; `dueAt` holds the instant each
+   * of the `n` is due, on this process' clock), until `count` have been granted or the next slot is more than
    * `maxWaitMs` away from the start (a slow number must not hold claimed messages for long); answers how many
    * were granted. `soon.onSchedule` hears, after each ask for slots and before they are used, how many of the
    * messages not yet granted have a slot due within `soon.withinMs` (the rest wait longer, or got none; slots
@@ -34,20 +44,21 @@ export class ThroughputLimiter {
     channelAccountId: string,
     perSecond: number,
     count: number,
-    onGranted: (n: number) => void,
+    onGranted: (n: number, dueAt: number[]) => void,
     maxWaitMs = 10_000,
-    soon?: { withinMs: number; onSchedule: (dueSoon: number) => void },
+    soon?: { withinMs: number; onSchedule: (dueSoon: number) => void; leadMs?: number },
   ): Promise<number> {
     const interval = 1000 / (perSecond * this.safety);
-    const latestMs = (1000 * (1 - this.safety)) / 2;
+    const latestMs = this.latenessAllowedMs;
+    const leadMs = soon?.leadMs ?? 0;
     const started = Date.now();
     let granted = 0;
     while (granted < count) {
       // Never a slot further off than the wait allows.
       const horizon = Math.min(HORIZON_MS, Math.max(0, started + maxWaitMs - Date.now()));
-      const { grant, ahead } = await this.slots.take(channelAccountId, count - granted, interval, horizon);
+      const { grant, firstAt } = await this.slots.take(channelAccountId, count - granted, interval, horizon);
       const asked = Date.now();
-      const firstAt = asked + ahead;
+      const ahead = firstAt - asked;
       if (soon) {
         // Before this grant's slots are used: how many of them come due within `withinMs` from now.
         const dueSoon = grant === 0 ? 0 : Math.floor((soon.withinMs - ahead) / interval) + 1;
@@ -66,14 +77,17 @@ export class ThroughputLimiter {
       for (let i = 0; i < grant;) {
         const now = Date.now();
         let due = 0;
-        while (i + due < grant && firstAt + (i + due) * interval <= now + 1) due += 1;
+        while (i + due < grant && firstAt + (i + due) * interval <= now + leadMs + 1) due += 1;
         if (due === 0) {
-          await sleep(firstAt + i * interval - now);
+          await sleep(firstAt + i * interval - leadMs - now);
           continue;
         }
         let stale = 0;
         while (stale < due && firstAt + (i + stale) * interval < now - latestMs) stale += 1;
-        if (due > stale) onGranted(due - stale);
+        if (due > stale) {
+          const dueAt = Array.from({ length: due - stale }, (_x, k) => firstAt + (i + stale + k) * interval);
+          onGranted(due - stale, dueAt);
+        }
         used += due - stale;
         i += due;
       }
