@@ -85,23 +85,27 @@ export async function benchStats(): Promise<StatsResult> {
     // it makes them, bare on one connection each, with no HTTP, authentication or JSON in between.
     const floorClients = [0, 1, 2].map(() => new Client({ connectionString: STACK_DATABASE_URL }));
     await Promise.all(floorClients.map((c) => c.connect()));
-    const since = (ms: number) => new Date(Date.now() - ms).toISOString().replace('T', ' ').replace('Z', '');
+    // The ranges the use case reads (message-stats.use-case.ts): the last 24 whole hours and 30 whole days.
+    const utc = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+    const firstBucket = (step: number, back: number) => utc(Math.floor(Date.now() / step) * step - back * step);
+    const firstHour = firstBucket(3_600_000, 23);
+    const firstDay = firstBucket(86_400_000, 29);
     const floor = await timed(REQUESTS, () =>
       Promise.all([
         floorClients[0].query(
           `SELECT to_char(hour, 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS start, status, sum(count) AS count
              FROM messaging.message_stats_hourly WHERE tenant_id = $1 AND hour >= $2 GROUP BY 1, 2`,
-          [sender.tenantId, since(24 * 3_600_000)],
+          [sender.tenantId, firstHour],
         ),
         floorClients[1].query(
           `SELECT to_char(day, 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS start, status, sum(count) AS count
              FROM messaging.message_stats_daily WHERE tenant_id = $1 AND day >= $2 GROUP BY 1, 2`,
-          [sender.tenantId, since(30 * 86_400_000)],
+          [sender.tenantId, firstDay],
         ),
         floorClients[2].query(
           `SELECT error, sum(count) AS count FROM messaging.message_failure_stats
             WHERE tenant_id = $1 AND day >= $2 GROUP BY error ORDER BY 2 DESC, 1 LIMIT 10`,
-          [sender.tenantId, since(30 * 86_400_000)],
+          [sender.tenantId, firstDay],
         ),
       ]),
     );

@@ -311,7 +311,10 @@ describe('a consumer during an outage of its database', () => {
     const started = Date.now();
     await client.close();
 
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // At once: the deliveries waiting out the outage are let go, not awaited (the outage never ends here, so
+    // waiting would last until the test's timeout); at most a handler in flight finishes, its pg connect giving
+    // up after 1 s. 10 s tells the two apart however loaded the machine, and is no speed target.
+    expect(Date.now() - started).toBeLessThan(10_000);
     await waitFor(async () => (await broker.ready(queue)) === 3, { what: 'the messages requeued' });
     expect(await broker.ready(`${queue}.dlq`)).toBe(0);
   });

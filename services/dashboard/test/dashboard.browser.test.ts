@@ -76,7 +76,9 @@ describe('the dashboard in headless Chromium against the real stack', () => {
     await shot(page, 'numbers');
   });
 
-  it('when the first screen loads, then its script is within 200 KB gzip and it is interactive within the target', async () => {
+  // The times below are recorded for `pnpm bench dashboard` (figures.json), which reports them beside their
+  // targets; they are not asserted here. The script's size is: a build output, the same on any machine.
+  it('when the first screen loads, then its script is within 200 KB gzip and its time to interactive is recorded', async () => {
     figures.first_screen_js_gzip_kb = Math.round(firstScreenScriptGzipBytes() / 102.4) / 10;
     const fresh = await context.newPage();
     await fresh.goto(`${base}/`);
@@ -210,7 +212,7 @@ describe('the dashboard in headless Chromium against the real stack', () => {
     ]);
   });
 
-  it('when each list screen gets 100 rows, then it renders them within the script-time target', async () => {
+  it('when each list screen gets 100 rows, then it renders all of them and its script time is recorded', async () => {
     const fixtures = listFixtures(100);
     const mocked = await browser.newContext({
       viewport: { width: 1280, height: 800 },

@@ -39,7 +39,9 @@ describe('GET /api/health', () => {
       proxy.cut();
       const started = Date.now();
       const res = await request(gw.url).get('/api/health');
-      expect(Date.now() - started).toBeLessThan(3_000);
+      // Answered by its 500 ms deadline instead of hanging on the cut connection (until the test's 30 s): 10 s
+      // tells the two apart however loaded the machine, and is no speed target.
+      expect(Date.now() - started).toBeLessThan(10_000);
       expect(res.status).toBe(503);
       expect(res.body).toEqual({
         success: false,
@@ -68,7 +70,8 @@ describe('GET /api/health', () => {
     try {
       const started = Date.now();
       const res = await request(gw.url).get('/api/health');
-      expect(Date.now() - started).toBeLessThan(3_000);
+      // Quickly: by its 500 ms deadline, not stuck on the unreachable cache; 10 s is the margin of a loaded machine.
+      expect(Date.now() - started).toBeLessThan(10_000);
       expect(res.status).toBe(503);
       expect(res.body.error.details.checks).toEqual({ app: true, database: true, cache: false });
       expect(res.body.error.details.status).toBe('degraded');

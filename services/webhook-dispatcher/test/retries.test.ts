@@ -73,9 +73,11 @@ describe('retries, timeouts, redirects and redelivery', () => {
       http_status: null,
       error: 'timeout: no complete answer within 1000 ms',
     });
-    // The deadline is 10 s in production, 1 s here: the attempt lasted that long, and a little more under load.
+    // The deadline is 10 s in production, 1 s here: the attempt lasted at least that long (the timer never fires
+    // early), and well under the 10 s default, so the setting was applied; the 4 s between leave room for a
+    // loaded machine. No speed is asserted.
     expect(d.attempts[0].duration_ms).toBeGreaterThanOrEqual(990);
-    expect(d.attempts[0].duration_ms).toBeLessThan(3000);
+    expect(d.attempts[0].duration_ms).toBeLessThan(5_000);
     expect(d.attempts[1]).toMatchObject({ http_status: 200, error: null, duration_ms: expect.any(Number) });
   });
 
