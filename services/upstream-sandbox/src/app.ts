@@ -1,6 +1,8 @@
 import express, { type Express, type Router } from 'express';
 import { createLogger, type Logger } from '@bm/platform';
 import type { SandboxConfig } from './config';
+import { businessesRoutes } from './control/businesses.routes';
+import { customersRoutes } from './control/customers.routes';
 import { inboundRoutes } from './control/inbound.routes';
 import { numbersRoutes } from './control/numbers.routes';
 import { recordsRoutes } from './control/records.routes';
@@ -46,6 +48,8 @@ function controlRouter(deps: SandboxDeps): Router {
   numbersRoutes(router, deps);
   templatesControlRoutes(router, deps);
   inboundRoutes(router, deps);
+  customersRoutes(router, deps);
+  businessesRoutes(router, deps);
   recordsRoutes(router, deps);
   return router;
 }

@@ -19,6 +19,8 @@ export interface SandboxConfig {
   SANDBOX_WEBHOOK_MAX_ATTEMPTS: number;
   SANDBOX_WEBHOOK_RETRY_BASE_MS: number;
   SANDBOX_MAX_RECORDS: number;
+  /** The Graph API version the sandbox plays at least; v24.0 and later speak the 2026 wire (WIRE-2026.md). */
+  SANDBOX_GRAPH_VERSION: string;
 }
 
 const delaysSchema = Joi.string()
@@ -46,6 +48,9 @@ export const sandboxEnvSchema = {
   SANDBOX_WEBHOOK_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(5),
   SANDBOX_WEBHOOK_RETRY_BASE_MS: Joi.number().integer().min(1).default(500),
   SANDBOX_MAX_RECORDS: Joi.number().integer().min(1).default(100_000),
+  SANDBOX_GRAPH_VERSION: Joi.string()
+    .pattern(/^v\d+\.\d+$/)
+    .default('v21.0'),
 };
 
 /** Validates the environment; a bad value stops the process with every problem listed. */

@@ -22,6 +22,17 @@ const CATALOG: Record<number, CodeInfo> = {
     details: 'Cloud API message throughput has been reached.',
     httpStatus: 400,
   },
+  130472: {
+    title: "User's number is part of an experiment",
+    details: 'Failed to send message because this user is part of a marketing message experiment.',
+    httpStatus: 400,
+  },
+  131048: {
+    title: 'Spam rate limit hit',
+    details:
+      'Message failed to send because the business portfolio reached its daily limit of business-initiated messaging.',
+    httpStatus: 400,
+  },
   131000: {
     title: 'Something went wrong',
     details: 'Message failed to send due to an unknown error.',
@@ -68,6 +79,12 @@ const CATALOG: Record<number, CodeInfo> = {
   131057: {
     title: 'Account in maintenance mode',
     details: 'Business Account is in maintenance mode.',
+    httpStatus: 400,
+  },
+  131062: {
+    title: 'Business-scoped user id not supported for this template',
+    details:
+      'One-tap, zero-tap and copy-code authentication templates cannot be sent to a business-scoped user id.',
     httpStatus: 400,
   },
   132000: {

@@ -10,6 +10,29 @@ export interface PhoneNumberRecord {
   mps?: number;
   webhook_url?: string;
   messaging_limit_tier?: string;
+  /** The business portfolio the number belongs to; its WABA id when not set. */
+  business_id?: string;
+}
+
+/** A customer as one business portfolio sees them: a phone and/or a business-scoped user id. */
+export interface Customer {
+  business_id: string;
+  /** Absent for a customer the sandbox only knows by user id. */
+  wa_id?: string;
+  user_id: string;
+  username?: string;
+  /** Webhooks hide the phone: no `wa_id`/`from` inbound, no `recipient_id` on statuses. */
+  username_only: boolean;
+  /** The customer's marketing preference, once they sent one. */
+  marketing?: 'stop' | 'resume';
+}
+
+/** A business portfolio's daily business-initiated limit, set through `PUT /_sandbox/businesses/:id`. */
+export interface BusinessRecord {
+  business_id: string;
+  max_daily_conversations_per_business: string;
+  /** Customer user id -> when the portfolio last reached them with a business-initiated message. */
+  reached: Map<string, number>;
 }
 
 /** Every call to the send endpoint, accepted or rejected. */
@@ -19,6 +42,8 @@ export interface SendRecord {
   phone_number_id: string;
   to?: string;
   wa_id?: string;
+  /** The business-scoped user id the send went to (`recipient`), or the customer's own for a send by phone. */
+  user_id?: string;
   body: unknown;
   result: 'accepted' | 'rejected';
   http_status: number;
@@ -28,6 +53,10 @@ export interface SendRecord {
   fault?: string;
   /** Accepted, but the answer was never given: the connection was reset. */
   answer_dropped?: boolean;
+  /** Answered `held_for_quality_assessment`. */
+  held?: boolean;
+  /** The pricing the statuses report (`type`, `category`). */
+  pricing?: { type: string; category: string };
   /** Statuses reported by webhook so far, in order. */
   statuses: string[];
 }
@@ -62,6 +91,7 @@ export interface Settings {
   faultPatterns: boolean;
   defaultWabaId: string;
   defaultDisplayPhoneNumber: string;
+  graphVersion: string;
 }
 
 /** Everything the sandbox remembers; one process, in memory, cleared by `DELETE /_sandbox/state`. */
@@ -74,6 +104,12 @@ export interface SandboxState {
   subscriptions: Map<string, SubscriptionRecord>;
   /** Accept times in the last second, per phone number id. */
   throughput: Map<string, number[]>;
+  /** Customers by `business_id|wa:<phone>` and `business_id|uid:<user id>`. */
+  customers: Map<string, Customer>;
+  /** Portfolios whose daily limit is enforced. */
+  businesses: Map<string, BusinessRecord>;
+  /** `phone_number_id|user id` -> when the customer last wrote (their service window). */
+  windows: Map<string, number>;
   webhooks: WebhookRecord[];
   maxRecords: number;
   seq: number;
@@ -88,6 +124,7 @@ function initialSettings(config: SandboxConfig): Settings {
     faultPatterns: config.SANDBOX_FAULT_PATTERNS,
     defaultWabaId: config.SANDBOX_DEFAULT_WABA_ID,
     defaultDisplayPhoneNumber: config.SANDBOX_DEFAULT_DISPLAY_PHONE_NUMBER,
+    graphVersion: config.SANDBOX_GRAPH_VERSION,
   };
 }
 
@@ -100,6 +137,9 @@ export function createState(config: SandboxConfig): SandboxState {
     templates: new TemplateStore(config.SANDBOX_SEED_TEMPLATES),
     subscriptions: new Map(),
     throughput: new Map(),
+    customers: new Map(),
+    businesses: new Map(),
+    windows: new Map(),
     webhooks: [],
     maxRecords: config.SANDBOX_MAX_RECORDS,
     seq: 0,
@@ -115,6 +155,9 @@ export function resetState(state: SandboxState, config: SandboxConfig): void {
   state.templates.reset();
   state.subscriptions.clear();
   state.throughput.clear();
+  state.customers.clear();
+  state.businesses.clear();
+  state.windows.clear();
   state.webhooks.length = 0;
 }
 
@@ -145,4 +188,23 @@ export function numberInfo(
     display_phone_number: state.settings.defaultDisplayPhoneNumber,
     known: false,
   };
+}
+
+/** The business portfolio of a number: its `business_id`, else its WABA id. */
+export function businessOf(number: PhoneNumberRecord): string {
+  return number.business_id ?? number.waba_id;
+}
+
+/** The major Graph API version of `vNN.N` (0 when unreadable). */
+export function graphMajor(version: string | undefined): number {
+  const match = version === undefined ? null : /^v(\d+)\./.exec(version);
+  return match === null ? 0 : Number(match[1]);
+}
+
+/** The first version whose webhooks and answers follow the 2026 wire (no `conversation`, PMP `type`, ...). */
+export const WIRE_2026_MAJOR = 24;
+
+/** True when the sandbox plays v24.0 or later: by its `graph_version` setting or the version of the call. */
+export function playsWire2026(state: SandboxState, pathVersion?: string): boolean {
+  return Math.max(graphMajor(state.settings.graphVersion), graphMajor(pathVersion)) >= WIRE_2026_MAJOR;
 }

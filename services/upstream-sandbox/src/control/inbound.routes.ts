@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import Joi from 'joi';
 import type { Router } from 'express';
+import { customerByPhone, upsertCustomer, USER_ID } from '../customers/customers';
 import type { SandboxDeps } from '../deps';
 import { digitsOnly, newMessageId, newNumericId } from '../ids';
-import { numberInfo } from '../state';
+import { businessOf, numberInfo, playsWire2026 } from '../state';
 import { inboundEnvelope } from '../webhooks-out/envelopes';
 import { validateControl } from './validate';
 
@@ -11,7 +12,10 @@ type InboundType = 'text' | 'button' | 'interactive' | 'image';
 
 interface InboundInput {
   phone_number_id: string;
-  from: string;
+  from?: string;
+  user_id?: string;
+  username?: string;
+  username_only?: boolean;
   text?: string;
   name: string;
   type: InboundType;
@@ -21,13 +25,16 @@ interface InboundInput {
 
 const inboundSchema = Joi.object<InboundInput>({
   phone_number_id: Joi.string().min(1).required(),
-  from: Joi.string().min(5).required(),
+  from: Joi.string().min(5),
+  user_id: Joi.string().pattern(USER_ID),
+  username: Joi.string().min(1).max(64),
+  username_only: Joi.boolean(),
   text: Joi.string().allow(''),
   name: Joi.string().default('Sandbox Customer'),
   type: Joi.string().valid('text', 'button', 'interactive', 'image').default('text'),
   payload: Joi.string(),
   context_id: Joi.string(),
-});
+}).or('from', 'user_id', 'username');
 
 function messageContent(input: InboundInput): Record<string, unknown> {
   switch (input.type) {
@@ -54,27 +61,48 @@ function messageContent(input: InboundInput): Record<string, unknown> {
   }
 }
 
-/** `POST /_sandbox/inbound`: a customer writes; the signed `messages` webhook goes out before the answer. */
+/**
+ * `POST /_sandbox/inbound`: a customer writes; the signed `messages` webhook goes out before the answer. The
+ * message opens the customer's 24 h service window with the number. Given `user_id`, `username` or
+ * `username_only` (or when the sandbox plays v24.0+), the webhook carries the 2026 fields (`contacts[].user_id`,
+ * `contacts[].profile.username`, `messages[].from_user_id`); a username-only customer's has no `wa_id`/`from`.
+ */
 export function inboundRoutes(router: Router, deps: SandboxDeps): void {
   const { state, webhooks } = deps;
 
   router.post('/inbound', async (req, res) => {
     const input = validateControl(inboundSchema, req.body);
     const number = numberInfo(state, input.phone_number_id);
-    const from = digitsOnly(input.from);
-    const messageId = newMessageId(from);
+    const businessId = businessOf(number);
+    const from = input.from === undefined ? undefined : digitsOnly(input.from);
+    const extended =
+      input.user_id !== undefined || input.username !== undefined || input.username_only !== undefined;
+    const customer = extended
+      ? upsertCustomer(state, businessId, {
+          wa_id: from,
+          user_id: input.user_id,
+          username: input.username,
+          username_only: input.username_only,
+        })
+      : customerByPhone(state, businessId, from as string);
+    state.windows.set(`${input.phone_number_id}|${customer.user_id}`, Date.now());
+    const newFields = extended || playsWire2026(state);
+    const shownPhone = customer.username_only ? undefined : customer.wa_id;
+    const messageId = newMessageId(shownPhone ?? customer.user_id);
     const context =
       input.context_id === undefined
         ? {}
         : { context: { from: number.display_phone_number, id: input.context_id } };
     const payload = inboundEnvelope(number, {
       messageId,
-      from,
+      from: shownPhone,
+      userId: newFields ? customer.user_id : undefined,
+      username: newFields ? customer.username : undefined,
       name: input.name,
       message: { ...context, ...messageContent(input) },
     });
     const target = { url: number.webhook_url ?? state.settings.webhookUrl, secret: state.settings.appSecret };
     const delivered = await webhooks.deliver('inbound', target, payload);
-    res.json({ id: messageId, delivered });
+    res.json({ id: messageId, delivered, ...(extended ? { user_id: customer.user_id } : {}) });
   });
 }

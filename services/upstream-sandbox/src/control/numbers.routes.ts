@@ -12,9 +12,10 @@ const numberSchema = Joi.object<NumberInput>({
   mps: Joi.number().integer().min(0),
   webhook_url: Joi.string().uri({ scheme: ['http', 'https'] }),
   messaging_limit_tier: Joi.string().min(1),
+  business_id: Joi.string().min(1),
 });
 
-/** `/_sandbox/numbers`: a sending number's WABA, display number, throughput cap and webhook URL. */
+/** `/_sandbox/numbers`: a sending number's WABA, portfolio, display number, throughput cap and webhook URL. */
 export function numbersRoutes(router: Router, deps: SandboxDeps): void {
   const { state } = deps;
 

@@ -12,6 +12,7 @@ function matchingSends(sends: SendRecord[], query: Query): SendRecord[] {
   return sends.filter(
     (s) =>
       (to === undefined || s.wa_id === to) &&
+      (query.user_id === undefined || s.user_id === query.user_id) &&
       (query.phone_number_id === undefined || s.phone_number_id === query.phone_number_id) &&
       (query.result === undefined || s.result === query.result),
   );
@@ -23,6 +24,7 @@ interface SettingsInput {
   status_delays_ms?: number[];
   default_mps?: number;
   fault_patterns?: boolean;
+  graph_version?: string;
 }
 
 const settingsSchema = Joi.object<SettingsInput>({
@@ -31,6 +33,7 @@ const settingsSchema = Joi.object<SettingsInput>({
   status_delays_ms: Joi.array().items(Joi.number().integer().min(0)).max(3),
   default_mps: Joi.number().integer().min(0),
   fault_patterns: Joi.boolean(),
+  graph_version: Joi.string().pattern(/^v\d+\.\d+$/),
 });
 
 /** The settings in the names `PUT /_sandbox/config` takes, without the secret. */
@@ -42,6 +45,7 @@ function visibleSettings(settings: Settings): Record<string, unknown> {
     fault_patterns: settings.faultPatterns,
     default_waba_id: settings.defaultWabaId,
     default_display_phone_number: settings.defaultDisplayPhoneNumber,
+    graph_version: settings.graphVersion,
   };
 }
 
@@ -80,6 +84,7 @@ export function recordsRoutes(router: Router, deps: SandboxDeps): void {
     settings.statusDelaysMs = input.status_delays_ms ?? settings.statusDelaysMs;
     settings.defaultMps = input.default_mps ?? settings.defaultMps;
     settings.faultPatterns = input.fault_patterns ?? settings.faultPatterns;
+    settings.graphVersion = input.graph_version ?? settings.graphVersion;
     res.json(visibleSettings(settings));
   });
 

@@ -16,6 +16,8 @@ export interface FaultRule {
   http_status?: number;
   /** Accept the send (and report its statuses), then reset the connection instead of answering. */
   drop_answer?: boolean;
+  /** Answer `message_status: held_for_quality_assessment`; a status `error_code` then drops it (failed only). */
+  held?: boolean;
   created_at: string;
 }
 
@@ -27,11 +29,18 @@ export interface AppliedFault {
   delay_ms: number;
   http_status?: number;
   drop_answer?: boolean;
+  /** Answered `held_for_quality_assessment`. */
+  held?: boolean;
+  /** A status fault reported as `failed` alone: nothing went out, so no `sent` (and nothing billed). */
+  fail_only?: boolean;
+  /** The customer stopped marketing: a `user_preferences` webhook (`stop`) follows the failed status. */
+  preferences_stop?: boolean;
 }
 
 /**
  * `/regex/flags` or a string starting with `^` is a regular expression tested against the digits-only
- * number; anything else must equal it once both are reduced to digits.
+ * number (or the user id of a send to one); a user id must equal it exactly; anything else must equal the number
+ * once both are reduced to digits.
  */
 export function compileToMatcher(pattern: string): (waId: string) => boolean {
   const slashed = /^\/(.+)\/([a-z]*)$/.exec(pattern);
@@ -43,6 +52,7 @@ export function compileToMatcher(pattern: string): (waId: string) => boolean {
     const re = new RegExp(pattern);
     return (waId) => re.test(waId);
   }
+  if (/[A-Za-z]/.test(pattern)) return (address) => address === pattern;
   const wanted = digitsOnly(pattern);
   return (waId) => waId === wanted;
 }
@@ -70,5 +80,7 @@ export function takeFaultRule(
     delay_ms: rule.delay_ms,
     http_status: rule.http_status,
     drop_answer: rule.drop_answer,
+    held: rule.held,
+    fail_only: rule.held === true && rule.error_code !== undefined ? true : undefined,
   };
 }

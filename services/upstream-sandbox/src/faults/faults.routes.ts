@@ -14,6 +14,7 @@ interface FaultInput {
   delay_ms: number;
   http_status?: number;
   drop_answer?: boolean;
+  held?: boolean;
 }
 
 const faultSchema = Joi.object<FaultInput>({
@@ -24,8 +25,9 @@ const faultSchema = Joi.object<FaultInput>({
   delay_ms: Joi.number().integer().min(0).max(120_000).default(0),
   http_status: Joi.number().integer().min(200).max(599),
   drop_answer: Joi.boolean(),
+  held: Joi.boolean(),
 })
-  .or('error_code', 'delay_ms', 'drop_answer')
+  .or('error_code', 'delay_ms', 'drop_answer', 'held')
   .without('drop_answer', 'error_code');
 
 /**
@@ -48,12 +50,14 @@ export function faultsRoutes(router: Router, deps: SandboxDeps): void {
       id: `flt_${ulid()}`,
       match: input.match,
       error_code: input.error_code,
-      mode: input.mode,
+      // A held message is dropped by a status report, never by the answer.
+      mode: input.held === true && input.error_code !== undefined ? 'status' : input.mode,
       remaining: input.times ?? null,
       applied: 0,
       delay_ms: input.delay_ms,
       http_status: input.http_status,
       drop_answer: input.drop_answer,
+      held: input.held,
       created_at: new Date().toISOString(),
     };
     state.faults.push(rule);

@@ -11,6 +11,7 @@ export function messagesRoutes(router: Router, deps: SandboxDeps): void {
       phoneNumberId: req.params.phoneNumberId,
       token: accessToken(req),
       body: req.body as unknown,
+      version: (req.params as Record<string, string>).version,
     });
     if (answer.dropAfterMs !== undefined) {
       // Accepted upstream, but the client never learns it: it sees the connection reset.

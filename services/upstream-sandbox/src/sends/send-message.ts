@@ -1,12 +1,14 @@
+import { customerByPhone, customerByUserId, setMarketing } from '../customers/customers';
 import type { SandboxDeps } from '../deps';
 import { GraphError } from '../graph-errors';
 import { conversationId, digitsOnly, newMessageId } from '../ids';
 import { takeFaultRule, type AppliedFault } from '../faults/fault-rule';
 import { patternFault } from '../faults/number-patterns';
-import { appendBounded, nextSeq, numberInfo, type SendRecord } from '../state';
+import { appendBounded, businessOf, nextSeq, numberInfo, playsWire2026, type SendRecord } from '../state';
 import { checkTemplateSend, type TemplateSend } from '../templates/template-check';
-import type { Template } from '../templates/template';
+import { findComponent, type Template } from '../templates/template';
 import { reportStatuses } from '../webhooks-out/status-reporter';
+import { takeBusinessInitiated } from './portfolio-limit';
 import { takeThroughputSlot } from './throughput';
 import { validateSendBody } from './send-validation';
 
@@ -14,6 +16,8 @@ export interface SendRequest {
   phoneNumberId: string;
   token: string | undefined;
   body: unknown;
+  /** The `vNN.N` of the path; v24.0 and later answer and report in the 2026 wire. */
+  version?: string;
 }
 
 export interface SendAnswer {
@@ -26,6 +30,12 @@ export interface SendAnswer {
 /** Any non-empty token is accepted, except these two, which let a test see error 190. */
 const REFUSED_TOKENS = new Set(['expired', 'invalid']);
 
+/** A customer's service window: 24 h from their last message. */
+const WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** The authentication template types the network will not send to a user id. */
+const OTP_TYPES_REFUSED_FOR_USER_IDS = new Set(['ONE_TAP', 'ZERO_TAP', 'COPY_CODE']);
+
 function findTemplate(deps: SandboxDeps, phoneNumberId: string, send: TemplateSend): Template | undefined {
   const number = numberInfo(deps.state, phoneNumberId);
   const own = deps.state.templates.find(number.waba_id, send.name, send.language);
@@ -33,11 +43,29 @@ function findTemplate(deps: SandboxDeps, phoneNumberId: string, send: TemplateSe
   return own ?? (number.known ? undefined : deps.state.templates.findAnywhere(send.name, send.language));
 }
 
-function chooseFault(deps: SandboxDeps, waId: string, phoneNumberId: string): AppliedFault | undefined {
+/**
+ * True for an authentication template of a type that cannot go to a user id: an OTP button of type one-tap,
+ * zero-tap or copy-code, or no OTP button at all (the network's default is copy-code; the seed `otp_code` has none).
+ */
+function refusedForUserIds(template: Template): boolean {
+  if (template.category !== 'AUTHENTICATION') return false;
+  const buttons = findComponent(template, 'BUTTONS')?.buttons ?? [];
+  const otp = buttons.filter((b) => String(b.type).toUpperCase() === 'OTP');
+  return (
+    otp.length === 0 || otp.some((b) => OTP_TYPES_REFUSED_FOR_USER_IDS.has(String(b.otp_type).toUpperCase()))
+  );
+}
+
+function chooseFault(
+  deps: SandboxDeps,
+  address: string,
+  phoneNumberId: string,
+  wire2026: boolean,
+): AppliedFault | undefined {
   const { state } = deps;
   return (
-    takeFaultRule(state.faults, waId, phoneNumberId) ??
-    (state.settings.faultPatterns ? patternFault(waId) : undefined)
+    takeFaultRule(state.faults, address, phoneNumberId) ??
+    (state.settings.faultPatterns ? patternFault(address, wire2026) : undefined)
   );
 }
 
@@ -60,14 +88,16 @@ export async function sendMessage(deps: SandboxDeps, request: SendRequest): Prom
   };
   appendBounded(state, state.sends, record);
   // Noted before any check, so a rejected send can be found by its recipient too.
-  const rawTo = (request.body as { to?: unknown } | undefined)?.to;
-  if (typeof rawTo === 'string') Object.assign(record, { to: rawTo, wa_id: digitsOnly(rawTo) });
+  const raw = request.body as { to?: unknown; recipient?: unknown } | undefined;
+  if (typeof raw?.to === 'string') Object.assign(record, { to: raw.to, wa_id: digitsOnly(raw.to) });
+  else if (typeof raw?.recipient === 'string') record.user_id = raw.recipient;
   try {
     if (request.token === undefined || request.token === '' || REFUSED_TOKENS.has(request.token)) {
       throw GraphError.of(190);
     }
     const send = validateSendBody(request.body);
-    const fault = chooseFault(deps, send.waId, request.phoneNumberId);
+    const wire2026 = playsWire2026(state, request.version);
+    const fault = chooseFault(deps, send.address, request.phoneNumberId, wire2026);
     record.fault = fault?.source;
     // A dropped answer is held after the acceptance instead: its statuses may overtake the reset.
     if (fault !== undefined && fault.delay_ms > 0 && !fault.drop_answer)
@@ -81,30 +111,74 @@ export async function sendMessage(deps: SandboxDeps, request: SendRequest): Prom
     ) {
       throw GraphError.of(130429);
     }
-    // The pricing category: a template's own, or `service` for a free-form reply.
-    const category =
+    const template =
       send.template === undefined
-        ? 'service'
-        : checkTemplateSend(
-            findTemplate(deps, request.phoneNumberId, send.template),
-            send.template,
-          ).category.toLowerCase();
-    const messageId = newMessageId(send.waId);
+        ? undefined
+        : checkTemplateSend(findTemplate(deps, request.phoneNumberId, send.template), send.template);
+    if (template !== undefined && send.userId !== undefined && refusedForUserIds(template)) {
+      throw GraphError.of(131062);
+    }
+    const businessId = businessOf(number);
+    const customer =
+      send.userId !== undefined
+        ? customerByUserId(state, businessId, send.userId)
+        : customerByPhone(state, businessId, send.waId as string);
+    record.user_id = customer.user_id;
+    // The pricing category: a template's own, or `service` for a free-form reply.
+    const category = template === undefined ? 'service' : template.category.toLowerCase();
+    const lastWrote = state.windows.get(`${request.phoneNumberId}|${customer.user_id}`);
+    const windowOpen = lastWrote !== undefined && Date.now() - lastWrote < WINDOW_MS;
+    // A free-form reply, and a utility template inside the window, are free customer service.
+    const pricingType =
+      template === undefined || (windowOpen && category === 'utility') ? 'free_customer_service' : 'regular';
+    record.pricing = { type: pricingType, category };
+    let failWith = fault?.mode === 'status' ? fault.error_code : undefined;
+    let failOnly = fault?.fail_only === true;
+    let preferencesStop = fault?.preferences_stop === true;
+    if (failWith === undefined && category === 'marketing' && customer.marketing === 'stop') {
+      // The customer stopped marketing from this business (a `user_preferences` stop).
+      [failWith, failOnly, preferencesStop] = [131050, true, false];
+    }
+    if (failWith === undefined && template !== undefined && !windowOpen) {
+      if (!takeBusinessInitiated(state, businessId, customer.user_id)) [failWith, failOnly] = [131048, true];
+    }
+    if (preferencesStop) setMarketing(state, customer, 'stop');
+    const messageId = newMessageId(send.address);
+    const held = fault?.held === true;
+    const messageStatus = held
+      ? { message_status: 'held_for_quality_assessment' }
+      : wire2026 && template !== undefined
+        ? { message_status: 'accepted' }
+        : {};
     const body = {
       messaging_product: 'whatsapp',
-      contacts: [{ input: send.to, wa_id: send.waId }],
-      messages: [{ id: messageId }],
+      contacts: [
+        send.userId !== undefined
+          ? { input: send.to, user_id: send.userId }
+          : { input: send.to, wa_id: send.waId },
+      ],
+      messages: [{ id: messageId, ...messageStatus }],
     };
     Object.assign(record, { result: 'accepted', http_status: 200, response: body, message_id: messageId });
+    if (held) record.held = true;
+    const showUserId = wire2026 || send.userId !== undefined;
     void reportStatuses(deps, {
       record,
       messageId,
       phoneNumberId: request.phoneNumberId,
-      waId: send.waId,
+      // A username-only customer's phone never shows; a send by user id shows the phone the network knows.
+      recipientId: customer.username_only ? undefined : customer.wa_id,
+      recipientUserId: showUserId ? customer.user_id : undefined,
+      customer,
       category,
-      conversationId: conversationId(request.phoneNumberId, send.waId, category),
+      pricingType,
+      wire2026,
+      played: wire2026 && send.type === 'audio',
+      conversationId: conversationId(request.phoneNumberId, send.address, category),
       acceptedAt: Date.now(),
-      failWith: fault?.mode === 'status' ? fault.error_code : undefined,
+      failWith,
+      failOnly,
+      preferencesStop,
       callbackData: send.callbackData,
     });
     if (fault?.drop_answer) {

@@ -1,11 +1,18 @@
 import { GraphError } from '../graph-errors';
+import { USER_ID } from '../customers/customers';
 import { digitsOnly } from '../ids';
 import type { SendComponent, SendParameter, TemplateSend } from '../templates/template-check';
 
 /** A send body whose shape passed the upstream's checks. */
 export interface ValidSend {
+  /** What the sender wrote: `to` as given, or the `recipient` user id. */
   to: string;
-  waId: string;
+  /** Digits of `to`; absent for a send to a user id. */
+  waId?: string;
+  /** The `recipient` of a send to a business-scoped user id (`to` absent). */
+  userId?: string;
+  /** The phone digits or the user id: what faults and message ids key on. */
+  address: string;
   type: string;
   template?: TemplateSend;
   /** Echoed in every status report of the message. */
@@ -46,6 +53,13 @@ function validateTo(to: unknown): string {
     throw invalid('Param to must be a valid phone number.');
   }
   return waId;
+}
+
+function validateRecipient(recipient: unknown): string {
+  if (typeof recipient !== 'string' || !USER_ID.test(recipient)) {
+    throw invalid('Param recipient must be a valid business-scoped user id.');
+  }
+  return recipient;
 }
 
 function validateComponents(raw: unknown): SendComponent[] {
@@ -103,7 +117,10 @@ export function validateSendBody(body: unknown): ValidSend {
   if (body.recipient_type !== undefined && body.recipient_type !== 'individual') {
     throw invalid("Param recipient_type must be 'individual'.");
   }
-  const waId = validateTo(body.to);
+  // `to` wins when both are given, as on the network.
+  const userId =
+    body.to === undefined && body.recipient !== undefined ? validateRecipient(body.recipient) : undefined;
+  const waId = userId === undefined ? validateTo(body.to) : undefined;
   const type = body.type ?? 'text';
   if (typeof type !== 'string' || !TYPES.includes(type)) {
     throw invalid(`Param type must be one of {${TYPES.join(', ')}}.`);
@@ -120,5 +137,13 @@ export function validateSendBody(body: unknown): ValidSend {
       `Param biz_opaque_callback_data must be a string of at most ${CALLBACK_DATA_MAX} characters.`,
     );
   }
-  return { to: body.to as string, waId, type, template, callbackData };
+  return {
+    to: userId ?? (body.to as string),
+    waId,
+    userId,
+    address: userId ?? (waId as string),
+    type,
+    template,
+    callbackData,
+  };
 }

@@ -21,6 +21,9 @@ export interface StatusItem {
   status: string;
   timestamp: string;
   recipient_id: string;
+  recipient_user_id?: string;
+  conversation?: unknown;
+  pricing?: Record<string, unknown>;
   biz_opaque_callback_data?: string;
   errors?: { code: number; title: string; message: string; error_data: { details: string } }[];
 }
