@@ -8,6 +8,8 @@ export interface MessagingConfig extends CommonConfig {
   /** The upstream network; the sandbox by default. */
   UPSTREAM_BASE_URL: string;
   UPSTREAM_API_VERSION: string;
+  /** How long refusals that ask for time (130429, 131056, 131057) are retried before the message fails. */
+  UPSTREAM_RETRY_WINDOW_MS: number;
   UPSTREAM_TIMEOUT_MS: number;
   /** Key that seals upstream access tokens at rest. */
   ENCRYPTION_KEY: string;
@@ -57,8 +59,12 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv = process.env): Reado
         .default('http://127.0.0.1:4010'),
       UPSTREAM_API_VERSION: Joi.string()
         .pattern(/^v\d+\.\d+$/)
-        .default('v21.0'),
+        .default('v24.0'),
       UPSTREAM_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
+      UPSTREAM_RETRY_WINDOW_MS: Joi.number()
+        .integer()
+        .min(1000)
+        .default(10 * 60 * 1000),
       ENCRYPTION_KEY: Joi.string().min(16).default('dev-encryption-key-change-me'),
       DEFAULT_THROUGHPUT_PER_SECOND: Joi.number().integer().min(1).max(10_000).default(80),
       THROUGHPUT_SAFETY: Joi.number().min(0.5).max(1).default(0.96),

@@ -56,7 +56,7 @@ describe('the Cloud API client: trace and metrics of upstream calls', () => {
       );
       const refused = await client.sendMessage('123', 'token', { to: 'capped' });
 
-      expect(ok).toEqual({ ok: true, providerMessageId: 'wamid.1' });
+      expect(ok).toEqual({ ok: true, providerMessageId: 'wamid.1', held: false });
       expect(refused).toMatchObject({ ok: false, code: 131049 });
       expect(parseTraceparent(upstream.seen[0].traceparent)?.traceId).toBe(TRACE_ID);
       expect(upstream.seen[1].traceparent).toBeUndefined();

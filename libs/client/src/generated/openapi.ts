@@ -2009,11 +2009,14 @@ export interface components {
              */
             created_at: string;
             delivered_at: string | null;
+            error_code: number | null;
             error_message: string | null;
             failed_at: string | null;
+            held: boolean;
             message_log_id: number;
             /** @enum {string} */
             message_type: "text" | "template" | "interactive";
+            played_at: string | null;
             provider_message_id: string | null;
             read_at: string | null;
             retried_by_message_log_id: number | null;

@@ -35,6 +35,12 @@ export interface MessageLogDto {
   cost_amount: number;
   cost_currency: string;
   error_message: string | null;
+  /** The upstream's error code when the failure came from it, else null (CONTRACT.md, the network of late 2026). */
+  error_code: number | null;
+  /** The upstream holds the sent message for quality assessment (pacing), until a later status. */
+  held: boolean;
+  /** When a voice message was played (after read; the status stays read). */
+  played_at: string | null;
   created_at: string;
   /** 0, or 1 for the automatic frequency-cap retry. */
   retry_count: number;

@@ -19,6 +19,7 @@ import { MessageStats1764900000010 } from './migrations/1764900000010-message-st
 import { CampaignRecipientAttempt1764900000020 } from './migrations/1764900000020-campaign-recipient-attempt';
 import { IdleWake1765200000000 } from './migrations/1765200000000-idle-wake';
 import { MessageStatsStatic1765300000000 } from './migrations/1765300000000-static-stats-triggers';
+import { HoldsAndRetries1766000000000 } from './migrations/1766000000000-holds-and-retries';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -45,6 +46,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       CampaignRecipientAttempt1764900000020,
       IdleWake1765200000000,
       MessageStatsStatic1765300000000,
+      HoldsAndRetries1766000000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

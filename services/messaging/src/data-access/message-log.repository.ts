@@ -46,6 +46,8 @@ interface Row {
   cost_currency: string;
   error_code: number | null;
   error_message: string | null;
+  held: boolean;
+  played_at: Date | null;
   auto_retry_on_frequency_cap: boolean;
   retry_count: number;
   retry_of_message_log_id: string | null;
@@ -83,6 +85,8 @@ export function toMessageLog(r: Row): MessageLog {
     costCurrency: r.cost_currency,
     errorCode: r.error_code,
     errorMessage: r.error_message,
+    held: r.held,
+    playedAt: r.played_at,
     autoRetryOnFrequencyCap: r.auto_retry_on_frequency_cap,
     retryCount: r.retry_count,
     retryOfMessageLogId: num(r.retry_of_message_log_id),
@@ -100,7 +104,7 @@ export function toMessageLog(r: Row): MessageLog {
 // The columns of a Row, named so that the insert's prepared plan keeps its result type when a column is added.
 const MESSAGE_LOG_COLUMNS = `id, tenant_id, channel_account_id, to_phone, message_type, content, template_category,
   conversation_category, status, provider_message_id, scheduled_at, sent_at, delivered_at, read_at, failed_at,
-  cost_amount, cost_currency, error_code, error_message, auto_retry_on_frequency_cap, retry_count,
+  cost_amount, cost_currency, error_code, error_message, held, played_at, auto_retry_on_frequency_cap, retry_count,
   retry_of_message_log_id, retried_by_message_log_id, campaign_id, campaign_recipient_id, campaign_recipient_attempt,
   send_attempts, attempt_started_at, created_at, traceparent`;
 
@@ -330,12 +334,25 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
   }
 
   /** Ends a failed attempt of a still queued message, to be tried again in `delayMs`, with the error it met. */
-  async scheduleRetry(id: number, delayMs: number, errorCode: number | null): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE messaging.message_logs SET attempt_started_at = NULL, next_attempt_at = now() + $2 * interval '1 millisecond',
-              error_code = $3, updated_at = now() WHERE id = $1 AND status = 'queued'`,
-      [id, delayMs, errorCode],
+  async scheduleRetry(
+    id: number,
+    delayMs: number,
+    errorCode: number | null,
+    withinMs?: number,
+  ): Promise<boolean> {
+    const window = withinMs !== undefined;
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
+      `UPDATE messaging.message_logs
+          SET attempt_started_at = NULL, next_attempt_at = now() + $2 * interval '1 millisecond',
+              error_code = $3, updated_at = now(),
+              retrying_since = CASE WHEN $4 THEN coalesce(retrying_since, now()) ELSE retrying_since END
+        WHERE id = $1 AND status = 'queued'
+          AND (NOT $4 OR coalesce(retrying_since, now()) > now() - $5 * interval '1 millisecond')
+        RETURNING id`,
+      [id, delayMs, errorCode, window, withinMs ?? 0],
     );
+    return rows.length > 0;
   }
 
   /** Records which message retries a failed one (so that it is retried once). */
@@ -389,13 +406,14 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
     if (sent.length === 0) return [];
     const rows = await queryRows<Row & { has_pending: boolean }>(
       db,
-      `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::text[])
-                              AS t(id, provider_message_id, event_id, event, traceparent)),
+      `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::text[], $6::boolean[])
+                              AS t(id, provider_message_id, event_id, event, traceparent, held)),
        l AS (SELECT id FROM messaging.message_logs WHERE id = ANY($1::bigint[]) AND status = 'queued'
               ORDER BY id FOR UPDATE),
        u AS (
          UPDATE messaging.message_logs m
-            SET ${statusColumns("'sent'", 'now()')}, provider_message_id = i.provider_message_id
+            SET ${statusColumns("'sent'", 'now()', 'i.held')}, provider_message_id = i.provider_message_id,
+                error_code = NULL
            FROM i JOIN l ON l.id = i.id WHERE m.id = i.id AND m.status = 'queued' RETURNING m.*),
        o AS (${statusEventsSql('i', 'u')}),
        c AS (${openConversationSql("(SELECT u.*, u.campaign_id AS reference FROM u WHERE u.message_type = 'template')", this.capacityWindowMs)})
@@ -408,6 +426,7 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
         sent.map((s) => s.eventId),
         sent.map((s) => JSON.stringify(s.event)),
         sent.map((s) => s.traceparent ?? null),
+        sent.map((s) => s.held),
       ],
     );
     return rows.map((r) => ({ message: toMessageLog(r), hasPendingReports: r.has_pending }));

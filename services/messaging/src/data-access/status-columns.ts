@@ -3,10 +3,10 @@
  * Its time column (`sent_at` also on a delivered or read report that overtook the send: it was handed over by
  * then), no attempt in progress nor due, and `updated_at`. `status` and `at` are SQL expressions (a parameter,
  * an input column, a literal); the row being updated is aliased `m`. A failure's code and message, and a
- * wamid, are the caller's to add.
+ * wamid, are the caller's to add. Every move ends a hold (`held`, false unless the send's answer said held).
  */
-export function statusColumns(status: string, at: string): string {
-  return `status = ${status},
+export function statusColumns(status: string, at: string, held = 'false'): string {
+  return `status = ${status}, held = ${held},
     sent_at = CASE WHEN ${status} = 'sent' THEN ${at}
                    WHEN ${status} IN ('delivered', 'read') THEN coalesce(m.sent_at, ${at}) ELSE m.sent_at END,
     delivered_at = CASE WHEN ${status} = 'delivered' THEN ${at} ELSE m.delivered_at END,

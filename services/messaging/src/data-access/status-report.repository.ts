@@ -2,7 +2,12 @@ import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ForwardMove, MessageLog } from '../domain/ports/message-log.port';
-import type { OrphanedReports, ReportCursor, StatusReportStore } from '../domain/ports/status-report.port';
+import type {
+  OrphanedReports,
+  ReportCursor,
+  ReportMark,
+  StatusReportStore,
+} from '../domain/ports/status-report.port';
 import { statusEventsSql, toMessageLog } from './message-log.repository';
 import { statusColumns } from './status-columns';
 
@@ -112,6 +117,20 @@ export class StatusReportRepository implements StatusReportStore {
         moves.map((m) => JSON.stringify(m.event)),
         moves.map((m) => m.traceparent ?? null),
       ],
+    );
+  }
+
+  /** Clears `held` and records `played_at` (the earliest kept); rows locked in id order, as every batch does. */
+  async markReported(tx: EntityManager, marks: ReportMark[]): Promise<void> {
+    if (marks.length === 0) return;
+    await tx.query(
+      `WITH i AS (SELECT id, min(played_at) AS played_at
+                    FROM unnest($1::bigint[], $2::timestamptz[]) AS t(id, played_at) GROUP BY id),
+            l AS (SELECT id FROM messaging.message_logs WHERE id IN (SELECT id FROM i) ORDER BY id FOR UPDATE)
+       UPDATE messaging.message_logs m
+          SET held = false, played_at = coalesce(m.played_at, i.played_at), updated_at = now()
+         FROM i JOIN l ON l.id = i.id WHERE m.id = i.id`,
+      [marks.map((m) => m.id), marks.map((m) => m.playedAt?.toISOString() ?? null)],
     );
   }
 

@@ -12,6 +12,8 @@ import {
   isServiceWindowOpen,
   needsServiceWindow,
   queuedSubStateOf,
+  retryDelayMs,
+  retryRuleOf,
   SERVICE_WINDOW_HOURS,
   statusesBefore,
 } from '../../src/domain/lifecycle/message-lifecycle';
@@ -183,5 +185,34 @@ describe('conversation flow graphs', () => {
         { kind: 'text', id: null, text: 'yes' },
       ),
     ).toBe('Hi Ana, you said yes');
+  });
+});
+
+describe('the retry rule of each upstream code (CONTRACT.md, holds, errors and their rules)', () => {
+  it.each([130429, 131056, 131057])(
+    'when the upstream answers %i, then the message waits and is tried again',
+    (code) => {
+      expect(retryRuleOf({ code, retryable: true })).toBe('wait');
+      expect(retryRuleOf({ code, retryable: false })).toBe('wait');
+    },
+  );
+
+  it.each([130472, 131026, 131050, 131062, 132015, 131049])(
+    'when the upstream answers %i, then the message fails at once',
+    (code) => {
+      expect(retryRuleOf({ code, retryable: false })).toBe('never');
+    },
+  );
+
+  it('when no code came (a 5xx, no answer) or a transient one, then the attempts decide', () => {
+    expect(retryRuleOf({ code: null, retryable: true })).toBe('attempts');
+    expect(retryRuleOf({ code: 131000, retryable: true })).toBe('attempts');
+    expect(retryRuleOf({ code: null, retryable: false })).toBe('never');
+  });
+
+  it('when a message is refused again and again, then each wait doubles up to a minute', () => {
+    expect([1, 2, 3, 4].map((n) => retryDelayMs(2_000, n))).toEqual([2_000, 4_000, 8_000, 16_000]);
+    expect(retryDelayMs(2_000, 6)).toBe(60_000);
+    expect(retryDelayMs(2_000, 40)).toBe(60_000);
   });
 });

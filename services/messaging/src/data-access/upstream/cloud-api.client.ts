@@ -17,6 +17,9 @@ import { classifyFailure } from './upstream-errors';
 import type { UpstreamMetrics, UpstreamOperation } from './upstream-metrics';
 import type { MessageLog } from '../../domain/ports/message-log.port';
 
+/** The send answer's `message_status` when the upstream holds a marketing message to watch its quality. */
+const HELD = 'held_for_quality_assessment';
+
 /** The Graph API answers 200; other implementations of the wire may say 201 or 204: any 2xx is success. */
 const isSuccess = (status: number): boolean => status >= 200 && status < 300;
 
@@ -83,7 +86,7 @@ export class CloudApiClient implements UpstreamSender, UpstreamAccountApi {
   ): Promise<SendResult> {
     const started = process.hrtime.bigint();
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
-    let res: JsonAnswer<{ messages?: Array<{ id?: string }> } & GraphError>;
+    let res: JsonAnswer<{ messages?: Array<{ id?: string; message_status?: string }> } & GraphError>;
     try {
       res = await postJson(
         this.endpoint,
@@ -108,7 +111,8 @@ export class CloudApiClient implements UpstreamSender, UpstreamAccountApi {
     const data = typeof res.data === 'object' ? res.data : undefined;
     this.metrics?.call('send_message', seconds(), res.status, errorCodeOf(data));
     const id = data?.messages?.[0]?.id;
-    if (isSuccess(res.status) && typeof id === 'string') return { ok: true, providerMessageId: id };
+    if (isSuccess(res.status) && typeof id === 'string')
+      return { ok: true, providerMessageId: id, held: data?.messages?.[0]?.message_status === HELD };
     return this.failureOf(res.status, data);
   }
 

@@ -85,3 +85,27 @@ export function needsServiceWindow(messageType: string): boolean {
 export function isServiceWindowOpen(lastInboundAt: Date | null, now: Date): boolean {
   return lastInboundAt !== null && now.getTime() - lastInboundAt.getTime() < SERVICE_WINDOW_HOURS * 3_600_000;
 }
+
+/**
+ * What a refused send does next, by the upstream's code (CONTRACT.md, "Holds, errors and their rules"):
+ * - `wait`: throughput (130429), too many to one customer (131056), an upgrade in progress (131057) only ask for
+ *   time; retried with backoff for as long as the retry window lasts, never failed by themselves;
+ * - `attempts`: a transient error (no code and a 5xx or no answer, or 131000/131016); retried up to the attempts;
+ * - `never`: everything else (130472, 131026, 131050, 131062 among them) fails the message at once.
+ */
+export type RetryRule = 'wait' | 'attempts' | 'never';
+
+const WAIT_CODES: ReadonlySet<number> = new Set([130429, 131056, 131057]);
+
+export function retryRuleOf(failure: { code: number | null; retryable: boolean }): RetryRule {
+  if (failure.code !== null && WAIT_CODES.has(failure.code)) return 'wait';
+  return failure.retryable ? 'attempts' : 'never';
+}
+
+/** The longest wait between two tries of a refusal that asks for time. */
+export const MAX_RETRY_DELAY_MS = 60_000;
+
+/** The wait before the next try of a message refused for the `attempt`-th time (1-based): doubling, capped. */
+export function retryDelayMs(baseMs: number, attempt: number): number {
+  return Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** Math.max(0, attempt - 1));
+}

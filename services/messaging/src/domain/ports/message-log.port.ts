@@ -20,8 +20,13 @@ export interface MessageLog {
   failedAt: Date | null;
   costAmount: number;
   costCurrency: string;
+  /** The upstream's error code of the failure (or of the refusal being retried); null when none came from it. */
   errorCode: number | null;
   errorMessage: string | null;
+  /** The upstream holds the sent message for quality assessment (pacing) until a later status report. */
+  held: boolean;
+  /** When a voice message was played (after read; the status stays read). */
+  playedAt: Date | null;
   autoRetryOnFrequencyCap: boolean;
   retryCount: number;
   retryOfMessageLogId: number | null;
@@ -110,6 +115,8 @@ export interface SentRecord {
   event: Record<string, unknown>;
   /** The trace the status event continues. */
   traceparent?: string;
+  /** The upstream took it and holds it for quality assessment (`held_for_quality_assessment`). */
+  held: boolean;
 }
 
 /** A forward move of one message (the status rules allowed it), with the event that reports it. */

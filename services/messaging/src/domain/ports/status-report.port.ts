@@ -20,6 +20,11 @@ export interface StatusReportStore {
   keepPendingReports(tx: Tx, items: InboundStatusItem[]): Promise<void>;
   /** Moves each message forward and writes its status event, one statement for the batch. */
   moveForward(tx: Tx, moves: ForwardMove[]): Promise<void>;
+  /**
+   * What a report says beside a status move, one statement for the batch: a held message is held no longer (any
+   * later report), and a voice message was played (`playedAt`, the first report's time kept).
+   */
+  markReported(tx: Tx, marks: ReportMark[]): Promise<void>;
   /** Takes the reports kept for a provider message id, now that a message has it. */
   takePendingReports<R>(tx: Tx, providerMessageId: string): Promise<Array<{ status: string; report: R }>>;
   /**
@@ -29,6 +34,12 @@ export interface StatusReportStore {
   messagesWithOrphanedReports(after: ReportCursor | null, limit: number): Promise<OrphanedReports>;
   /** Deletes up to `limit` kept reports older than `retentionHours`; answers how many. */
   deleteExpiredPendingReports(retentionHours: number, limit: number): Promise<number>;
+}
+
+/** A report's mark on a message beside its status (see `markReported`). */
+export interface ReportMark {
+  id: number;
+  playedAt: Date | null;
 }
 
 /** A point in the kept reports' arrival order. */

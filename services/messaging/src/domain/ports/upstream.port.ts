@@ -12,7 +12,14 @@ export interface UpstreamTemplate {
 }
 
 /** What came of handing a message to the upstream. */
-export type SendResult = { ok: true; providerMessageId: string } | UpstreamFailure | UnknownOutcome;
+export type SendResult = SendAccepted | UpstreamFailure | UnknownOutcome;
+
+/** The upstream took the message; `held` when it holds it for quality assessment before it goes out (pacing). */
+export interface SendAccepted {
+  ok: true;
+  providerMessageId: string;
+  held: boolean;
+}
 
 /** How a failed upstream call ends: retried later, or the message fails now. */
 export interface UpstreamFailure {

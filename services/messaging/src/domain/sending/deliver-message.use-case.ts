@@ -1,5 +1,5 @@
 import { continueTrace, formatTraceparent, runWithTrace, type TraceContext } from '@bm/platform';
-import { describeFailure } from '../lifecycle/message-lifecycle';
+import { describeFailure, retryDelayMs, retryRuleOf } from '../lifecycle/message-lifecycle';
 import { applyPendingReports } from '../statuses/apply-status-report.use-case';
 import { changeStatus, sentRecord, type ChangeStatusDeps } from '../statuses/change-status';
 import type { MessagingDeps } from '../messaging-deps';
@@ -171,11 +171,26 @@ async function sendAll(
   );
 }
 
-/** What came of a failed call: a later retry while attempts remain for a transient error, else failed. */
+/**
+ * What came of a failed call, by the code's retry rule (`retryRuleOf`): a refusal that asks for time is tried again
+ * while the retry window lasts, a transient error while attempts remain; otherwise, and once those run out, the
+ * message fails with the upstream's code.
+ */
 async function recordFailure(deps: DeliverDeps, message: MessageLog, result: UpstreamFailure): Promise<void> {
-  if (result.retryable && message.sendAttempts < deps.config.SEND_MAX_ATTEMPTS) {
-    const delayMs = deps.config.SEND_RETRY_BASE_MS * 2 ** (message.sendAttempts - 1);
-    await deps.sendQueue.scheduleRetry(message.id, delayMs, result.code);
+  const rule = retryRuleOf(result);
+  const delayMs = retryDelayMs(deps.config.SEND_RETRY_BASE_MS, message.sendAttempts);
+  const retried =
+    (rule === 'wait' &&
+      (await deps.sendQueue.scheduleRetry(
+        message.id,
+        delayMs,
+        result.code,
+        deps.config.UPSTREAM_RETRY_WINDOW_MS,
+      ))) ||
+    (rule === 'attempts' &&
+      message.sendAttempts < deps.config.SEND_MAX_ATTEMPTS &&
+      (await deps.sendQueue.scheduleRetry(message.id, delayMs, result.code)));
+  if (retried) {
     deps.logger.warn('upstream send will be retried', {
       message_log_id: message.id,
       code: result.code,
@@ -217,7 +232,9 @@ export async function deliverMessages(
   ).flat();
 
   const sent = outcomes.flatMap(({ message, result }) =>
-    result.ok ? [sentRecord(message, result.providerMessageId, formatTraceparent(traceOf(message.id)))] : [],
+    result.ok
+      ? [sentRecord(message, result.providerMessageId, formatTraceparent(traceOf(message.id)), result.held)]
+      : [],
   );
   const recorded = await persistently(deps, 'recording sent messages', () => deps.sendQueue.markSent(sent));
   for (const { message } of recorded.filter((r) => r.hasPendingReports)) {

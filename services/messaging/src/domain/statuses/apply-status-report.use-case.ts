@@ -4,6 +4,7 @@ import { changeStatus, statusEventFields, type ChangeStatusDeps, type StatusChan
 import { buildEvent } from '../emit-event';
 import type { MessagingDeps } from '../messaging-deps';
 import type { ForwardMove, MessageLog } from '../ports/message-log.port';
+import type { ReportMark } from '../ports/status-report.port';
 import type { Tx } from '../ports/unit-of-work.port';
 import { attemptMessageIds, reconcileSendAttempts } from './reconcile-send-attempts';
 import { attemptOf } from './send-attempt';
@@ -163,7 +164,22 @@ export async function applyStatusReports(
       const message = messages.get(r.item.provider_message_id)!;
       await runInTrace(traceOf(deps, message, r), () => applyOne(deps, tx, r.item));
     }
+    await deps.statusReports.markReported(tx, reportMarks(reports, [...locked, ...settled]));
     return outcomes;
+  });
+}
+
+/**
+ * What the batch's reports say beside a status (CONTRACT.md, holds and `played`): any report of a held message
+ * ends its hold, and `played` (which moves no status and emits nothing) records when a voice message was played.
+ */
+function reportMarks(reports: StatusReport[], known: MessageLog[]): ReportMark[] {
+  const byWamid = new Map(known.flatMap((m) => (m.providerMessageId ? [[m.providerMessageId, m]] : [])));
+  return reports.flatMap(({ item }) => {
+    const message = byWamid.get(item.provider_message_id);
+    const played = item.status === 'played';
+    if (!message || (!played && !message.held)) return [];
+    return [{ id: message.id, playedAt: played ? new Date(item.occurred_at) : null }];
   });
 }
 

@@ -43,10 +43,18 @@ export function sentRecord(
   message: MessageLog,
   providerMessageId: string,
   traceparent: string | undefined,
+  held = false,
 ): SentRecord {
   const view: MessageLog = { ...message, status: 'sent', providerMessageId };
   const event = buildEvent<'message.status_updated'>(message.tenantId, statusEventFields(view, 'queued'));
-  return { id: message.id, providerMessageId, eventId: event.messageId, event: event.payload, traceparent };
+  return {
+    id: message.id,
+    providerMessageId,
+    eventId: event.messageId,
+    event: event.payload,
+    traceparent,
+    held,
+  };
 }
 
 /**

@@ -1,0 +1,139 @@
+import request from 'supertest';
+import { waitFor } from '@bm/platform/testing';
+import { collectEvents, publishInbound, statusReport } from '../support/events';
+import { readMessage, sandboxSends, sendTemplate, waitForStatus } from '../support/messages';
+import { createTenant, randomPhone, startStack, type Stack, type TenantFixture } from '../support/stack';
+
+/**
+ * CONTRACT.md, "Holds, errors and their rules", against the sandbox playing the 2026 wire (the product's default
+ * Graph API version, v24.0): a held send, the retry rule of each code, `error_code` and `played_at`.
+ */
+describe('sends on the 2026 wire: holds, error codes and their retry rules', () => {
+  let stack: Stack;
+  let t: TenantFixture;
+
+  beforeAll(async () => {
+    stack = await startStack({
+      messagingEnv: { SEND_RETRY_BASE_MS: '100', SEND_MAX_ATTEMPTS: '2', UPSTREAM_RETRY_WINDOW_MS: '3000' },
+    });
+    t = await createTenant(stack);
+  });
+  afterAll(() => stack.stop());
+
+  const fault = (phone: string, rule: Record<string, unknown>) =>
+    request(stack.sandboxUrl)
+      .post('/_sandbox/faults')
+      .send({ match: { to: phone }, ...rule })
+      .expect(201);
+
+  it('when the upstream holds a send for quality assessment, then it is sent and held until a later status', async () => {
+    const phone = randomPhone();
+    await fault(phone, { held: true });
+    const id = await sendTemplate(stack, t, { phone });
+    const held = await waitForStatus(stack, t, id, ['sent']);
+    expect(held).toMatchObject({ status: 'sent', held: true, error_code: null, played_at: null });
+
+    await publishInbound(
+      stack,
+      'inbound.status',
+      statusReport(t, held.provider_message_id as string, 'delivered'),
+    );
+    const delivered = await waitForStatus(stack, t, id, ['delivered']);
+    expect(delivered.held).toBe(false);
+  });
+
+  it('when a held send is dropped (132015), then it fails with that error code', async () => {
+    const phone = randomPhone();
+    await fault(phone, { held: true });
+    const id = await sendTemplate(stack, t, { phone });
+    const held = await waitForStatus(stack, t, id, ['sent']);
+    await publishInbound(
+      stack,
+      'inbound.status',
+      statusReport(t, held.provider_message_id as string, 'failed', [
+        { code: 132015, title: 'Message dropped after being held' },
+      ]),
+    );
+    const failed = await waitForStatus(stack, t, id, ['failed']);
+    expect(failed).toMatchObject({ held: false, error_code: 132015 });
+    expect(failed.error_message).toMatch(/^upstream error 132015: /);
+  });
+
+  it.each([130429, 131056, 131057])(
+    'when the upstream answers %i more times than the attempts allow, then the message is retried and sent',
+    async (code) => {
+      const phone = randomPhone();
+      // Three refusals: more than SEND_MAX_ATTEMPTS (2), which bounds transient errors, not these.
+      await fault(phone, { error_code: code, times: 3 });
+      const id = await sendTemplate(stack, t, { phone });
+      const sent = await waitForStatus(stack, t, id, ['sent', 'failed'], 15_000);
+      expect(sent).toMatchObject({ status: 'sent', error_code: null });
+      expect(await sandboxSends(stack, `to=${phone}`)).toHaveLength(4);
+    },
+  );
+
+  it('when the upstream keeps answering 131057 past the retry window, then the message fails with that code', async () => {
+    const phone = randomPhone();
+    await fault(phone, { error_code: 131057 });
+    const id = await sendTemplate(stack, t, { phone });
+    const failed = await waitForStatus(stack, t, id, ['failed'], 20_000);
+    expect(failed.error_code).toBe(131057);
+    // Tried for the whole window (3 s, the waits doubling from 100 ms), never failed on the attempts (2).
+    const sends = await sandboxSends(stack, `to=${phone}`);
+    expect(sends.length).toBeGreaterThan(2);
+    const span = new Date(sends[sends.length - 1].at).getTime() - new Date(sends[0].at).getTime();
+    expect(span).toBeGreaterThanOrEqual(2_000);
+  });
+
+  it.each([130472, 131026, 131062])(
+    'when the upstream answers %i, then the message fails at once with that code and is never retried',
+    async (code) => {
+      const phone = randomPhone();
+      await fault(phone, { error_code: code });
+      const id = await sendTemplate(stack, t, { phone });
+      const failed = await waitForStatus(stack, t, id, ['failed']);
+      expect(failed.error_code).toBe(code);
+      expect(failed.error_message).toMatch(new RegExp(`^upstream error ${code}: `));
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await sandboxSends(stack, `to=${phone}`)).toHaveLength(1);
+    },
+  );
+
+  it('when a voice message is played after read, then played_at is set, the status stays read, and no event is sent', async () => {
+    const events = await collectEvents(stack, ['message.status_updated']);
+    const id = await sendTemplate(stack, t);
+    const sent = await waitForStatus(stack, t, id, ['sent']);
+    const wamid = sent.provider_message_id as string;
+    await publishInbound(stack, 'inbound.status', statusReport(t, wamid, 'read'));
+    await waitForStatus(stack, t, id, ['read']);
+    await publishInbound(stack, 'inbound.status', statusReport(t, wamid, 'played'));
+    const played = await waitFor(
+      async () => {
+        const m = await readMessage(stack, t, id);
+        return m.played_at !== null ? m : undefined;
+      },
+      { what: 'played_at' },
+    );
+    expect(played.status).toBe('read');
+    expect(Date.parse(played.played_at as string)).not.toBeNaN();
+    // sent and read were told; played was not (given time to arrive, were it sent).
+    await waitFor(() => events.filter((e) => e.payload.message_log_id === id).length >= 2 || undefined, {
+      what: 'sent and read events',
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    const told = events.filter((e) => e.payload.message_log_id === id).map((e) => e.payload.status as string);
+    expect(told.sort()).toEqual(['read', 'sent']);
+  });
+
+  it('when a message is read through the API, then every 2026 field is on it', async () => {
+    const id = await sendTemplate(stack, t);
+    const m = await waitForStatus(stack, t, id, ['sent']);
+    expect(m).toMatchObject({ error_code: null, held: false, played_at: null });
+    const list = await request(stack.gatewayUrl).get('/api/v1/messages?per_page=5').set(t.auth).expect(200);
+    for (const item of list.body.data.messages as Array<Record<string, unknown>>) {
+      expect(item).toHaveProperty('error_code');
+      expect(typeof item.held).toBe('boolean');
+      expect(item).toHaveProperty('played_at');
+    }
+  });
+});
