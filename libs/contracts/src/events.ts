@@ -60,8 +60,12 @@ export interface InboundMedia {
 
 export interface MessageReceivedFields {
   channel_account_id: string;
-  /** Sender digits with country code. */
-  from: string;
+  /** Sender digits with country code; null for a customer the upstream names by user id only (a username). */
+  from: string | null;
+  /** The customer's business-scoped user id (BSUID), exactly as the upstream wrote it; null when it gave none. */
+  from_user_id: string | null;
+  /** The customer's username, display data only (never an address); null when they have none. */
+  username: string | null;
   /** Sender profile name, when the upstream gives one. */
   name: string | null;
   /** The upstream message id. */

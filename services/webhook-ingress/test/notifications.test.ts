@@ -74,6 +74,7 @@ describe('GET /api/v1/notifications: live-chat requests and template reviews', (
       channel_account_id: owner.channel_account_id,
       phone_number_id: phoneNumberId,
       customer_phone: first,
+      customer_user_id: null,
       customer_name: 'Sheena Nelson',
       message_id: expect.stringMatching(/^wamid\./),
       text: 'Hello, I need help',

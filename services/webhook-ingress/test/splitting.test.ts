@@ -87,6 +87,8 @@ describe('splitting upstream bodies into inbound items', () => {
       phone_number_id: numberA,
       message_id: ids.text,
       from: sheena,
+      from_user_id: null,
+      username: null,
       name: 'Sheena Nelson',
       type: 'text',
       text: 'STOP',

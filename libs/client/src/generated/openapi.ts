@@ -15244,7 +15244,8 @@ export interface operations {
                     channel_account_id: string;
                     /** @constant */
                     event: "message.received";
-                    from: string;
+                    from: string | null;
+                    from_user_id: string | null;
                     media: {
                         caption?: string;
                         filename?: string;
@@ -15262,6 +15263,7 @@ export interface operations {
                      */
                     timestamp: string;
                     type: string;
+                    username: string | null;
                 };
             };
         };

@@ -245,7 +245,14 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     type: oneOf(['live_chat_request']),
     channel_account_id: ulid,
     phone_number_id: str,
-    customer_phone: { type: 'string', description: 'Digits with country code' },
+    customer_phone: {
+      type: ['string', 'null'],
+      description: 'Digits with country code; null for a customer known by user id only',
+    },
+    customer_user_id: {
+      type: ['string', 'null'],
+      description: "The customer's business-scoped user id, when the upstream gave one",
+    },
     customer_name: nullable(str),
     message_id: { type: 'string', description: "The upstream id of the customer's message" },
     text: nullable(str),

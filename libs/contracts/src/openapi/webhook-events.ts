@@ -42,7 +42,9 @@ const EVENT_FIELDS: Record<WebhookEventName, Record<string, JsonSchema>> = {
   },
   'message.received': {
     channel_account_id: str,
-    from: str,
+    from: nullable(str),
+    from_user_id: nullable(str),
+    username: nullable(str),
     name: nullable(str),
     message_id: str,
     type: str,

@@ -9,6 +9,7 @@ import type {
 } from '../events';
 import { CAMPAIGN_STATUSES } from './campaigns';
 import { ulidSchema } from './common';
+import { namesTheCustomer } from './customer-address';
 import { MESSAGE_STATUSES, type MessageStatus } from './message-logs';
 import { sendComponentsSchema, type SendComponent } from './send-components';
 import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from './templates';
@@ -107,13 +108,17 @@ export const inboundMediaSchema = Joi.object<InboundMedia>({
 export type MessageReceivedEvent = DomainEventBase & MessageReceivedFields;
 export const messageReceivedSchema = domainEventSchema<MessageReceivedEvent>({
   channel_account_id: Joi.string().required(),
-  from: Joi.string().required(),
+  // A customer is addressed by phone or by user id (CONTRACT.md, the network of late 2026): one at least. The
+  // 2026 fields are optional so that events of a producer that predates them are still read.
+  from: Joi.string().allow(null),
+  from_user_id: Joi.string().allow(null),
+  username: Joi.string().allow(null),
   name: nullableString,
   message_id: Joi.string().required(),
   type: Joi.string().required(),
   text: nullableString.allow(''),
   media: inboundMediaSchema.allow(null).required(),
-});
+}).custom(namesTheCustomer);
 
 export interface CampaignEvent extends DomainEventBase, CampaignEventFields {
   campaign_group_id: string | null;
@@ -254,7 +259,10 @@ export function sendOfBatch(batch: SendsRequestedCommand, index: number): SendRe
 export interface LiveChatRequestedEvent extends DomainEventBase {
   channel_account_id: string;
   phone_number_id: string;
-  customer_phone: string;
+  /** The customer's phone; null for a customer the upstream names by user id only. */
+  customer_phone: string | null;
+  /** The customer's business-scoped user id when the upstream gave one (absent from older producers). */
+  customer_user_id?: string | null;
   customer_name: string | null;
   /** The upstream id of the message that raised it. */
   message_id: string;
@@ -268,7 +276,8 @@ export interface LiveChatRequestedEvent extends DomainEventBase {
 export const liveChatRequestedSchema = domainEventSchema<LiveChatRequestedEvent>({
   channel_account_id: Joi.string().required(),
   phone_number_id: Joi.string().required(),
-  customer_phone: Joi.string().required(),
+  customer_phone: Joi.string().allow(null).required(),
+  customer_user_id: Joi.string().allow(null),
   customer_name: nullableString,
   message_id: Joi.string().required(),
   text: nullableString.allow(''),

@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import type { InboundMedia } from '../events';
 import { ulidSchema } from './common';
+import { namesTheCustomer } from './customer-address';
 import { domainEventSchema, inboundMediaSchema, isoInstantSchema, tenantIdSchema } from './domain-events';
 
 /*
@@ -76,7 +77,12 @@ export const inboundStatusSchema = inboundSchema<InboundStatusItem>({
 /** A customer message: deduplicate on message_id. */
 export interface InboundMessageItem extends InboundItemBase {
   message_id: string;
-  from: string;
+  /** The customer's phone (`messages[].from`); null for a customer the upstream names by user id only. */
+  from: string | null;
+  /** The customer's business-scoped user id (`messages[].from_user_id`), as written; null when absent. */
+  from_user_id: string | null;
+  /** The customer's username (`contacts[].profile.username`), display data only; null when absent. */
+  username: string | null;
   name: string | null;
   type: string;
   text: string | null;
@@ -90,8 +96,14 @@ export interface InboundMessageItem extends InboundItemBase {
 }
 export const inboundMessageSchema = inboundSchema<InboundMessageItem>({
   message_id: Joi.string().required(),
-  // Customers are known by the digits of their number: one without a digit is no one to answer or opt out.
-  from: Joi.string().pattern(/\d/).message('{{#label}} must contain the digits of a phone number').required(),
+  // A customer is known by the digits of their number or by their user id (one at least): a phone without a
+  // digit is no one to answer or opt out. The 2026 fields are optional: items of an older ingress are still read.
+  from: Joi.string()
+    .pattern(/\d/)
+    .message('{{#label}} must contain the digits of a phone number')
+    .allow(null),
+  from_user_id: Joi.string().allow(null),
+  username: Joi.string().allow(null),
   name: nullableString,
   type: Joi.string().required(),
   text: nullableString.allow(''),
@@ -99,7 +111,7 @@ export const inboundMessageSchema = inboundSchema<InboundMessageItem>({
   button_payload: nullableString,
   context_message_id: nullableString,
   raw: Joi.object().unknown(true).required(),
-});
+}).custom(namesTheCustomer);
 
 /** A `message_template_status_update`. */
 export interface InboundTemplateStatusItem extends InboundItemBase {

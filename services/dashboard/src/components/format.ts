@@ -6,3 +6,7 @@ export function when(iso: string | null | undefined): string {
 
 /** `+14155550123` from the API's digits. */
 export const phone = (digits: string) => (digits.startsWith('+') ? digits : `+${digits}`);
+
+/** How a customer is shown: their phone, else their user id (a customer with a username may have no phone). */
+export const customer = (c: { customer_phone: string | null; customer_user_id?: string | null }) =>
+  c.customer_phone ? phone(c.customer_phone) : (c.customer_user_id ?? 'unknown customer');

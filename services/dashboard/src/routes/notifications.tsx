@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useLastSeen, useNotifications, type Notification } from '../api/notifications';
 import { useSession } from '../api/session';
-import { phone, when } from '../components/format';
+import { customer, when } from '../components/format';
 import { Pager } from '../components/pager';
 import { QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
@@ -12,8 +12,8 @@ function Item({ n, unread }: { n: Notification; unread: boolean }) {
       {n.type === 'live_chat_request' ? (
         <>
           <strong>
-            Live chat requested by {n.customer_name ?? phone(n.customer_phone)}
-            {n.customer_name ? ` (${phone(n.customer_phone)})` : ''}
+            Live chat requested by {n.customer_name ?? customer(n)}
+            {n.customer_name ? ` (${customer(n)})` : ''}
           </strong>
           {n.text && <span>“{n.text}”</span>}
         </>

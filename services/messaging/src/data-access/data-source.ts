@@ -20,6 +20,7 @@ import { CampaignRecipientAttempt1764900000020 } from './migrations/176490000002
 import { IdleWake1765200000000 } from './migrations/1765200000000-idle-wake';
 import { MessageStatsStatic1765300000000 } from './migrations/1765300000000-static-stats-triggers';
 import { HoldsAndRetries1766000000000 } from './migrations/1766000000000-holds-and-retries';
+import { CustomersByUserId1766000000001 } from './migrations/1766000000001-customers-by-user-id';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -47,6 +48,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       IdleWake1765200000000,
       MessageStatsStatic1765300000000,
       HoldsAndRetries1766000000000,
+      CustomersByUserId1766000000001,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

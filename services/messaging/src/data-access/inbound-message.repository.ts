@@ -7,13 +7,16 @@ export class InboundMessageRepository implements InboundMessageStore {
   async insert(tx: EntityManager, m: NewInboundMessage): Promise<boolean> {
     const inserted: unknown[] = await tx.query(
       `INSERT INTO messaging.inbound_messages
-       (provider_message_id, tenant_id, channel_account_id, from_phone, type, body, received_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING 1`,
+       (provider_message_id, tenant_id, channel_account_id, from_phone, from_user_id, username, type, body,
+        received_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING 1`,
       [
         m.providerMessageId,
         m.tenantId,
         m.channelAccountId,
         m.fromPhone,
+        m.fromUserId,
+        m.username,
         m.type,
         JSON.stringify(m.body),
         m.receivedAt,

@@ -50,7 +50,17 @@ const PUBLISHED_FIELDS: PublishedFields = {
     'error_message',
     'campaign_id',
   ],
-  'message.received': ['channel_account_id', 'from', 'name', 'message_id', 'type', 'text', 'media'],
+  'message.received': [
+    'channel_account_id',
+    'from',
+    'from_user_id',
+    'username',
+    'name',
+    'message_id',
+    'type',
+    'text',
+    'media',
+  ],
   'campaign.created': CAMPAIGN_FIELDS,
   'campaign.started': CAMPAIGN_FIELDS,
   'campaign.completed': CAMPAIGN_FIELDS,
@@ -80,6 +90,7 @@ export function toWebhookBody<K extends DeliverableDomainEvent>(
     tenant_id: payload.tenant_id,
     timestamp: formatWebhookTimestamp(new Date(payload.occurred_at)),
   };
-  for (const field of PUBLISHED_FIELDS[event]) body[field] = payload[field];
+  // A field an older producer did not write yet (a 2026 field) is published as null, never left out.
+  for (const field of PUBLISHED_FIELDS[event]) body[field] = payload[field] ?? null;
   return body as unknown as WebhookEventBody;
 }

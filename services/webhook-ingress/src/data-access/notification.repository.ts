@@ -13,8 +13,13 @@ interface Row {
   customer_name: string | null;
   message_id: string | null;
   text: string | null;
-  details: TemplateReviewDetails | null;
+  details: TemplateReviewDetails | LiveChatDetails | null;
   created_at: Date;
+}
+
+/** What a live-chat request keeps in the `details` column: the customer's user id, when the upstream gave one. */
+interface LiveChatDetails {
+  customer_user_id: string | null;
 }
 
 /** What a template review keeps in the `details` column. */
@@ -38,7 +43,7 @@ function toRow(n: NewNotification): Omit<Row, 'created_at'> {
       customer_name: n.customerName,
       message_id: n.messageId,
       text: n.text,
-      details: null,
+      details: n.customerUserId === null ? null : { customer_user_id: n.customerUserId },
     };
   }
   return {
@@ -68,7 +73,7 @@ function fromRow(r: Row): Notification {
     channelAccountId: r.channel_account_id,
     createdAt: r.created_at,
   };
-  if (r.type === 'template_review' && r.details) {
+  if (r.type === 'template_review' && r.details && 'template_id' in r.details) {
     return {
       ...base,
       type: 'template_review',
@@ -84,7 +89,8 @@ function fromRow(r: Row): Notification {
     ...base,
     type: 'live_chat_request',
     phoneNumberId: r.phone_number_id ?? '',
-    customerPhone: r.customer_phone ?? '',
+    customerPhone: r.customer_phone,
+    customerUserId: r.details && 'customer_user_id' in r.details ? r.details.customer_user_id : null,
     customerName: r.customer_name,
     messageId: r.message_id ?? '',
     text: r.text,

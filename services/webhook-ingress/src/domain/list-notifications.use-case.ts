@@ -12,8 +12,10 @@ interface NotificationDtoBase {
 export interface LiveChatRequestDto extends NotificationDtoBase {
   type: 'live_chat_request';
   phone_number_id: string;
-  /** The customer's number, digits with country code. */
-  customer_phone: string;
+  /** The customer's number, digits with country code; null for a customer known by user id only. */
+  customer_phone: string | null;
+  /** The customer's business-scoped user id, when the upstream gave one. */
+  customer_user_id: string | null;
   customer_name: string | null;
   /** The upstream id of the message that raised it. */
   message_id: string;
@@ -57,6 +59,7 @@ function toDto(n: Notification): NotificationDto {
     channel_account_id: n.channelAccountId,
     phone_number_id: n.phoneNumberId,
     customer_phone: n.customerPhone,
+    customer_user_id: n.customerUserId,
     customer_name: n.customerName,
     message_id: n.messageId,
     text: n.text,

@@ -14,7 +14,9 @@ interface NotificationBase {
 export interface LiveChatRequest extends NotificationBase {
   type: 'live_chat_request';
   phoneNumberId: string;
-  customerPhone: string;
+  /** Null for a customer the upstream names by user id only. */
+  customerPhone: string | null;
+  customerUserId: string | null;
   customerName: string | null;
   messageId: string;
   text: string | null;

@@ -17,6 +17,7 @@ export async function recordLiveChatRequest(deps: IngressDeps, event: LiveChatRe
         channelAccountId: event.channel_account_id,
         phoneNumberId: event.phone_number_id,
         customerPhone: event.customer_phone,
+        customerUserId: event.customer_user_id ?? null,
         customerName: event.customer_name,
         messageId: event.message_id,
         text: event.text,

@@ -50,11 +50,20 @@ function textAndPayload(message: Json): { text: string | null; payload: string |
   return { text: typeof content.caption === 'string' ? content.caption : null, payload: null };
 }
 
-function messageItem(ctx: ChangeContext, message: Json, names: Map<string, string>): SplitItem | string {
+/** What `contacts[]` says of each customer, by their phone's digits and by their user id. */
+interface Contact {
+  name: string | null;
+  username: string | null;
+}
+
+function messageItem(ctx: ChangeContext, message: Json, contacts: Map<string, Contact>): SplitItem | string {
   const id = stringOf(message.id);
+  // A customer with a username may come with no phone at all, named by their business-scoped user id only.
   const from = stringOf(message.from);
+  const fromUserId = stringOf(message.from_user_id);
   const type = stringOf(message.type);
-  if (!id || !from || !type) return 'message without id, from or type';
+  if (!id || !(from || fromUserId) || !type) return 'message without id, from (or from_user_id) or type';
+  const contact = (from ? contacts.get(digitsOf(from)) : undefined) ?? contacts.get(fromUserId ?? '');
   const { text, payload } = textAndPayload(message);
   const item: InboundMessageItem = {
     event_id: newUlid(),
@@ -64,7 +73,9 @@ function messageItem(ctx: ChangeContext, message: Json, names: Map<string, strin
     phone_number_id: ctx.phoneNumberId,
     message_id: id,
     from,
-    name: names.get(digitsOf(from)) ?? null,
+    from_user_id: fromUserId,
+    username: contact?.username ?? null,
+    name: contact?.name ?? null,
     type,
     text,
     media: mediaOf(message),
@@ -127,11 +138,14 @@ export function splitMessagesChange(
   if (!phoneNumberId)
     return { items, skipped: [{ path, reason: 'messages change without phone_number_id' }] };
   const ctx = { wabaId, phoneNumberId, receivedAt };
-  const names = new Map<string, string>();
+  const contacts = new Map<string, Contact>();
   for (const contact of arrayOf(value.contacts).filter(isObject)) {
-    const name = isObject(contact.profile) ? stringOf(contact.profile.name) : null;
+    const profile = isObject(contact.profile) ? contact.profile : {};
+    const known = { name: stringOf(profile.name), username: stringOf(profile.username) };
     const waId = stringOf(contact.wa_id);
-    if (waId && name) names.set(digitsOf(waId), name);
+    const userId = stringOf(contact.user_id);
+    if (waId) contacts.set(digitsOf(waId), known);
+    if (userId) contacts.set(userId, known);
   }
   const collect = (list: unknown, key: string, build: (entry: Json) => SplitItem | string) =>
     arrayOf(list).forEach((entry, i) => {
@@ -140,7 +154,7 @@ export function splitMessagesChange(
       if (typeof built === 'string') skipped.push({ path: at, reason: built });
       else items.push({ ...built, path: at });
     });
-  collect(value.messages, 'messages', (m) => messageItem(ctx, m, names));
+  collect(value.messages, 'messages', (m) => messageItem(ctx, m, contacts));
   collect(value.statuses, 'statuses', (s) => statusItem(ctx, s));
   if (arrayOf(value.errors).length > 0) {
     skipped.push({ path: `${path}.errors`, reason: 'number-level errors are kept here only' });

@@ -17,8 +17,10 @@ export async function applyInboundKeyword(
   event: MessageReceivedEvent,
 ): Promise<void> {
   const intent = optOutIntent(event.text);
-  if (intent === null) return;
+  // Opt-outs are kept by phone: a customer known by user id only cannot be on the list yet (nor get a campaign,
+  // whose recipients are phones).
   const { tenant_id: tenantId, from: phone } = event;
+  if (intent === null || !phone) return;
   if (intent === 'opt_out') {
     const change = { tenantId, phone, optedOut: true, version: await deps.optOuts.nextVersion() };
     await syncMessagingCopy(deps, change);

@@ -40,7 +40,12 @@ export async function endSession(
 /** The customer message a live-chat request points at. */
 export interface CustomerMessage {
   account: ChannelAccount;
+  /** How the customer is known: their phone's digits, or their user id when the upstream gave no phone. */
   from: string;
+  /** Their phone's digits; null for a customer the upstream names by user id only. */
+  phone: string | null;
+  /** Their business-scoped user id, when the upstream gave one. */
+  userId: string | null;
   name: string | null;
   messageId: string;
   text: string | null;
@@ -67,7 +72,8 @@ export async function requestLiveChat(
   await deps.outbox.emit(tx, 'live_chat.requested', account.tenantId, {
     channel_account_id: account.id,
     phone_number_id: account.phoneNumberId,
-    customer_phone: message.from,
+    customer_phone: message.phone,
+    customer_user_id: message.userId,
     customer_name: message.name,
     message_id: message.messageId,
     text: message.text,

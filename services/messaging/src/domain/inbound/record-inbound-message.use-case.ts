@@ -4,10 +4,15 @@ import type { MessagingDeps } from '../messaging-deps';
 import { routeInboundToFlow } from '../flows/route-inbound-to-flow.use-case';
 import type { FlowRunDeps } from '../flows/advance-flow-session';
 
+/** The upstream's `type` of a message that tells of a customer's change of address, not written by them. */
+const SYSTEM_MESSAGE = 'system';
+
 /**
  * A customer's message: stored once (by its upstream id), opens or extends the 24 h service window, is passed
  * on as `message.received`, and goes through the conversation flows; one no flow takes asks for a person
- * (a live-chat request). Returns false for a duplicate or an unknown number: a duplicate advances no session.
+ * (a live-chat request). A customer is known by phone or, when the upstream gives none (a customer with a
+ * username), by user id: never dropped for lack of a phone. Returns false for a duplicate or an unknown number: a
+ * duplicate advances no session.
  */
 export async function recordInboundMessage(
   deps: FlowRunDeps & Pick<MessagingDeps, 'unitOfWork' | 'accounts' | 'inbound' | 'flows'>,
@@ -23,24 +28,35 @@ export async function recordInboundMessage(
     });
     return false;
   }
-  const from = item.from.replace(/\D/g, '');
+  // The customer's phone, else (a customer with a username may come without one) their user id: the key of their
+  // service window and of their live-chat requests.
+  const phone = item.from ? item.from.replace(/\D/g, '') : null;
+  const userId = item.from_user_id ?? null;
+  const from = phone ?? userId ?? '';
   const at = new Date(item.occurred_at);
   return deps.unitOfWork.inTransaction(async (tx) => {
     const inserted = await deps.inbound.insert(tx, {
       providerMessageId: item.message_id,
       tenantId: account.tenantId,
       channelAccountId: account.id,
-      fromPhone: from,
+      fromPhone: phone,
+      fromUserId: userId,
+      username: item.username ?? null,
       type: item.type,
       body: item.raw,
       receivedAt: at,
     });
     if (!inserted) return false;
+    // A change of the customer's address (user_changed_number, user_changed_user_id) is no customer message: no
+    // message.received, no window, no flow step.
+    if (item.type === SYSTEM_MESSAGE) return true;
     const newConversation = !(await deps.customers.isWindowOpen(tx, account.id, from));
     await deps.customers.touchWindow(tx, account.id, from, at);
     await deps.outbox.emit(tx, 'message.received', account.tenantId, {
       channel_account_id: account.id,
-      from,
+      from: phone,
+      from_user_id: userId,
+      username: item.username ?? null,
       name: item.name,
       message_id: item.message_id,
       type: item.type,
@@ -50,14 +66,16 @@ export async function recordInboundMessage(
     const message: CustomerMessage = {
       account,
       from,
+      phone,
+      userId,
       name: item.name,
       messageId: item.message_id,
       text: item.text,
       at,
     };
-    if (!(await routeInboundToFlow(deps, tx, message, item, newConversation))) {
-      await requestLiveChat(deps, tx, message, null);
-    }
+    // A flow answers by phone: a customer known by user id only goes to a person until sends to user ids exist.
+    const routed = phone !== null && (await routeInboundToFlow(deps, tx, message, item, newConversation));
+    if (!routed) await requestLiveChat(deps, tx, message, null);
     return true;
   });
 }

@@ -12,7 +12,10 @@ export interface NewInboundMessage {
   providerMessageId: string;
   tenantId: number;
   channelAccountId: string;
-  fromPhone: string;
+  /** Null for a customer the upstream names by user id only. */
+  fromPhone: string | null;
+  fromUserId: string | null;
+  username: string | null;
   type: string;
   body: unknown;
   receivedAt: Date;
