@@ -71,6 +71,7 @@ describe('POST /api/v1/messages/send through the gateway', () => {
       error_code: null,
       held: false,
       played_at: null,
+      pricing: null,
       created_at: expect.any(String),
       retry_count: 0,
       retry_of_message_log_id: null,

@@ -14,7 +14,18 @@ describe('sends on the 2026 wire: holds, error codes and their retry rules', () 
 
   beforeAll(async () => {
     stack = await startStack({
-      messagingEnv: { SEND_RETRY_BASE_MS: '100', SEND_MAX_ATTEMPTS: '2', UPSTREAM_RETRY_WINDOW_MS: '3000' },
+      messagingEnv: {
+        SEND_RETRY_BASE_MS: '100',
+        SEND_MAX_ATTEMPTS: '2',
+        UPSTREAM_RETRY_WINDOW_MS: '3000',
+        // The operator's card, inline: North America (1) has its own prices, everyone else the default's.
+        PRICING_RATE_CARD: JSON.stringify({
+          currency: 'EUR',
+          label: 'test card',
+          default: { utility: 0.01, marketing: 0.05 },
+          markets: { '1': { utility: 0.0034 }, '44': { utility: 0.02 } },
+        }),
+      },
     });
     t = await createTenant(stack);
   });
@@ -135,5 +146,46 @@ describe('sends on the 2026 wire: holds, error codes and their retry rules', () 
       expect(typeof item.held).toBe('boolean');
       expect(item).toHaveProperty('played_at');
     }
+  });
+
+  /** A status report priced as the 2026 wire prices it (`pricing` with `pricing_model`, `type`, `category`). */
+  const priced = (t2: TenantFixture, wamid: string, status: string, type: string, category: string) => ({
+    ...statusReport(t2, wamid, status),
+    pricing_category: category,
+    pricing: { billable: type === 'regular', pricing_model: 'PMP', type, category },
+  });
+
+  it('when a status report prices a message, then the log shows its pricing and its cost by the rate card', async () => {
+    const id = await sendTemplate(stack, t);
+    const sent = await waitForStatus(stack, t, id, ['sent']);
+    expect(sent).toMatchObject({ pricing: null, cost_amount: 0 });
+    const wamid = sent.provider_message_id as string;
+    await publishInbound(stack, 'inbound.status', priced(t, wamid, 'sent', 'regular', 'utility'));
+    const costed = await waitFor(
+      async () => {
+        const m = await readMessage(stack, t, id);
+        return m.pricing !== null ? m : undefined;
+      },
+      { what: 'pricing recorded' },
+    );
+    // The phone is +1 415...: the card's market 1 price for utility, in the card's currency.
+    expect(costed).toMatchObject({
+      status: 'sent',
+      pricing: { model: 'PMP', type: 'regular', category: 'utility' },
+      cost_amount: 0.0034,
+      cost_currency: 'EUR',
+    });
+
+    // The latest report wins: a later one saying the message was free (a customer-service window) costs 0.
+    await publishInbound(
+      stack,
+      'inbound.status',
+      priced(t, wamid, 'delivered', 'free_customer_service', 'service'),
+    );
+    const free = await waitForStatus(stack, t, id, ['delivered']);
+    expect(free).toMatchObject({
+      pricing: { model: 'PMP', type: 'free_customer_service', category: 'service' },
+      cost_amount: 0,
+    });
   });
 });

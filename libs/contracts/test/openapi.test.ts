@@ -43,9 +43,12 @@ describe('the OpenAPI document', () => {
       const out = execFileSync(process.execPath, [VALIDATOR_CLI, file], { encoding: 'utf8' });
       expect(out).toMatch(/"valid":\s*true/);
     } catch (error) {
-      throw new Error(`OpenAPI validation failed: ${(error as { stdout?: string }).stdout ?? String(error)}`, {
-        cause: error,
-      });
+      throw new Error(
+        `OpenAPI validation failed: ${(error as { stdout?: string }).stdout ?? String(error)}`,
+        {
+          cause: error,
+        },
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -24,6 +24,7 @@ import { DUE_CHANNEL, MessageSweepRepository } from './data-access/message-sweep
 import { MessageLogWriter } from './data-access/message-log-writer';
 import { MessagingOutbox } from './data-access/outbox';
 import { RedisSlotSchedule } from './data-access/redis-slot-schedule';
+import { loadRateCard } from './data-access/rate-card-file';
 import { StatusReportRepository } from './data-access/status-report.repository';
 import { TemplateRepository } from './data-access/template.repository';
 import { idempotentRequests, TransactionRunner } from './data-access/unit-of-work';
@@ -84,6 +85,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     idempotency: idempotentRequests(new IdempotencyStore(dataSource, MESSAGING_SCHEMA)),
     flows: new FlowRepository(dataSource),
     flowSessions: new FlowSessionRepository(dataSource),
+    rateCard: loadRateCard(config.PRICING_RATE_CARD),
   };
   // Wakes the relay and the scheduler when there is work, so that an idle service costs next to nothing.
   const listener = new PgListener({

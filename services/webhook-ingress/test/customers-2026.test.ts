@@ -125,6 +125,7 @@ describe('customers named by user id (the 2026 wire)', () => {
       status: 'delivered',
       recipient_id: null,
       pricing_category: 'utility',
+      pricing: { pricing_model: 'PMP', type: 'regular', category: 'utility' },
     });
   });
 

@@ -1981,8 +1981,10 @@ export interface components {
              */
             created_at: string;
             customer_name: string | null;
-            /** @description Digits with country code */
-            customer_phone: string;
+            /** @description Digits with country code; null for a customer known by user id only */
+            customer_phone: string | null;
+            /** @description The customer's business-scoped user id, when the upstream gave one */
+            customer_user_id: string | null;
             /** @description The upstream id of the customer's message */
             message_id: string;
             notification_id: string;
@@ -2017,6 +2019,11 @@ export interface components {
             /** @enum {string} */
             message_type: "text" | "template" | "interactive";
             played_at: string | null;
+            pricing: {
+                category: string | null;
+                model: string | null;
+                type: string | null;
+            } | null;
             provider_message_id: string | null;
             read_at: string | null;
             retried_by_message_log_id: number | null;

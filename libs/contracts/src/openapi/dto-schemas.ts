@@ -82,6 +82,7 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     error_code: nullable(int),
     held: { type: 'boolean' },
     played_at: nullable(instant),
+    pricing: nullable(object({ model: nullable(str), type: nullable(str), category: nullable(str) })),
     created_at: instant,
     retry_count: int,
     retry_of_message_log_id: nullable(int),

@@ -39,6 +39,13 @@ export interface UpstreamError {
   details?: string;
 }
 
+/** What a status report says of the message's price. */
+export interface InboundPricing {
+  pricing_model: string | null;
+  type: string | null;
+  category: string | null;
+}
+
 /** A delivery receipt: deduplicate on (provider_message_id, status); order is not guaranteed. */
 export interface InboundStatusItem extends InboundItemBase {
   provider_message_id: string;
@@ -47,6 +54,11 @@ export interface InboundStatusItem extends InboundItemBase {
   recipient_id: string | null;
   errors: UpstreamError[];
   pricing_category: string | null;
+  /**
+   * The report's `pricing` (per-message pricing, WIRE-2026.md): model (`PMP`, or `CBP` before July 2025), type
+   * (`regular` is charged) and category; null when the report carries none (absent from an older ingress).
+   */
+  pricing?: InboundPricing | null;
   conversation_id: string | null;
   /**
    * The `biz_opaque_callback_data` the send carried, echoed by the upstream in every status of the message: it
@@ -70,6 +82,13 @@ export const inboundStatusSchema = inboundSchema<InboundStatusItem>({
     )
     .required(),
   pricing_category: nullableString,
+  pricing: Joi.object<InboundPricing>({
+    pricing_model: Joi.string().allow(null),
+    type: Joi.string().allow(null),
+    category: Joi.string().allow(null),
+  })
+    .unknown(true)
+    .allow(null),
   conversation_id: nullableString,
   biz_opaque_callback_data: Joi.string().allow(null),
 });

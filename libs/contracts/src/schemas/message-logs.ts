@@ -41,6 +41,8 @@ export interface MessageLogDto {
   held: boolean;
   /** When a voice message was played (after read; the status stays read). */
   played_at: string | null;
+  /** The upstream's pricing of the message (its latest status report's), null until one says; see cost_amount. */
+  pricing: { model: string | null; type: string | null; category: string | null } | null;
   created_at: string;
   /** 0, or 1 for the automatic frequency-cap retry. */
   retry_count: number;

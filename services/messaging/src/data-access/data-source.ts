@@ -21,6 +21,7 @@ import { IdleWake1765200000000 } from './migrations/1765200000000-idle-wake';
 import { MessageStatsStatic1765300000000 } from './migrations/1765300000000-static-stats-triggers';
 import { HoldsAndRetries1766000000000 } from './migrations/1766000000000-holds-and-retries';
 import { CustomersByUserId1766000000001 } from './migrations/1766000000001-customers-by-user-id';
+import { MessagePricing1766000000002 } from './migrations/1766000000002-message-pricing';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -49,6 +50,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       MessageStatsStatic1765300000000,
       HoldsAndRetries1766000000000,
       CustomersByUserId1766000000001,
+      MessagePricing1766000000002,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

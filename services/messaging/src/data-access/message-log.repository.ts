@@ -2,6 +2,7 @@ import { currentTraceparent, outboxInsertSql, queryRows } from '@bm/platform';
 import { DEFAULT_CAPACITY_WINDOW_MS, openConversationSql } from './conversation-ledger.repository';
 import type { MessageLogType, MessageStatus } from '@bm/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { MessagePricing } from '../domain/pricing/rate-card';
 import { DELIVER_COMMAND } from '../domain/emit-event';
 import {
   campaignSendKey,
@@ -48,6 +49,7 @@ interface Row {
   error_message: string | null;
   held: boolean;
   played_at: Date | null;
+  pricing: MessagePricing | null;
   auto_retry_on_frequency_cap: boolean;
   retry_count: number;
   retry_of_message_log_id: string | null;
@@ -87,6 +89,7 @@ export function toMessageLog(r: Row): MessageLog {
     errorMessage: r.error_message,
     held: r.held,
     playedAt: r.played_at,
+    pricing: r.pricing,
     autoRetryOnFrequencyCap: r.auto_retry_on_frequency_cap,
     retryCount: r.retry_count,
     retryOfMessageLogId: num(r.retry_of_message_log_id),
@@ -104,7 +107,7 @@ export function toMessageLog(r: Row): MessageLog {
 // The columns of a Row, named so that the insert's prepared plan keeps its result type when a column is added.
 const MESSAGE_LOG_COLUMNS = `id, tenant_id, channel_account_id, to_phone, message_type, content, template_category,
   conversation_category, status, provider_message_id, scheduled_at, sent_at, delivered_at, read_at, failed_at,
-  cost_amount, cost_currency, error_code, error_message, held, played_at, auto_retry_on_frequency_cap, retry_count,
+  cost_amount, cost_currency, error_code, error_message, held, played_at, pricing, auto_retry_on_frequency_cap, retry_count,
   retry_of_message_log_id, retried_by_message_log_id, campaign_id, campaign_recipient_id, campaign_recipient_attempt,
   send_attempts, attempt_started_at, created_at, traceparent`;
 

@@ -120,17 +120,40 @@ export class StatusReportRepository implements StatusReportStore {
     );
   }
 
-  /** Clears `held` and records `played_at` (the earliest kept); rows locked in id order, as every batch does. */
+  /**
+   * Clears `held`, records `played_at` (the earliest) and, when a report priced the message, its pricing and cost
+   * (the last mark's: marks come in arrival order); rows locked in id order, as every batch does.
+   */
   async markReported(tx: EntityManager, marks: ReportMark[]): Promise<void> {
     if (marks.length === 0) return;
+    const byId = new Map<number, { played: Date | null; priced: ReportMark['priced'] }>();
+    for (const mark of marks) {
+      const seen = byId.get(mark.id);
+      const played = [seen?.played, mark.playedAt].filter((d): d is Date => d instanceof Date);
+      byId.set(mark.id, {
+        played: played.length ? new Date(Math.min(...played.map((d) => d.getTime()))) : null,
+        priced: mark.priced ?? seen?.priced ?? null,
+      });
+    }
+    const rows = [...byId].sort(([a], [b]) => a - b);
     await tx.query(
-      `WITH i AS (SELECT id, min(played_at) AS played_at
-                    FROM unnest($1::bigint[], $2::timestamptz[]) AS t(id, played_at) GROUP BY id),
+      `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::jsonb[], $4::numeric[], $5::text[])
+                    AS t(id, played_at, pricing, cost, currency)),
             l AS (SELECT id FROM messaging.message_logs WHERE id IN (SELECT id FROM i) ORDER BY id FOR UPDATE)
        UPDATE messaging.message_logs m
-          SET held = false, played_at = coalesce(m.played_at, i.played_at), updated_at = now()
+          SET held = false, played_at = coalesce(m.played_at, i.played_at),
+              pricing = coalesce(i.pricing, m.pricing),
+              cost_amount = CASE WHEN i.pricing IS NULL THEN m.cost_amount ELSE i.cost END,
+              cost_currency = CASE WHEN i.pricing IS NULL THEN m.cost_currency ELSE i.currency END,
+              updated_at = now()
          FROM i JOIN l ON l.id = i.id WHERE m.id = i.id`,
-      [marks.map((m) => m.id), marks.map((m) => m.playedAt?.toISOString() ?? null)],
+      [
+        rows.map(([id]) => id),
+        rows.map(([, r]) => r.played?.toISOString() ?? null),
+        rows.map(([, r]) => (r.priced ? JSON.stringify(r.priced.pricing) : null)),
+        rows.map(([, r]) => r.priced?.cost ?? null),
+        rows.map(([, r]) => r.priced?.currency ?? null),
+      ],
     );
   }
 

@@ -1,5 +1,6 @@
 import type { Logger, SecretBox } from '@bm/platform';
 import type { MessagingConfig } from '../config';
+import type { RateCard } from './pricing/rate-card';
 import type { ChannelAccountStore } from './ports/account.port';
 import type { CapacityLedger } from './ports/capacity.port';
 import type { TemplateStore } from './ports/template.port';
@@ -47,4 +48,6 @@ export interface MessagingDeps {
   idempotency: IdempotentRequests;
   flows: FlowStore;
   flowSessions: FlowSessionStore;
+  /** The operator's prices, by which a priced message's cost is reckoned. */
+  rateCard: RateCard;
 }

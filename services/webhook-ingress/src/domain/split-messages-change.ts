@@ -118,6 +118,13 @@ function statusItem(ctx: ChangeContext, status: Json): SplitItem | string {
     recipient_id: stringOf(status.recipient_id),
     errors: upstreamErrors(status.errors),
     pricing_category: isObject(status.pricing) ? stringOf(status.pricing.category) : null,
+    pricing: isObject(status.pricing)
+      ? {
+          pricing_model: stringOf(status.pricing.pricing_model),
+          type: stringOf(status.pricing.type),
+          category: stringOf(status.pricing.category),
+        }
+      : null,
     conversation_id: isObject(status.conversation) ? stringOf(status.conversation.id) : null,
     // Names the send attempt: how messaging ties a report to a send whose answer never arrived.
     biz_opaque_callback_data: stringOf(status.biz_opaque_callback_data),

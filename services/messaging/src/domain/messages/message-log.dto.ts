@@ -22,6 +22,7 @@ export function toMessageLogDto(m: MessageLog): MessageLogDto {
     error_code: m.errorCode,
     held: m.held,
     played_at: iso(m.playedAt),
+    pricing: m.pricing,
     created_at: m.createdAt.toISOString(),
     retry_count: m.retryCount,
     retry_of_message_log_id: m.retryOfMessageLogId,

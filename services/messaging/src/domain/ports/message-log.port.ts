@@ -1,3 +1,4 @@
+import type { MessagePricing } from '../pricing/rate-card';
 import type { MessageLogType, MessageStatus } from '@bm/contracts';
 import type { Tx } from './unit-of-work.port';
 
@@ -27,6 +28,8 @@ export interface MessageLog {
   held: boolean;
   /** When a voice message was played (after read; the status stays read). */
   playedAt: Date | null;
+  /** The upstream's pricing of the message, from its latest status report that carried one; null before. */
+  pricing: MessagePricing | null;
   autoRetryOnFrequencyCap: boolean;
   retryCount: number;
   retryOfMessageLogId: number | null;

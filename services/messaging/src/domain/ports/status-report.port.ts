@@ -1,5 +1,6 @@
 import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
 import type { ForwardMove, MessageLog } from './message-log.port';
+import type { MessagePricing } from '../pricing/rate-card';
 import type { Tx } from './unit-of-work.port';
 
 /** Status reports of messages, applied in batches, and those that came before their message's wamid. */
@@ -21,8 +22,9 @@ export interface StatusReportStore {
   /** Moves each message forward and writes its status event, one statement for the batch. */
   moveForward(tx: Tx, moves: ForwardMove[]): Promise<void>;
   /**
-   * What a report says beside a status move, one statement for the batch: a held message is held no longer (any
-   * later report), and a voice message was played (`playedAt`, the first report's time kept).
+   * What reports say beside a status move, one statement for the batch: a held message is held no longer (any
+   * later report), a voice message was played (`playedAt`, the first report's time kept), and the message's
+   * pricing and cost (`priced`, the latest report's).
    */
   markReported(tx: Tx, marks: ReportMark[]): Promise<void>;
   /** Takes the reports kept for a provider message id, now that a message has it. */
@@ -40,6 +42,7 @@ export interface StatusReportStore {
 export interface ReportMark {
   id: number;
   playedAt: Date | null;
+  priced: { pricing: MessagePricing; cost: number; currency: string } | null;
 }
 
 /** A point in the kept reports' arrival order. */

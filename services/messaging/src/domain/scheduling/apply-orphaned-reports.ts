@@ -21,7 +21,7 @@ const cursors = new WeakMap<object, ReportCursor>();
  * the previous one (less a margin); after a start it walks through those kept, a bounded slice per pass.
  */
 export async function applyOrphanedReports(
-  deps: ChangeStatusDeps & Pick<MessagingDeps, 'unitOfWork' | 'statusReports' | 'reader'>,
+  deps: ChangeStatusDeps & Pick<MessagingDeps, 'unitOfWork' | 'statusReports' | 'reader' | 'rateCard'>,
 ): Promise<number> {
   const { ids, next, checkedAt } = await deps.statusReports.messagesWithOrphanedReports(
     cursors.get(deps.statusReports) ?? null,

@@ -13,7 +13,15 @@ import type { MessageLog } from '../ports/message-log.port';
 export type DeliverDeps = ChangeStatusDeps &
   Pick<
     MessagingDeps,
-    'unitOfWork' | 'statusReports' | 'accounts' | 'secrets' | 'upstream' | 'logger' | 'reader' | 'sendQueue'
+    | 'unitOfWork'
+    | 'statusReports'
+    | 'accounts'
+    | 'secrets'
+    | 'upstream'
+    | 'logger'
+    | 'reader'
+    | 'sendQueue'
+    | 'rateCard'
   >;
 
 async function persistently<T>(

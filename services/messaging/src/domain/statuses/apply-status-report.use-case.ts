@@ -5,12 +5,14 @@ import { buildEvent } from '../emit-event';
 import type { MessagingDeps } from '../messaging-deps';
 import type { ForwardMove, MessageLog } from '../ports/message-log.port';
 import type { ReportMark } from '../ports/status-report.port';
+import { costOf } from '../pricing/rate-card';
 import type { Tx } from '../ports/unit-of-work.port';
 import { attemptMessageIds, reconcileSendAttempts } from './reconcile-send-attempts';
 import { attemptOf } from './send-attempt';
 import { canMoveTo, describeFailure, statusesBefore } from '../lifecycle/message-lifecycle';
 
-type Report = Pick<InboundStatusItem, 'status' | 'errors' | 'occurred_at'>;
+type Report = Pick<InboundStatusItem, 'status' | 'errors' | 'occurred_at'> &
+  Partial<Pick<InboundStatusItem, 'provider_message_id' | 'pricing'>>;
 
 function toChange(report: Report): StatusChange | undefined {
   if (report.status === 'played') return undefined;
@@ -72,7 +74,10 @@ export type StatusReportOutcome = 'applied' | 'busy';
  * and its submitter offers it again a moment later (by then it usually finds its message by its wamid).
  */
 export type ApplyStatusReportsDeps = ChangeStatusDeps &
-  Pick<MessagingDeps, 'unitOfWork' | 'statusReports' | 'accounts' | 'logger' | 'reader' | 'sendQueue'>;
+  Pick<
+    MessagingDeps,
+    'unitOfWork' | 'statusReports' | 'accounts' | 'logger' | 'reader' | 'sendQueue' | 'rateCard'
+  >;
 
 export async function applyStatusReports(
   deps: ApplyStatusReportsDeps,
@@ -164,22 +169,48 @@ export async function applyStatusReports(
       const message = messages.get(r.item.provider_message_id)!;
       await runInTrace(traceOf(deps, message, r), () => applyOne(deps, tx, r.item));
     }
-    await deps.statusReports.markReported(tx, reportMarks(reports, [...locked, ...settled]));
+    await deps.statusReports.markReported(
+      tx,
+      reportMarks(
+        deps,
+        reports.map((r) => r.item),
+        [...locked, ...settled],
+      ),
+    );
     return outcomes;
   });
 }
 
 /**
- * What the batch's reports say beside a status (CONTRACT.md, holds and `played`): any report of a held message
- * ends its hold, and `played` (which moves no status and emits nothing) records when a voice message was played.
+ * What the batch's reports say beside a status (CONTRACT.md, the network of late 2026): any report of a held
+ * message ends its hold, `played` (which moves no status and emits nothing) records when a voice message was
+ * played, and a report's `pricing` prices the message by the operator's rate card.
  */
-function reportMarks(reports: StatusReport[], known: MessageLog[]): ReportMark[] {
+export function reportMarks(
+  deps: Pick<MessagingDeps, 'rateCard'>,
+  reports: Array<Pick<InboundStatusItem, 'provider_message_id' | 'status' | 'occurred_at' | 'pricing'>>,
+  known: MessageLog[],
+): ReportMark[] {
   const byWamid = new Map(known.flatMap((m) => (m.providerMessageId ? [[m.providerMessageId, m]] : [])));
-  return reports.flatMap(({ item }) => {
+  return reports.flatMap((item) => {
     const message = byWamid.get(item.provider_message_id);
     const played = item.status === 'played';
-    if (!message || (!played && !message.held)) return [];
-    return [{ id: message.id, playedAt: played ? new Date(item.occurred_at) : null }];
+    if (!message || (!played && !message.held && !item.pricing)) return [];
+    const pricing = item.pricing
+      ? { model: item.pricing.pricing_model, type: item.pricing.type, category: item.pricing.category }
+      : null;
+    const to = { phone: message.toPhone, userId: null };
+    return [
+      {
+        id: message.id,
+        playedAt: played ? new Date(item.occurred_at) : null,
+        priced: pricing && {
+          pricing,
+          cost: costOf(deps.rateCard, pricing, to),
+          currency: deps.rateCard.currency,
+        },
+      },
+    ];
   });
 }
 
@@ -205,16 +236,24 @@ const ORDER = ['sent', 'delivered', 'read', 'failed', 'played'];
 
 /** Applies the reports that arrived before this message's provider id was known, in status order. */
 export async function applyPendingReports(
-  deps: ChangeStatusDeps & Pick<MessagingDeps, 'statusReports'>,
+  deps: ChangeStatusDeps & Pick<MessagingDeps, 'statusReports' | 'rateCard'>,
   tx: Tx,
   message: MessageLog,
 ): Promise<void> {
   if (!message.providerMessageId) return;
   const rows = await deps.statusReports.takePendingReports<Report>(tx, message.providerMessageId);
   let current = message;
-  for (const row of rows.sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status))) {
+  const sorted = rows.sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status));
+  for (const row of sorted) {
     const change = toChange(row.report);
     if (!change) continue;
     current = (await changeStatus(deps, tx, current, change)) ?? current;
   }
+  const providerMessageId = message.providerMessageId;
+  const marks = reportMarks(
+    deps,
+    sorted.map(({ report }) => ({ ...report, provider_message_id: providerMessageId })),
+    [current],
+  );
+  await deps.statusReports.markReported(tx, marks);
 }
