@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { amqpClientFor, commonEnvSchema, createLogger, loadConfig, type CommonConfig } from '@bm/platform';
 import { testEnv, waitFor } from '@bm/platform/testing';
 import { CONSUMER_QUEUES, WEBHOOK_EVENTS } from '@bm/contracts';
+import { SANDBOX_FAULT_SUFFIXES } from '../support/sandbox-suffixes';
 import { ADMIN_TOKEN, Cluster, type ServiceName } from './cluster';
 
 /*
@@ -89,7 +90,7 @@ function sh(command: string): void {
 }
 
 // The sandbox's fault-pattern suffixes (off in this cluster, avoided all the same).
-const SANDBOX_PATTERNS = /(0049|0026|0047|0050|9429|9056|9057|9500|9503)$/;
+const SANDBOX_PATTERNS = SANDBOX_FAULT_SUFFIXES;
 
 /**
  * Phones `1415<exchange digit><6 digits>`, counting up: campaign recipients and single sends draw from
@@ -272,8 +273,7 @@ async function outageChecks(
     );
     const acknowledgedStops = stopsSent.filter((phone) => stops.has(phone));
     const queues = (await admin('GET', '/admin/v1/dead-letters')).body.data?.queues as
-      | Array<{ dead_letters: number }>
-      | undefined;
+      Array<{ dead_letters: number }> | undefined;
     return {
       deliveredAcknowledged: delivered.length,
       unapplied: delivered.filter((id) => !applied(id) && !failedAsUnknown(id)),

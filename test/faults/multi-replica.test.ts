@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { testEnv, waitFor } from '@bm/platform/testing';
+import { SANDBOX_FAULT_SUFFIXES } from '../support/sandbox-suffixes';
 import { ADMIN_TOKEN, Cluster } from './cluster';
 
 /*
@@ -54,7 +55,10 @@ async function call(url: string, method: string, auth: string, body?: unknown): 
 /** Distinct recipients (US numbers, as the sandbox takes them). */
 function phones(count: number): string[] {
   const set = new Set<string>();
-  while (set.size < count) set.add(`1415${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`);
+  while (set.size < count) {
+    const phone = `1415${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+    if (!SANDBOX_FAULT_SUFFIXES.test(phone)) set.add(phone);
+  }
   return [...set];
 }
 

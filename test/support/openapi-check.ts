@@ -294,7 +294,7 @@ function observeAnswer(req: IncomingMessage, res: ServerResponse, options: Check
 /** The platform's clientError handler writes a whole HTTP answer on the socket: read it back from there. */
 function observeParserAnswer(_error: Error, socket: Socket): void {
   const end = socket.end.bind(socket) as (...args: unknown[]) => Socket;
-  socket.end = ((data?: unknown, ...rest: unknown[]) => {
+  socket.end = (data?: unknown, ...rest: unknown[]) => {
     if (typeof data === 'string') {
       const [head, ...body] = data.split('\r\n\r\n');
       const [statusLine, ...lines] = head.split('\r\n');
@@ -308,7 +308,7 @@ function observeParserAnswer(_error: Error, socket: Socket): void {
       record({ method: '(unparsed)', path: '', status, headers, text }, {}, true);
     }
     return end(data, ...rest);
-  });
+  };
 }
 
 // The servers whose answers are checked: the requests they get are the API's, never an outbound webhook.

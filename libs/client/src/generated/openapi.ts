@@ -1065,6 +1065,8 @@ export interface components {
         };
         AdminCreateChannelAccountRequest: {
             access_token: string;
+            /** @description The business portfolio; default the waba_id. Its numbers share one daily limit and tier */
+            business_id?: string;
             display_phone_number: string;
             phone_number_id: string;
             /** @description Messages per second toward the upstream network; default 80 */
@@ -1073,7 +1075,7 @@ export interface components {
              * @default TIER_250
              * @enum {unknown}
              */
-            tier?: "TIER_50" | "TIER_250" | "TIER_1K" | "TIER_2K" | "TIER_5K" | "TIER_10K" | "TIER_20K" | "TIER_50K" | "TIER_100K" | "TIER_UNLIMITED";
+            tier?: "TIER_50" | "TIER_250" | "TIER_1K" | "TIER_2K" | "TIER_5K" | "TIER_10K" | "TIER_20K" | "TIER_50K" | "TIER_100K" | "TIER_UNLIMITED" | "TIER_NOT_SET";
             waba_id: string;
         };
         AdminCreateTenantRequest: {
@@ -1246,6 +1248,8 @@ export interface components {
         /** @description The connected account; the access token never leaves the service */
         ChannelAccount: {
             active: boolean;
+            /** @description The business portfolio; its numbers share one daily limit */
+            business_id: string;
             channel_account_id: string;
             /**
              * Format: date-time
@@ -1260,7 +1264,7 @@ export interface components {
             tenant_id: number;
             throughput_per_second: number;
             /** @enum {string} */
-            tier: "TIER_50" | "TIER_250" | "TIER_1K" | "TIER_2K" | "TIER_5K" | "TIER_10K" | "TIER_20K" | "TIER_50K" | "TIER_100K" | "TIER_UNLIMITED";
+            tier: "TIER_50" | "TIER_250" | "TIER_1K" | "TIER_2K" | "TIER_5K" | "TIER_10K" | "TIER_20K" | "TIER_50K" | "TIER_100K" | "TIER_UNLIMITED" | "TIER_NOT_SET";
             waba_id: string;
             /** @description Whether the upstream took the webhook subscription; a template sync tries again */
             webhooks_subscribed: boolean;
@@ -1269,6 +1273,8 @@ export interface components {
             channel_accounts: components["schemas"]["ChannelAccountSummary"][];
         };
         ChannelAccountSummary: {
+            /** @description The business portfolio; `capacity` is its shared daily limit */
+            business_id: string;
             capacity: {
                 daily_limit: number | null;
                 remaining: number | null;
@@ -1289,7 +1295,7 @@ export interface components {
             status: "active" | "inactive";
             throughput_per_second: number;
             /** @enum {string} */
-            tier: "TIER_50" | "TIER_250" | "TIER_1K" | "TIER_2K" | "TIER_5K" | "TIER_10K" | "TIER_20K" | "TIER_50K" | "TIER_100K" | "TIER_UNLIMITED";
+            tier: "TIER_50" | "TIER_250" | "TIER_1K" | "TIER_2K" | "TIER_5K" | "TIER_10K" | "TIER_20K" | "TIER_50K" | "TIER_100K" | "TIER_UNLIMITED" | "TIER_NOT_SET";
             waba_id: string;
             webhooks_subscribed: boolean;
         };

@@ -373,6 +373,10 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
       tenant_id: int,
       phone_number_id: upstreamId,
       waba_id: upstreamId,
+      business_id: {
+        ...upstreamId,
+        description: 'The business portfolio; its numbers share one daily limit',
+      },
       display_phone_number: {
         type: 'string',
         pattern: '^\\d*$',
@@ -398,6 +402,10 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     channel_account_id: { ...ulid, description: 'The API ID: `channel_account_id` of a send' },
     phone_number_id: upstreamId,
     waba_id: upstreamId,
+    business_id: {
+      ...upstreamId,
+      description: 'The business portfolio; `capacity` is its shared daily limit',
+    },
     display_phone_number: { type: 'string', pattern: '^\\d*$' },
     status: oneOf(['active', 'inactive']),
     tier: oneOf(MESSAGING_TIERS),

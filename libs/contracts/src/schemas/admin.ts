@@ -45,6 +45,8 @@ export interface CreateChannelAccountRequest {
   access_token: string;
   tier: MessagingTier;
   throughput_per_second?: number;
+  /** The business portfolio the number belongs to; its daily limit is shared by all its numbers. */
+  business_id?: string;
 }
 /**
  * The upstream's ids of a phone number and a business account: digits at the upstream network, but any
@@ -57,6 +59,9 @@ export const createChannelAccountSchema = Joi.object<CreateChannelAccountRequest
   waba_id: Joi.string().pattern(UPSTREAM_ID_PATTERN, 'upstream id').required(),
   display_phone_number: Joi.string().trim().min(3).max(30).required(),
   access_token: Joi.string().min(1).max(4096).required(),
+  business_id: Joi.string()
+    .pattern(UPSTREAM_ID_PATTERN, 'upstream id')
+    .description('The business portfolio; default the waba_id. Its numbers share one daily limit and tier'),
   tier: Joi.string()
     .valid(...MESSAGING_TIERS)
     .default('TIER_250'),
@@ -75,6 +80,8 @@ export interface ChannelAccountDto {
   tenant_id: number;
   phone_number_id: string;
   waba_id: string;
+  /** The business portfolio: every number of it shares one daily limit and its tier. */
+  business_id: string;
   /** The digits of the number as given. */
   display_phone_number: string;
   tier: MessagingTier;
@@ -139,6 +146,8 @@ export interface ChannelAccountSummaryDto {
   channel_account_id: string;
   phone_number_id: string;
   waba_id: string;
+  /** The business portfolio, whose numbers share one daily limit (`capacity` is the portfolio's). */
+  business_id: string;
   display_phone_number: string;
   status: 'active' | 'inactive';
   tier: MessagingTier;

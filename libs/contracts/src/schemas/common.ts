@@ -37,6 +37,8 @@ export const MESSAGING_TIERS = [
   'TIER_50K',
   'TIER_100K',
   'TIER_UNLIMITED',
+  // The upstream's name for a portfolio whose limit it has not set yet (WIRE-2026.md): counted as 250.
+  'TIER_NOT_SET',
 ] as const;
 export type MessagingTier = (typeof MESSAGING_TIERS)[number];
 
@@ -52,4 +54,5 @@ export const TIER_DAILY_LIMIT: Record<MessagingTier, number | null> = {
   TIER_50K: 50_000,
   TIER_100K: 100_000,
   TIER_UNLIMITED: null,
+  TIER_NOT_SET: 250,
 };

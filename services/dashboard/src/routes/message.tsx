@@ -39,6 +39,18 @@ export function MessageScreen() {
               <dd>
                 {m.cost_amount} {m.cost_currency}
               </dd>
+              <dt>Pricing</dt>
+              <dd>
+                {m.pricing
+                  ? [m.pricing.category, m.pricing.type, m.pricing.model].filter(Boolean).join(' · ')
+                  : 'Not priced yet'}
+              </dd>
+              {m.held && (
+                <>
+                  <dt>Held</dt>
+                  <dd>Held by the network for quality assessment</dd>
+                </>
+              )}
               {m.campaign_id && (
                 <>
                   <dt>Campaign</dt>
@@ -48,7 +60,10 @@ export function MessageScreen() {
               {m.error_message && (
                 <>
                   <dt>Error</dt>
-                  <dd className="error">{m.error_message}</dd>
+                  <dd className="error">
+                    {m.error_message}
+                    {m.error_code !== null ? ` (code ${m.error_code})` : ''}
+                  </dd>
                 </>
               )}
               {m.retry_of_message_log_id !== null && (

@@ -18,9 +18,11 @@ const COLUMNS: Column<ChannelAccount>[] = [
   },
   { header: 'Number', cell: (a) => phone(a.display_phone_number) },
   { header: 'Status', cell: (a) => <StatusBadge status={a.status} /> },
+  { header: 'Portfolio', cell: (a) => a.business_id },
   { header: 'Tier', cell: (a) => a.tier.replace('TIER_', '').replace('_', ' ') },
   { header: 'Quality', cell: (a) => a.quality_event ?? 'No reports' },
-  { header: 'Today', cell: (a) => <CapacityBar capacity={a.capacity} /> },
+  // The portfolio's: every number of it draws on one daily limit.
+  { header: 'Portfolio today', cell: (a) => <CapacityBar capacity={a.capacity} /> },
   { header: 'Webhooks', cell: (a) => (a.webhooks_subscribed ? 'Subscribed' : 'Not subscribed') },
 ];
 

@@ -14,6 +14,10 @@ export class ChannelAccountEntity {
   @Column({ name: 'waba_id', type: 'text' })
   wabaId!: string;
 
+  /** The business portfolio: its numbers share one daily limit and tier. */
+  @Column({ name: 'business_id', type: 'text' })
+  businessId!: string;
+
   @Column({ name: 'display_phone_number', type: 'text' })
   displayPhoneNumber!: string;
 

@@ -8,6 +8,7 @@ const toAccount = (e: ChannelAccountEntity): ChannelAccount => ({
   tenantId: e.tenantId,
   phoneNumberId: e.phoneNumberId,
   wabaId: e.wabaId,
+  businessId: e.businessId,
   displayPhoneNumber: e.displayPhoneNumber,
   accessTokenSealed: e.accessTokenSealed,
   // Written only from MESSAGING_TIERS: the connect schema and the upstream's quality updates.
@@ -90,5 +91,18 @@ export class ChannelAccountRepository implements ChannelAccountStore {
   async updateTier(tx: EntityManager, id: string, tier: MessagingTier): Promise<void> {
     await tx.getRepository(ChannelAccountEntity).update({ id }, { tier });
     this.cache.delete(id);
+  }
+
+  async updatePortfolioTier(tx: EntityManager, businessId: string, tier: MessagingTier): Promise<void> {
+    await tx.getRepository(ChannelAccountEntity).update({ businessId }, { tier });
+    // This replica forgets them now; the others within the cache's few seconds.
+    this.cache.clear();
+  }
+
+  async portfolioTier(tx: EntityManager, businessId: string): Promise<MessagingTier | undefined> {
+    const found = await tx
+      .getRepository(ChannelAccountEntity)
+      .findOne({ where: { businessId }, order: { id: 'ASC' } });
+    return found ? (found.tier as MessagingTier) : undefined;
   }
 }

@@ -22,6 +22,7 @@ import { MessageStatsStatic1765300000000 } from './migrations/1765300000000-stat
 import { HoldsAndRetries1766000000000 } from './migrations/1766000000000-holds-and-retries';
 import { CustomersByUserId1766000000001 } from './migrations/1766000000001-customers-by-user-id';
 import { MessagePricing1766000000002 } from './migrations/1766000000002-message-pricing';
+import { BusinessPortfolios1766000000003 } from './migrations/1766000000003-business-portfolios';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -51,6 +52,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       HoldsAndRetries1766000000000,
       CustomersByUserId1766000000001,
       MessagePricing1766000000002,
+      BusinessPortfolios1766000000003,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

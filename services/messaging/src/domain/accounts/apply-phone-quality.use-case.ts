@@ -1,7 +1,10 @@
 import { MESSAGING_TIERS, type InboundPhoneQualityItem } from '@bm/contracts';
 import type { MessagingDeps } from '../messaging-deps';
 
-/** `phone_number_quality_update`: the number's tier follows the upstream's current limit; the event is kept. */
+/**
+ * `phone_number_quality_update`: the event is kept; an update that still carries `current_limit` (the wire before
+ * February 2026) sets the tier of the number's portfolio, one without it changes no tier.
+ */
 export async function applyPhoneQuality(
   deps: Pick<MessagingDeps, 'accounts' | 'unitOfWork' | 'outbox'>,
   item: InboundPhoneQualityItem,
@@ -13,7 +16,8 @@ export async function applyPhoneQuality(
   const tier = MESSAGING_TIERS.find((t) => t === item.current_limit) ?? null;
   for (const account of accounts) {
     await deps.unitOfWork.inTransaction(async (tx) => {
-      if (tier && tier !== account.tier) await deps.accounts.updateTier(tx, account.id, tier);
+      if (tier && tier !== account.tier)
+        await deps.accounts.updatePortfolioTier(tx, account.businessId, tier);
       await deps.accounts.setQualityEvent(tx, account.id, item.event);
       await deps.outbox.emit(tx, 'account.quality_event', account.tenantId, {
         channel_account_id: account.id,

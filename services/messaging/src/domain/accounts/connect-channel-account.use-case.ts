@@ -18,6 +18,7 @@ export function toAccountDto(a: ChannelAccount, templates?: Template[]): Channel
     tenant_id: a.tenantId,
     phone_number_id: a.phoneNumberId,
     waba_id: a.wabaId,
+    business_id: a.businessId,
     display_phone_number: a.displayPhoneNumber,
     tier: a.tier,
     throughput_per_second: a.throughputPerSecond,
@@ -118,15 +119,19 @@ export async function connectChannelAccount(
   }
   const templates = await fetchTemplates(deps, input.waba_id, input.access_token);
   const subscribed = await subscribeWebhooks(deps, input.waba_id, input.access_token);
+  const businessId = input.business_id ?? input.waba_id;
   return deps.unitOfWork.inTransaction(async (tx) => {
+    // The tier is the portfolio's: a number joining one that has numbers already takes its tier.
+    const tier = (await deps.accounts.portfolioTier(tx, businessId)) ?? input.tier;
     const account = await insertAccount(deps, tx, {
       id: newUlid(),
       tenantId,
       phoneNumberId: input.phone_number_id,
       wabaId: input.waba_id,
+      businessId,
       displayPhoneNumber: input.display_phone_number.replace(/\D/g, ''),
       accessTokenSealed: deps.secrets.seal(input.access_token),
-      tier: input.tier,
+      tier,
       throughputPerSecond: input.throughput_per_second ?? deps.config.DEFAULT_THROUGHPUT_PER_SECOND,
       webhooksSubscribed: subscribed,
     });

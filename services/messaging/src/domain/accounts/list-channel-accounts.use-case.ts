@@ -15,13 +15,17 @@ export async function listChannelAccounts(
       channel_account_id: a.id,
       phone_number_id: a.phoneNumberId,
       waba_id: a.wabaId,
+      business_id: a.businessId,
       display_phone_number: a.displayPhoneNumber,
       status: a.active ? ('active' as const) : ('inactive' as const),
       tier: a.tier,
       quality_event: a.qualityEvent,
       throughput_per_second: a.throughputPerSecond,
       webhooks_subscribed: a.webhooksSubscribed,
-      capacity: deps.ledger.capacityOf(TIER_DAILY_LIMIT[a.tier] ?? null, await deps.ledger.used(a.id)),
+      capacity: deps.ledger.capacityOf(
+        TIER_DAILY_LIMIT[a.tier] ?? null,
+        await deps.ledger.used(a.businessId),
+      ),
       created_at: a.createdAt.toISOString(),
     })),
   );

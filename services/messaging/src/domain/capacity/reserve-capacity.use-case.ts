@@ -10,7 +10,7 @@ export async function reserveCapacity(
   input: { reference: string; count: number; partial: boolean },
 ): Promise<{ granted: number; capacity: Capacity }> {
   const { account, dailyLimit } = await sendingAccountOf(deps, channelAccountId, tenantId);
-  return deps.ledger.reserve(account.id, dailyLimit, {
+  return deps.ledger.reserve(account, dailyLimit, {
     ...input,
     ttlMs: deps.config.CAPACITY_RESERVATION_TTL_MS,
   });

@@ -7,6 +7,8 @@ export interface ChannelAccount {
   tenantId: number;
   phoneNumberId: string;
   wabaId: string;
+  /** The business portfolio (default the WABA): its numbers share one daily limit and tier. */
+  businessId: string;
   displayPhoneNumber: string;
   accessTokenSealed: string;
   tier: MessagingTier;
@@ -34,4 +36,8 @@ export interface ChannelAccountStore {
   setWebhooksSubscribed(id: string, subscribed: boolean): Promise<void>;
   setQualityEvent(tx: Tx, id: string, event: string): Promise<void>;
   updateTier(tx: Tx, id: string, tier: MessagingTier): Promise<void>;
+  /** Sets the tier of every number of a portfolio (the tier is the portfolio's). */
+  updatePortfolioTier(tx: Tx, businessId: string, tier: MessagingTier): Promise<void>;
+  /** The tier the portfolio's numbers have, or undefined for a portfolio with none yet. */
+  portfolioTier(tx: Tx, businessId: string): Promise<MessagingTier | undefined>;
 }

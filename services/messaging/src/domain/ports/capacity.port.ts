@@ -15,14 +15,26 @@ export interface CapacityHold {
   partial: boolean;
 }
 
-/** Business-initiated conversations per number in the rolling window, and capacity held for campaigns. */
+/** The sending number a capacity belongs to: its business portfolio's limit is shared by all its numbers. */
+export interface CapacityOwner {
+  id: string;
+  businessId: string;
+}
+
+/**
+ * Business-initiated conversations per business portfolio in the rolling window (every number of a portfolio
+ * draws on one limit, a customer counted once across them), and capacity held for campaigns.
+ */
 export interface CapacityLedger {
-  /** Conversations within the window plus what live reservations still hold. */
-  used(channelAccountId: string): Promise<number>;
+  /** The portfolio's conversations within the window plus what its live reservations still hold. */
+  used(businessId: string): Promise<number>;
   capacityOf(dailyLimit: number | null, used: number): Capacity;
-  /** Reserves up to `count` slots for a reference atomically; what fits when `partial`, else all or nothing. */
+  /**
+   * Reserves up to `count` slots of the number's portfolio for a reference atomically; what fits when `partial`,
+   * else all or nothing.
+   */
   reserve(
-    channelAccountId: string,
+    owner: CapacityOwner,
     dailyLimit: number | null,
     hold: CapacityHold,
   ): Promise<{ granted: number; capacity: Capacity }>;
