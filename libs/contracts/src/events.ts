@@ -152,6 +152,9 @@ export const DOMAIN_EVENTS = {
   optOutChanged: 'opt_out.changed',
   // A customer needs a person (no automation answered, or a flow handed off); webhook-ingress keeps it.
   liveChatRequested: 'live_chat.requested',
+  // A customer stopped or resumed marketing (the upstream's 131050, or a user_preferences webhook): the
+  // campaign service keeps it as an opt-out (source marketing_stop).
+  marketingPreference: 'customer.marketing_preference',
   // Items webhook-ingress publishes after verifying and storing an upstream POST, one per status/message/change.
   inboundStatus: 'inbound.status',
   inboundMessage: 'inbound.message',

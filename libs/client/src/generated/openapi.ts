@@ -2071,7 +2071,7 @@ export interface components {
             created_at: string;
             phone: string;
             /** @enum {string} */
-            source: "api" | "keyword";
+            source: "api" | "keyword" | "marketing_stop";
         };
         OptOutDeleted: {
             /** @constant */

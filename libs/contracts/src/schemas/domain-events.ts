@@ -196,6 +196,31 @@ export const optOutChangedSchema = domainEventSchema<OptOutChangedEvent>({
   version: Joi.number().integer().min(1),
 });
 
+/**
+ * A customer stopped or resumed marketing messages from the business (CONTRACT.md, holds, errors and their rules):
+ * messaging saw the upstream's 131050 on a send to them, or a `user_preferences` webhook. Applied by the campaign
+ * service to the opt-out list.
+ */
+export interface MarketingPreferenceEvent extends DomainEventBase {
+  channel_account_id: string;
+  /** The customer's phone; null for one known by user id only. */
+  phone: string | null;
+  user_id: string | null;
+  value: 'stop' | 'resume';
+  /** What said so: `error_131050` (a refused send) or `user_preferences` (the upstream's webhook). */
+  reason: 'error_131050' | 'user_preferences';
+}
+export const marketingPreferenceSchema = domainEventSchema<MarketingPreferenceEvent>({
+  channel_account_id: Joi.string().required(),
+  phone: Joi.string()
+    .pattern(/^\d{1,15}$/)
+    .allow(null)
+    .required(),
+  user_id: nullableString,
+  value: Joi.string().valid('stop', 'resume').required(),
+  reason: Joi.string().valid('error_131050', 'user_preferences').required(),
+});
+
 /** Command from the campaign service: send one recipient's template message. */
 export interface SendRequestedCommand extends DomainEventBase {
   campaign_id: string;

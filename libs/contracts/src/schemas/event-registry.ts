@@ -5,6 +5,7 @@ import {
   campaignEventSchema,
   flowSessionEventSchema,
   liveChatRequestedSchema,
+  marketingPreferenceSchema,
   messageReceivedSchema,
   messageStatusUpdatedSchema,
   optOutChangedSchema,
@@ -15,6 +16,7 @@ import {
   type CampaignEvent,
   type FlowSessionEvent,
   type LiveChatRequestedEvent,
+  type MarketingPreferenceEvent,
   type MessageReceivedEvent,
   type MessageStatusUpdatedEvent,
   type OptOutChangedEvent,
@@ -50,6 +52,7 @@ export interface DomainEventPayloads {
   'flow.session_cancelled': FlowSessionEvent;
   'opt_out.changed': OptOutChangedEvent;
   'live_chat.requested': LiveChatRequestedEvent;
+  'customer.marketing_preference': MarketingPreferenceEvent;
   'inbound.status': InboundStatusItem;
   'inbound.message': InboundMessageItem;
   'inbound.template_status': InboundTemplateStatusItem;
@@ -74,6 +77,7 @@ export const DOMAIN_EVENT_SCHEMAS: { [K in DomainEventKey]: Joi.ObjectSchema<Dom
   'flow.session_cancelled': flowSessionEventSchema,
   'opt_out.changed': optOutChangedSchema,
   'live_chat.requested': liveChatRequestedSchema,
+  'customer.marketing_preference': marketingPreferenceSchema,
   'inbound.status': inboundStatusSchema,
   'inbound.message': inboundMessageSchema,
   'inbound.template_status': inboundTemplateStatusSchema,

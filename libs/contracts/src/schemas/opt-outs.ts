@@ -3,7 +3,8 @@ import { paginationQuerySchema, type Pagination } from './common';
 import { phoneSchema } from './phone';
 
 /** How a phone came onto the list: by the API, or by the customer's STOP-style message. */
-export const OPT_OUT_SOURCES = ['api', 'keyword'] as const;
+// marketing_stop: the customer stopped marketing in WhatsApp (the upstream's 131050 or user_preferences webhook).
+export const OPT_OUT_SOURCES = ['api', 'keyword', 'marketing_stop'] as const;
 export type OptOutSource = (typeof OPT_OUT_SOURCES)[number];
 
 export interface AddOptOutRequest {

@@ -1,19 +1,23 @@
 import {
   DOMAIN_EVENTS,
+  marketingPreferenceSchema,
   messageReceivedSchema,
   messageStatusUpdatedSchema,
   retryPolicyOf,
 } from '@bm/contracts';
 import { GroupCommit, validate, type AmqpClient } from '@bm/platform';
 import type { CampaignDeps } from '../../domain/campaign-deps';
-import { applyInboundKeyword } from '../../domain/opt-outs/apply-inbound-keyword.use-case';
+import {
+  applyInboundKeyword,
+  applyMarketingPreference,
+} from '../../domain/opt-outs/apply-inbound-keyword.use-case';
 import type { MessageOutcome } from '../../domain/ports/recipients.port';
 import { applyMessageOutcomes } from '../../domain/sending/apply-message-status.use-case';
 import { namesCampaignRecipient, outcomeOf } from '../../domain/sending/message-outcome';
 
 /**
  * The campaign service's queues: messaging's status events (recipients follow their messages) and the
- * customers' messages (STOP / START keywords). Both handlers are idempotent: a redelivery changes nothing, and
+ * customers' say on marketing (STOP / START keywords in their messages, marketing stops the upstream reports). Both handlers are idempotent: a redelivery changes nothing, and
  * both wait out a database outage (their retry policies are in `CONSUMER_QUEUES`).
  */
 export async function registerConsumers(amqp: AmqpClient, deps: CampaignDeps): Promise<void> {
@@ -31,10 +35,14 @@ export async function registerConsumers(amqp: AmqpClient, deps: CampaignDeps): P
     },
     { ...retryPolicyOf('campaign.message-statuses'), prefetch: 1000 },
   );
+  // The customers' own say: STOP / START in their messages, and marketing stops the upstream reports.
   await amqp.consume(
     'campaign.opt-out-keywords',
-    [DOMAIN_EVENTS.messageReceived],
-    async (message) => applyInboundKeyword(deps, validate(messageReceivedSchema, message.payload)),
+    [DOMAIN_EVENTS.messageReceived, DOMAIN_EVENTS.marketingPreference],
+    async (message) =>
+      message.routingKey === DOMAIN_EVENTS.marketingPreference
+        ? applyMarketingPreference(deps, validate(marketingPreferenceSchema, message.payload))
+        : applyInboundKeyword(deps, validate(messageReceivedSchema, message.payload)),
     { ...retryPolicyOf('campaign.opt-out-keywords'), prefetch: 50 },
   );
 }

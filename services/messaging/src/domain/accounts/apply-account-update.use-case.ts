@@ -3,16 +3,52 @@ import type { MessagingDeps } from '../messaging-deps';
 
 /** The change that sets a business portfolio's daily limit, for all its numbers (WIRE-2026.md). */
 const BUSINESS_CAPABILITY = 'business_capability_update';
+/** The change by which a customer stops or resumes marketing messages from the business (WIRE-2026.md). */
+const USER_PREFERENCES = 'user_preferences';
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+const list = (v: unknown): Array<Record<string, unknown>> =>
+  Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null) : [];
+
+/**
+ * A `user_preferences` change: each marketing preference (`stop` or `resume`) of a customer, told to the campaign
+ * service as the tenant's (the number its metadata names, else every number of the WABA); not a quality event.
+ */
+async function applyUserPreferences(
+  deps: Pick<MessagingDeps, 'accounts' | 'unitOfWork' | 'outbox'>,
+  item: InboundAccountUpdateItem,
+): Promise<void> {
+  const metadata = item.details.metadata as { phone_number_id?: unknown } | undefined;
+  const phoneNumberId = text(metadata?.phone_number_id);
+  const number = phoneNumberId ? await deps.accounts.findByPhoneNumberId(phoneNumberId) : undefined;
+  const accounts = number ? [number] : await deps.accounts.listByWaba(item.waba_id);
+  const preferences = list(item.details.user_preferences).filter(
+    (p) => p.category === 'marketing_messages' && (p.value === 'stop' || p.value === 'resume'),
+  );
+  await deps.unitOfWork.inTransaction(async (tx) => {
+    for (const account of accounts)
+      for (const p of preferences)
+        await deps.outbox.emit(tx, 'customer.marketing_preference', account.tenantId, {
+          channel_account_id: account.id,
+          phone: text(p.wa_id)?.replace(/\D/g, '') || null,
+          user_id: text(p.user_id),
+          value: p.value as 'stop' | 'resume',
+          reason: 'user_preferences',
+        });
+  });
+}
 
 /**
  * `account_update`, `account_alerts` and the like: passed on to the client as `account.quality_event`. A
  * `business_capability_update` with `max_daily_conversations_per_business` sets the tier of the portfolios of the
- * WABA's numbers (every number of a portfolio shares it).
+ * WABA's numbers (every number of a portfolio shares it); a `user_preferences` change tells of customers' marketing
+ * preferences instead.
  */
 export async function applyAccountUpdate(
   deps: Pick<MessagingDeps, 'accounts' | 'unitOfWork' | 'outbox'>,
   item: InboundAccountUpdateItem,
 ): Promise<void> {
+  if (item.field === USER_PREFERENCES) return applyUserPreferences(deps, item);
   const accounts = await deps.accounts.listByWaba(item.waba_id);
   const limit =
     item.field === BUSINESS_CAPABILITY ? item.details.max_daily_conversations_per_business : undefined;

@@ -109,3 +109,11 @@ export const MAX_RETRY_DELAY_MS = 60_000;
 export function retryDelayMs(baseMs: number, attempt: number): number {
   return Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** Math.max(0, attempt - 1));
 }
+
+/** The upstream's code for a customer who stopped marketing messages from the business (WIRE-2026.md). */
+const MARKETING_STOPPED = 131050;
+
+/** Whether a failure says the customer stopped marketing: they get no more until they resume (CONTRACT.md). */
+export function stopsMarketing(errorCode: number | null | undefined): boolean {
+  return errorCode === MARKETING_STOPPED;
+}

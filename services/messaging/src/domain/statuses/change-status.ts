@@ -8,7 +8,7 @@ import {
   type FrequencyCapRetryDeps,
 } from './frequency-cap-retry';
 import type { MessagingDeps } from '../messaging-deps';
-import { statusesBefore } from '../lifecycle/message-lifecycle';
+import { statusesBefore, stopsMarketing } from '../lifecycle/message-lifecycle';
 
 /** What a status change touches: the message log, the outbox, and the frequency-cap retry it may create. */
 export type ChangeStatusDeps = Pick<MessagingDeps, 'messages' | 'outbox'> & FrequencyCapRetryDeps;
@@ -83,5 +83,14 @@ export async function changeStatus(
   );
   if (change.status === 'failed' && isFrequencyCapped(change.errorCode))
     await scheduleFrequencyCapRetry(deps, tx, updated);
+  // The customer stopped marketing: the opt-out list learns it in the same commit as the failure.
+  if (change.status === 'failed' && stopsMarketing(change.errorCode))
+    await deps.outbox.emit(tx, 'customer.marketing_preference', updated.tenantId, {
+      channel_account_id: updated.channelAccountId,
+      phone: updated.toPhone,
+      user_id: null,
+      value: 'stop',
+      reason: 'error_131050',
+    });
   return updated;
 }
