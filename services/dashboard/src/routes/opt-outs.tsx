@@ -7,6 +7,7 @@ import { ErrorMessage } from '../components/query-state';
 const SOURCES: Record<OptOut['source'], string> = {
   api: 'API or dashboard',
   keyword: 'Customer keyword (STOP)',
+  marketing_stop: 'Stopped marketing in WhatsApp',
 };
 
 /** Opted-out phones: search, add, remove, and how each got on the list. */
