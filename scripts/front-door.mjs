@@ -33,10 +33,11 @@ const began = Date.now();
 
 /** Progress goes to stderr, so that `env`'s stdout is only the lines to evaluate. */
 const say = (line) => process.stderr.write(`[front door] ${line}\n`);
+// Whole seconds past a minute, rounded before they are split (never "10 min 60 s").
 const seconds = (ms) =>
   ms < 60_000
     ? `${(ms / 1000).toFixed(1)} s`
-    : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+    : `${Math.floor(Math.round(ms / 1000) / 60)} min ${Math.round(ms / 1000) % 60} s`;
 
 class Stop extends Error {}
 
