@@ -58,6 +58,7 @@ describe('POST /api/v1/messages/send through the gateway', () => {
       message_log_id: id,
       status: 'sent',
       to_phone: phone,
+      to_user_id: null,
       message_type: 'template',
       provider_message_id: expect.stringMatching(/^wamid\./),
       sent_at: expect.any(String),

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { waitFor } from '@bm/platform/testing';
-import { collectEvents, publishInbound, statusReport } from '../support/events';
-import { readMessage, sandboxSends, sendTemplate, waitForStatus } from '../support/messages';
+import { collectEvents, inboundText, publishInbound, statusReport } from '../support/events';
+import { postSend, readMessage, sandboxSends, sendTemplate, waitForStatus } from '../support/messages';
 import { createTenant, randomPhone, startStack, type Stack, type TenantFixture } from '../support/stack';
 
 /**
@@ -186,6 +186,50 @@ describe('sends on the 2026 wire: holds, error codes and their retry rules', () 
     expect(free).toMatchObject({
       pricing: { model: 'PMP', type: 'free_customer_service', category: 'service' },
       cost_amount: 0,
+    });
+  });
+
+  it('when a send names the customer by user id, then it goes upstream as recipient and its log shows no phone', async () => {
+    const userId = `US.${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+    const res = await postSend(stack, t, { phone: undefined, user_id: userId }).expect(202);
+    const id = res.body.data.message_log_id as number;
+    const sent = await waitForStatus(stack, t, id, ['sent']);
+    expect(sent).toMatchObject({ to_phone: null, to_user_id: userId });
+    const [call] = (await sandboxSends(stack, `user_id=${userId}`)) as unknown as Array<{
+      body: Record<string, unknown>;
+    }>;
+    expect(call.body).toMatchObject({ recipient: userId });
+    expect(call.body).not.toHaveProperty('to');
+    const listed = await request(stack.gatewayUrl)
+      .get(`/api/v1/messages?to_user_id=${userId}`)
+      .set(t.auth)
+      .expect(200);
+    const messages = listed.body.data.messages as Array<{ message_log_id: number }>;
+    expect(messages.map((m) => m.message_log_id)).toEqual([id]);
+  });
+
+  it('when a send names the customer by phone and user id, or by neither, then 422 names both fields', async () => {
+    const both = await postSend(stack, t, { user_id: 'US.13491208655302741918' }).expect(422);
+    expect(both.body.error.code).toBe('VALIDATION_ERROR');
+    expect(JSON.stringify(both.body.error.details)).toMatch(/phone.*user_id/);
+    const neither = await postSend(stack, t, { phone: undefined }).expect(422);
+    expect(neither.body.error.code).toBe('VALIDATION_ERROR');
+    expect(JSON.stringify(neither.body.error.details)).toMatch(/phone.*user_id/);
+  });
+
+  it('when a customer known by user id only wrote, then a text to their user id is inside their window', async () => {
+    const userId = `BR.${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+    const text = { phone: undefined, user_id: userId, message_type: 'text', data: { text: 'Hi!' } };
+    const outside = await postSend(stack, t, text).expect(422);
+    expect(outside.body.error.code).toBe('OUTSIDE_SERVICE_WINDOW');
+    await publishInbound(stack, 'inbound.message', {
+      ...inboundText(t, '0', 'hello'),
+      from: null,
+      from_user_id: userId,
+      username: '@someone',
+    });
+    await waitFor(async () => (await postSend(stack, t, text)).status === 202 || undefined, {
+      what: 'the text accepted inside the window',
     });
   });
 });

@@ -43,7 +43,8 @@ export interface WebhookEventBase<E extends WebhookEventName = WebhookEventName>
 export interface MessageStatusUpdatedFields {
   message_log_id: number;
   status: 'sent' | 'delivered' | 'read' | 'failed';
-  to_phone: string;
+  /** Null for a send to a user id whose phone is not known. */
+  to_phone: string | null;
   provider_message_id: string | null;
   error_message: string | null;
   campaign_id: string | null;

@@ -2039,7 +2039,10 @@ export interface components {
             sent_at: string | null;
             /** @enum {string} */
             status: "queued" | "scheduled" | "sent" | "delivered" | "read" | "failed" | "cancelled";
-            to_phone: string;
+            /** @description Null for a send to a user id whose phone is not known */
+            to_phone: string | null;
+            /** @description The customer's business-scoped user id for a send by user id */
+            to_user_id: string | null;
         };
         MessageStats: {
             daily: components["schemas"]["StatsBucket"][];
@@ -2247,7 +2250,7 @@ export interface components {
              * @description Phone number with country code; a leading +, spaces, dashes and parentheses are allowed. Answers carry it as digits only (E.164 without +).
              * @example 966501234567
              */
-            phone: string;
+            phone?: string;
             /**
              * @description ISO 8601 date and time of a deferred send; must be in the future. With Z or an offset it is absolute and timezone is ignored; without one it is wall-clock time in timezone.
              * @example 2026-11-22T12:30:00
@@ -2258,6 +2261,8 @@ export interface components {
              * @example Asia/Riyadh
              */
             timezone?: string;
+            /** @description The customer's business-scoped user id (e.g. US.13491208655302741918), instead of phone */
+            user_id?: string;
         };
         SetDashboardPasswordRequest: {
             password: string;
@@ -10515,6 +10520,7 @@ export interface operations {
                 per_page?: number;
                 status?: "queued" | "scheduled" | "sent" | "delivered" | "read" | "failed" | "cancelled";
                 to_phone?: string;
+                to_user_id?: string;
             };
             header?: {
                 /** @description Echoed back; a new one is made when absent */
@@ -15323,7 +15329,7 @@ export interface operations {
                      * @example 2026-11-22T09:30:00+00:00
                      */
                     timestamp: string;
-                    to_phone: string;
+                    to_phone: string | null;
                 };
             };
         };

@@ -68,7 +68,11 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
   MessageLog: object({
     message_log_id: int,
     status: oneOf(MESSAGE_STATUSES),
-    to_phone: str,
+    to_phone: { ...nullable(str), description: 'Null for a send to a user id whose phone is not known' },
+    to_user_id: {
+      ...nullable(str),
+      description: "The customer's business-scoped user id for a send by user id",
+    },
     message_type: oneOf(MESSAGE_LOG_TYPES),
     provider_message_id: nullable(str),
     sent_at: nullable(instant),

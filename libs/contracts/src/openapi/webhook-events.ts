@@ -35,7 +35,7 @@ const EVENT_FIELDS: Record<WebhookEventName, Record<string, JsonSchema>> = {
   'message.status_updated': {
     message_log_id: int,
     status: oneOf(['sent', 'delivered', 'read', 'failed']),
-    to_phone: str,
+    to_phone: nullable(str),
     provider_message_id: nullable(str),
     error_message: nullable(str),
     campaign_id: nullable(str),

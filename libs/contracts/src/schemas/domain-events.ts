@@ -64,7 +64,7 @@ export interface MessageStatusUpdatedEvent extends DomainEventBase {
   channel_account_id: string;
   status: MessageStatus;
   previous_status: MessageStatus | null;
-  to_phone: string;
+  to_phone: string | null;
   provider_message_id: string | null;
   /** Upstream error code of a failure (e.g. 131049), null otherwise. */
   error_code: number | null;
@@ -88,7 +88,7 @@ export const messageStatusUpdatedSchema = domainEventSchema<MessageStatusUpdated
     .valid(...MESSAGE_STATUSES)
     .allow(null)
     .required(),
-  to_phone: Joi.string().required(),
+  to_phone: Joi.string().allow(null).required(),
   provider_message_id: nullableString,
   error_code: Joi.number().integer().allow(null).required(),
   error_message: nullableString,

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { paginationQuerySchema, ulidSchema, type Pagination } from './common';
-import { MESSAGE_TYPES } from './messages';
+import { MESSAGE_TYPES, userIdSchema } from './messages';
 import { phoneSchema } from './phone';
 
 /** What a message log may hold: the send API's types and the interactive messages conversation flows send. */
@@ -23,7 +23,10 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export interface MessageLogDto {
   message_log_id: number;
   status: MessageStatus;
-  to_phone: string;
+  /** The customer's phone; null for a send to a user id whose phone the product does not know. */
+  to_phone: string | null;
+  /** The customer's business-scoped user id for a send by user id, else null. */
+  to_user_id: string | null;
   message_type: MessageLogType;
   provider_message_id: string | null;
   sent_at: string | null;
@@ -58,6 +61,7 @@ export interface MessageLogDto {
 export interface ListMessagesQuery {
   status?: MessageStatus;
   to_phone?: string;
+  to_user_id?: string;
   campaign_id?: string;
   channel_account_id?: string;
   message_type?: MessageLogType;
@@ -71,6 +75,7 @@ export interface ListMessagesQuery {
 export const listMessagesQuerySchema = Joi.object<ListMessagesQuery>({
   status: Joi.string().valid(...MESSAGE_STATUSES),
   to_phone: phoneSchema,
+  to_user_id: userIdSchema,
   campaign_id: ulidSchema,
   channel_account_id: ulidSchema,
   message_type: Joi.string().valid(...MESSAGE_LOG_TYPES),

@@ -32,8 +32,10 @@ export interface TemplateMessageData {
 
 interface SendMessageCommon {
   channel_account_id: string;
-  /** Normalized digits after validation. */
-  phone: string;
+  /** Normalized digits after validation; absent when the send names the customer by `user_id`. */
+  phone?: string;
+  /** The customer's business-scoped user id (the 2026 network), instead of `phone`: exactly one of the two. */
+  user_id?: string;
   scheduled_at?: string;
   timezone?: string;
 }
@@ -80,11 +82,24 @@ export const templateMessageDataSchema = Joi.object<TemplateMessageData>({
   components: sendComponentsSchema,
 });
 
+/** A business-scoped user id as the upstream writes it: a country code, a dot, then letters, digits and dots. */
+export const userIdSchema = Joi.string()
+  .pattern(/^[A-Z]{2}\.[A-Za-z0-9.]{1,140}$/, 'business-scoped user id')
+  .description("The customer's business-scoped user id (e.g. US.13491208655302741918), instead of phone");
+
 const commonKeys = {
   channel_account_id: ulidSchema
     .required()
     .description('Id of the sending account (API ID in the dashboard)'),
-  phone: phoneSchema.required(),
+  // The customer by phone or by user id (CONTRACT.md, the network of late 2026): exactly one of the two.
+  phone: Joi.when('user_id', {
+    is: Joi.exist(),
+    then: Joi.any()
+      .forbidden()
+      .messages({ 'any.unknown': '"phone" and "user_id" cannot both be given: name the customer by one' }),
+    otherwise: phoneSchema.required().messages({ 'any.required': '"phone" or "user_id" is required' }),
+  }),
+  user_id: userIdSchema,
   scheduled_at: scheduledAtSchema,
   timezone: timezoneSchema,
 };

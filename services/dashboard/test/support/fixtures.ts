@@ -11,6 +11,7 @@ export function listFixtures(n: number): Record<string, unknown> {
     message_log_id: 1_000 + i,
     status: 'delivered',
     to_phone: `1415555${String(i).padStart(4, '0')}`,
+    to_user_id: null,
     message_type: 'template',
     provider_message_id: `wamid.${i}`,
     sent_at: at(i),

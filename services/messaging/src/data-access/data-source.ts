@@ -23,6 +23,7 @@ import { HoldsAndRetries1766000000000 } from './migrations/1766000000000-holds-a
 import { CustomersByUserId1766000000001 } from './migrations/1766000000001-customers-by-user-id';
 import { MessagePricing1766000000002 } from './migrations/1766000000002-message-pricing';
 import { BusinessPortfolios1766000000003 } from './migrations/1766000000003-business-portfolios';
+import { SendsToUserIds1766000000004 } from './migrations/1766000000004-sends-to-user-ids';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -53,6 +54,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       CustomersByUserId1766000000001,
       MessagePricing1766000000002,
       BusinessPortfolios1766000000003,
+      SendsToUserIds1766000000004,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

@@ -32,6 +32,7 @@ interface Row {
   tenant_id: number;
   channel_account_id: string;
   to_phone: string;
+  to_user_id: string | null;
   message_type: MessageLogType;
   content: MessageContent;
   template_category: string | null;
@@ -72,6 +73,7 @@ export function toMessageLog(r: Row): MessageLog {
     tenantId: r.tenant_id,
     channelAccountId: r.channel_account_id,
     toPhone: r.to_phone,
+    toUserId: r.to_user_id,
     messageType: r.message_type,
     content: r.content,
     templateCategory: r.template_category,
@@ -105,7 +107,7 @@ export function toMessageLog(r: Row): MessageLog {
 }
 
 // The columns of a Row, named so that the insert's prepared plan keeps its result type when a column is added.
-const MESSAGE_LOG_COLUMNS = `id, tenant_id, channel_account_id, to_phone, message_type, content, template_category,
+const MESSAGE_LOG_COLUMNS = `id, tenant_id, channel_account_id, to_phone, to_user_id, message_type, content, template_category,
   conversation_category, status, provider_message_id, scheduled_at, sent_at, delivered_at, read_at, failed_at,
   cost_amount, cost_currency, error_code, error_message, held, played_at, pricing, auto_retry_on_frequency_cap, retry_count,
   retry_of_message_log_id, retried_by_message_log_id, campaign_id, campaign_recipient_id, campaign_recipient_attempt,
@@ -121,10 +123,11 @@ const INSERT_MESSAGE_LOGS_SQL = `WITH i AS (
      SELECT t.*, nextval('messaging.message_logs_id_seq') AS new_id
        FROM unnest((SELECT $1::int[]), $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::text[], $8::text[],
                    $9::timestamptz[], $10::boolean[], $11::int[], $12::bigint[], $13::text[], $14::text[],
-                   $15::boolean[], $16::boolean[], $17::text[], $18::int[])
+                   $15::boolean[], $16::boolean[], $17::text[], $18::int[], $19::text[])
             WITH ORDINALITY AS t(tenant_id, channel_account_id, to_phone, message_type, content, template_category,
               conversation_category, status, scheduled_at, auto_retry, retry_count, retry_of, campaign_id,
-              campaign_recipient_id, deliver, require_window, traceparent, campaign_recipient_attempt, ord)),
+              campaign_recipient_id, deliver, require_window, traceparent, campaign_recipient_attempt, to_user_id,
+              ord)),
    ok AS (
      SELECT * FROM i
       WHERE NOT i.require_window OR EXISTS (
@@ -133,10 +136,10 @@ const INSERT_MESSAGE_LOGS_SQL = `WITH i AS (
            AND ${serviceWindowOpenSql('w')})),
    m AS (
      INSERT INTO messaging.message_logs
-       (id, tenant_id, channel_account_id, to_phone, message_type, content, template_category, conversation_category,
-        status, scheduled_at, auto_retry_on_frequency_cap, retry_count, retry_of_message_log_id, campaign_id,
-        campaign_recipient_id, campaign_recipient_attempt, traceparent)
-     SELECT new_id, tenant_id, channel_account_id, to_phone, message_type, content, template_category,
+       (id, tenant_id, channel_account_id, to_phone, to_user_id, message_type, content, template_category,
+        conversation_category, status, scheduled_at, auto_retry_on_frequency_cap, retry_count, retry_of_message_log_id,
+        campaign_id, campaign_recipient_id, campaign_recipient_attempt, traceparent)
+     SELECT new_id, tenant_id, channel_account_id, to_phone, to_user_id, message_type, content, template_category,
             conversation_category, status, scheduled_at, auto_retry, retry_count, retry_of, campaign_id,
             campaign_recipient_id, campaign_recipient_attempt, traceparent FROM ok
      RETURNING ${MESSAGE_LOG_COLUMNS}),
@@ -203,6 +206,7 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
         column((_m, o) => o.requireServiceWindow ?? false),
         column((_m, o) => o.traceparent ?? null),
         column((m) => m.campaignRecipientAttempt ?? null),
+        column((m) => m.toUserId ?? null),
       ],
     );
     return rows.map((r) => (r.id === null ? undefined : toMessageLog(r)));
@@ -265,6 +269,7 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
     const params: unknown[] = [tenantId];
     if (filter.status) where.push(`status = $${params.push(filter.status)}`);
     if (filter.toPhone) where.push(`to_phone = $${params.push(filter.toPhone)}`);
+    if (filter.toUserId) where.push(`to_user_id = $${params.push(filter.toUserId)}`);
     if (filter.campaignId) where.push(`campaign_id = $${params.push(filter.campaignId)}`);
     if (filter.channelAccountId) where.push(`channel_account_id = $${params.push(filter.channelAccountId)}`);
     if (filter.messageType) where.push(`message_type = $${params.push(filter.messageType)}`);

@@ -5,10 +5,11 @@ import type { MessageLog } from '../../domain/ports/message-log.port';
  * the message, should the answer never arrive.
  */
 export function messageBody(message: MessageLog, callbackData: string): Record<string, unknown> {
+  // A customer named by user id gets `recipient` instead of `to` (WIRE-2026.md).
   const base = {
     messaging_product: 'whatsapp',
     recipient_type: 'individual',
-    to: message.toPhone,
+    ...(message.toUserId ? { recipient: message.toUserId } : { to: message.toPhone }),
     biz_opaque_callback_data: callbackData,
   };
   if ('text' in message.content)

@@ -13,6 +13,7 @@ export async function listMessages(
     {
       status: query.status,
       toPhone: query.to_phone,
+      toUserId: query.to_user_id,
       campaignId: query.campaign_id,
       channelAccountId: query.channel_account_id,
       messageType: query.message_type,

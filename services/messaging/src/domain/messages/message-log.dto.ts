@@ -8,7 +8,9 @@ export function toMessageLogDto(m: MessageLog): MessageLogDto {
   return {
     message_log_id: m.id,
     status: m.status,
-    to_phone: m.toPhone,
+    // A send by user id keeps its address in toPhone; the API shows no phone the product does not know.
+    to_phone: m.toUserId ? null : m.toPhone,
+    to_user_id: m.toUserId,
     message_type: m.messageType,
     provider_message_id: m.providerMessageId,
     sent_at: iso(m.sentAt),

@@ -7,7 +7,10 @@ export interface MessageLog {
   id: number;
   tenantId: number;
   channelAccountId: string;
+  /** The customer's address: their phone's digits, or their user id for a send by user id (see `toUserId`). */
   toPhone: string;
+  /** The customer's business-scoped user id for a send by user id; null for a send by phone. */
+  toUserId: string | null;
   messageType: MessageLogType;
   content: MessageContent;
   templateCategory: string | null;
@@ -66,7 +69,12 @@ export type NewMessageLog = Pick<
 > & { status: 'queued' | 'scheduled' } & Partial<
     Pick<
       MessageLog,
-      'retryCount' | 'retryOfMessageLogId' | 'campaignId' | 'campaignRecipientId' | 'campaignRecipientAttempt'
+      | 'retryCount'
+      | 'retryOfMessageLogId'
+      | 'campaignId'
+      | 'campaignRecipientId'
+      | 'campaignRecipientAttempt'
+      | 'toUserId'
     >
   >;
 
@@ -138,6 +146,7 @@ export interface ForwardMove {
 export interface MessageListFilter {
   status?: string;
   toPhone?: string;
+  toUserId?: string;
   campaignId?: string;
   channelAccountId?: string;
   messageType?: string;

@@ -25,6 +25,10 @@ export async function sendMessage(
   return deps.idempotency.run<Ack>(tenantId, idempotencyKey, rawBody, async (record) => {
     const account = await deps.accounts.findActiveForTenant(request.channel_account_id, tenantId);
     if (!account) throw new AppError('NO_ACTIVE_ACCOUNT');
+    // The customer's address: their phone, or their user id (the key of their window, as an inbound message
+    // from them keeps it). Opt-outs are kept by phone, so a send by user id finds none.
+    const userId = request.user_id ?? null;
+    const address = userId ?? request.phone ?? '';
     const scheduledAt = futureScheduledAt(request.scheduled_at, request.timezone);
 
     let content: MessageContent;
@@ -38,7 +42,11 @@ export async function sendMessage(
         await deps.templates.find(account.id, request.data.name, request.data.language_code),
         request.data.components,
       );
-      if (template.category === 'MARKETING' && (await deps.customers.isOptedOut(tenantId, request.phone))) {
+      if (
+        template.category === 'MARKETING' &&
+        request.phone !== undefined &&
+        (await deps.customers.isOptedOut(tenantId, request.phone))
+      ) {
         throw new AppError('RECIPIENT_OPTED_OUT');
       }
       content = {
@@ -56,7 +64,8 @@ export async function sendMessage(
       const row: NewMessageLog = {
         tenantId,
         channelAccountId: account.id,
-        toPhone: request.phone,
+        toPhone: address,
+        toUserId: userId,
         messageType: request.message_type,
         content,
         templateCategory,

@@ -199,7 +199,9 @@ export function reportMarks(
     const pricing = item.pricing
       ? { model: item.pricing.pricing_model, type: item.pricing.type, category: item.pricing.category }
       : null;
-    const to = { phone: message.toPhone, userId: null };
+    const to = message.toUserId
+      ? { phone: null, userId: message.toUserId }
+      : { phone: message.toPhone, userId: null };
     return [
       {
         id: message.id,

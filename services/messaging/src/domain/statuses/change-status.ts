@@ -28,7 +28,7 @@ export function statusEventFields(updated: MessageLog, previous: MessageStatus) 
     channel_account_id: updated.channelAccountId,
     status: updated.status,
     previous_status: previous,
-    to_phone: updated.toPhone,
+    to_phone: updated.toUserId ? null : updated.toPhone,
     provider_message_id: updated.providerMessageId,
     error_code: updated.errorCode,
     error_message: updated.errorMessage,
@@ -87,8 +87,8 @@ export async function changeStatus(
   if (change.status === 'failed' && stopsMarketing(change.errorCode))
     await deps.outbox.emit(tx, 'customer.marketing_preference', updated.tenantId, {
       channel_account_id: updated.channelAccountId,
-      phone: updated.toPhone,
-      user_id: null,
+      phone: updated.toUserId ? null : updated.toPhone,
+      user_id: updated.toUserId,
       value: 'stop',
       reason: 'error_131050',
     });

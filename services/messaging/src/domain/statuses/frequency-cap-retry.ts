@@ -24,6 +24,7 @@ export async function scheduleFrequencyCapRetry(
     tenantId: failed.tenantId,
     channelAccountId: failed.channelAccountId,
     toPhone: failed.toPhone,
+    toUserId: failed.toUserId,
     messageType: failed.messageType,
     content: failed.content,
     templateCategory: failed.templateCategory,
