@@ -175,6 +175,21 @@ describe('sends on the 2026 wire: holds, error codes and their retry rules', () 
       cost_amount: 0.0034,
       cost_currency: 'EUR',
     });
+    // The overview counts it today, in its category (the only priced message of this tenant so far).
+    const stats = async () =>
+      (await request(stack.gatewayUrl).get('/api/v1/stats').set(t.auth).expect(200)).body.data as {
+        cost_currency: string;
+        cost_30d: number;
+        cost_daily: Array<{ start: string; total: number; by_category: Record<string, number> }>;
+      };
+    const priced1 = await stats();
+    expect(priced1.cost_currency).toBe('EUR');
+    expect(priced1.cost_30d).toBe(0.0034);
+    expect(priced1.cost_daily).toHaveLength(30);
+    // Today's bucket (the last, unless the clock passed midnight UTC since the report: then the one before).
+    expect(priced1.cost_daily.filter((d) => d.total !== 0)).toEqual([
+      { start: expect.any(String), total: 0.0034, by_category: { utility: 0.0034 } },
+    ]);
 
     // The latest report wins: a later one saying the message was free (a customer-service window) costs 0.
     await publishInbound(
@@ -187,6 +202,8 @@ describe('sends on the 2026 wire: holds, error codes and their retry rules', () 
       pricing: { model: 'PMP', type: 'free_customer_service', category: 'service' },
       cost_amount: 0,
     });
+    // Repriced: its cost moved out of the day's total.
+    expect((await stats()).cost_30d).toBe(0);
   });
 
   it('when a send names the customer by user id, then it goes upstream as recipient and its log shows no phone', async () => {
@@ -231,5 +248,27 @@ describe('sends on the 2026 wire: holds, error codes and their retry rules', () 
     await waitFor(async () => (await postSend(stack, t, text)).status === 202 || undefined, {
       what: 'the text accepted inside the window',
     });
+  });
+
+  it('when a priced report overtakes the answer to its send, then it prices the message it names all the same', async () => {
+    const phone = randomPhone();
+    // The upstream takes the call and holds its answer; meanwhile its sent report, naming the attempt, arrives.
+    await fault(phone, { delay_ms: 1500, times: 1 });
+    const id = await sendTemplate(stack, t, { phone });
+    await waitFor(async () => (await sandboxSends(stack, `to=${phone}`)).length === 1 || undefined, {
+      what: 'the call held by the upstream',
+    });
+    await publishInbound(stack, 'inbound.status', {
+      ...priced(t, `wamid.overtaking.${Date.now()}`, 'sent', 'regular', 'utility'),
+      biz_opaque_callback_data: `bm1:${id}:1`,
+    });
+    const costed = await waitFor(
+      async () => {
+        const m = await readMessage(stack, t, id);
+        return m.pricing !== null ? m : undefined;
+      },
+      { what: 'the overtaking report priced the message' },
+    );
+    expect(costed).toMatchObject({ status: 'sent', pricing: { category: 'utility' }, cost_amount: 0.0034 });
   });
 });

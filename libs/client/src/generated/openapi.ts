@@ -2045,6 +2045,21 @@ export interface components {
             to_user_id: string | null;
         };
         MessageStats: {
+            cost_30d: number;
+            /** @description The rate card's currency, in which the costs are given */
+            cost_currency: string;
+            /** @description What the messages priced on each of the last 30 days (UTC) cost, oldest first */
+            cost_daily: {
+                by_category: {
+                    [key: string]: number;
+                };
+                /**
+                 * Format: date-time
+                 * @description UTC, toISOString() form
+                 */
+                start: string;
+                total: number;
+            }[];
             daily: components["schemas"]["StatsBucket"][];
             delivery_rate: number | null;
             failures_by_error: {

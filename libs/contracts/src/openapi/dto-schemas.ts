@@ -155,6 +155,17 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     delivery_rate: nullable({ type: 'number' }),
     read_rate: nullable({ type: 'number' }),
     failures_by_error: { type: 'array', items: object({ error: str, count: int }) },
+    cost_currency: { ...str, description: "The rate card's currency, in which the costs are given" },
+    cost_daily: {
+      type: 'array',
+      description: 'What the messages priced on each of the last 30 days (UTC) cost, oldest first',
+      items: object({
+        start: instant,
+        total: { type: 'number' },
+        by_category: { type: 'object', additionalProperties: { type: 'number' } },
+      }),
+    },
+    cost_30d: { type: 'number' },
   }),
   CampaignList: object({
     campaigns: { type: 'array', items: ref('Campaign') },

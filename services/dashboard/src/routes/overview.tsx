@@ -89,6 +89,12 @@ export function OverviewScreen() {
                 <dd data-testid="read-rate">{percent(s.read_rate)}</dd>
               </div>
               <div>
+                <dt>Cost (30 days)</dt>
+                <dd data-testid="cost-30d">
+                  {s.cost_30d} {s.cost_currency}
+                </dd>
+              </div>
+              <div>
                 <dt>Webhook success ({endpoint?.window_hours ?? 24} h)</dt>
                 <dd data-testid="webhook-rate">
                   {endpoint?.url ? percent(endpoint.success_rate) : 'no webhook set'}
@@ -96,6 +102,26 @@ export function OverviewScreen() {
               </div>
             </dl>
             <Charts stats={s} />
+            <section className="card stack" aria-labelledby="cost-heading">
+              <h2 id="cost-heading">Cost per day, last 30 days ({s.cost_currency})</h2>
+              {s.cost_daily.every((d) => d.total === 0) ? (
+                <p className="empty">No priced messages yet.</p>
+              ) : (
+                <ul aria-label="Cost per day">
+                  {s.cost_daily
+                    .filter((d) => d.total !== 0)
+                    .map((d) => (
+                      <li key={d.start}>
+                        {d.start.slice(0, 10)}: <strong>{d.total}</strong> (
+                        {Object.entries(d.by_category)
+                          .map(([category, amount]) => `${category} ${amount}`)
+                          .join(', ')}
+                        )
+                      </li>
+                    ))}
+                </ul>
+              )}
+            </section>
             <section className="card stack" aria-labelledby="failures-heading">
               <h2 id="failures-heading">Failed messages by error, last 30 days</h2>
               {s.failures_by_error.length === 0 ? (

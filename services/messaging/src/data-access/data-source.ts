@@ -24,6 +24,7 @@ import { CustomersByUserId1766000000001 } from './migrations/1766000000001-custo
 import { MessagePricing1766000000002 } from './migrations/1766000000002-message-pricing';
 import { BusinessPortfolios1766000000003 } from './migrations/1766000000003-business-portfolios';
 import { SendsToUserIds1766000000004 } from './migrations/1766000000004-sends-to-user-ids';
+import { MessageCostDaily1766000000005 } from './migrations/1766000000005-message-cost-daily';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -55,6 +56,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       MessagePricing1766000000002,
       BusinessPortfolios1766000000003,
       SendsToUserIds1766000000004,
+      MessageCostDaily1766000000005,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

@@ -29,6 +29,19 @@ export class MessageStatsRepository implements MessageStatsReader {
     return rows.map((r) => ({ error: r.error, count: Number(r.count) }));
   }
 
+  async costDaily(
+    tenantId: number,
+    from: Date,
+    currency: string,
+  ): Promise<Array<{ start: Date; category: string; amount: number }>> {
+    const rows: Array<{ start: string; category: string; amount: string }> = await this.dataSource.query(
+      `SELECT to_char(day, 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS start, category, sum(amount) AS amount
+         FROM messaging.message_cost_daily WHERE tenant_id = $1 AND day >= $2 AND currency = $3 GROUP BY 1, 2`,
+      [tenantId, utc(from), currency],
+    );
+    return rows.map((r) => ({ start: new Date(r.start), category: r.category, amount: Number(r.amount) }));
+  }
+
   private async buckets(table: string, column: string, tenantId: number, from: Date): Promise<StatsRow[]> {
     const rows: Array<{ start: string; status: string; count: string }> = await this.dataSource.query(
       `SELECT to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS start, status, sum(count) AS count

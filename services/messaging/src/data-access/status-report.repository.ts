@@ -136,17 +136,29 @@ export class StatusReportRepository implements StatusReportStore {
       });
     }
     const rows = [...byId].sort(([a], [b]) => a - b);
+    // The locked rows' cost as it was (a row lock reads the latest version), the new one, and the difference
+    // added to the day's cost counter of each category (moved out of the old category on a repricing).
     await tx.query(
       `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::jsonb[], $4::numeric[], $5::text[])
                     AS t(id, played_at, pricing, cost, currency)),
-            l AS (SELECT id FROM messaging.message_logs WHERE id IN (SELECT id FROM i) ORDER BY id FOR UPDATE)
-       UPDATE messaging.message_logs m
-          SET held = false, played_at = coalesce(m.played_at, i.played_at),
-              pricing = coalesce(i.pricing, m.pricing),
-              cost_amount = CASE WHEN i.pricing IS NULL THEN m.cost_amount ELSE i.cost END,
-              cost_currency = CASE WHEN i.pricing IS NULL THEN m.cost_currency ELSE i.currency END,
-              updated_at = now()
-         FROM i JOIN l ON l.id = i.id WHERE m.id = i.id`,
+            l AS (SELECT id, tenant_id, cost_amount, cost_currency, pricing->>'category' AS category
+                    FROM messaging.message_logs WHERE id IN (SELECT id FROM i) ORDER BY id FOR UPDATE),
+            u AS (
+              UPDATE messaging.message_logs m
+                 SET held = false, played_at = coalesce(m.played_at, i.played_at),
+                     pricing = coalesce(i.pricing, m.pricing),
+                     cost_amount = CASE WHEN i.pricing IS NULL THEN m.cost_amount ELSE i.cost END,
+                     cost_currency = CASE WHEN i.pricing IS NULL THEN m.cost_currency ELSE i.currency END,
+                     updated_at = now()
+                FROM i JOIN l ON l.id = i.id WHERE m.id = i.id
+              RETURNING m.id, m.tenant_id, m.cost_amount, m.cost_currency, m.pricing->>'category' AS category),
+            d AS (SELECT tenant_id, category, cost_currency AS currency, cost_amount AS amount FROM u
+                  UNION ALL
+                  SELECT tenant_id, category, cost_currency, -cost_amount FROM l WHERE category IS NOT NULL)
+       INSERT INTO messaging.message_cost_daily AS s (tenant_id, day, category, currency, shard, amount)
+       SELECT tenant_id, date_trunc('day', now() AT TIME ZONE 'UTC'), category, currency, pg_backend_pid(), sum(amount)
+         FROM d WHERE category IS NOT NULL GROUP BY 1, 3, 4 HAVING sum(amount) <> 0 ORDER BY 1, 3, 4
+       ON CONFLICT (tenant_id, day, category, currency, shard) DO UPDATE SET amount = s.amount + EXCLUDED.amount`,
       [
         rows.map(([id]) => id),
         rows.map(([, r]) => r.played?.toISOString() ?? null),

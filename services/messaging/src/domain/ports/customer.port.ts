@@ -53,4 +53,10 @@ export interface MessageStatsReader {
     from: Date,
     limit: number,
   ): Promise<Array<{ error: string; count: number }>>;
+  /** The tenant's message costs per day and pricing category since `from`, in one currency. */
+  costDaily(
+    tenantId: number,
+    from: Date,
+    currency: string,
+  ): Promise<Array<{ start: Date; category: string; amount: number }>>;
 }

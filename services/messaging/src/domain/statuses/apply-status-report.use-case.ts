@@ -188,12 +188,22 @@ export async function applyStatusReports(
  */
 export function reportMarks(
   deps: Pick<MessagingDeps, 'rateCard'>,
-  reports: Array<Pick<InboundStatusItem, 'provider_message_id' | 'status' | 'occurred_at' | 'pricing'>>,
+  reports: Array<
+    Pick<
+      InboundStatusItem,
+      'provider_message_id' | 'status' | 'occurred_at' | 'pricing' | 'biz_opaque_callback_data'
+    >
+  >,
   known: MessageLog[],
 ): ReportMark[] {
   const byWamid = new Map(known.flatMap((m) => (m.providerMessageId ? [[m.providerMessageId, m]] : [])));
+  const byId = new Map(known.map((m) => [m.id, m]));
   return reports.flatMap((item) => {
-    const message = byWamid.get(item.provider_message_id);
+    // A report that overtook its send's answer finds its message by the attempt it names (its wamid was not
+    // recorded when the message was read): it prices that message all the same.
+    const named = attemptOf(item.biz_opaque_callback_data)?.messageLogId;
+    const message =
+      byWamid.get(item.provider_message_id) ?? (named === undefined ? undefined : byId.get(named));
     const played = item.status === 'played';
     if (!message || (!played && !message.held && !item.pricing)) return [];
     const pricing = item.pricing
