@@ -1,6 +1,6 @@
 import { Link, useParams } from 'react-router';
 import { useMessage } from '../api/messages';
-import { recipient, when } from '../components/format';
+import { customer, when } from '../components/format';
 import { QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
 import { StatusTimeline } from '../components/status-timeline';
@@ -24,7 +24,7 @@ export function MessageScreen() {
                 <StatusBadge status={m.status} />
               </dd>
               <dt>To</dt>
-              <dd>{recipient(m)}</dd>
+              <dd>{customer(m.to_phone, m.to_user_id)}</dd>
               <dt>Type</dt>
               <dd>{m.message_type}</dd>
               <dt>Number (API ID)</dt>

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useMessages } from '../api/messages';
 import { useChannelAccounts } from '../api/numbers';
 import { useFilterParams } from '../components/filter-params';
-import { recipient, when } from '../components/format';
+import { customer, when } from '../components/format';
 import { PagedList, type ListSpec } from '../components/paged-table';
 import { StatusBadge } from '../components/status-badge';
 import { AccountOptions } from '../components/account-options';
@@ -14,7 +14,7 @@ const TYPES = ['text', 'template', 'interactive'] as const;
 const MESSAGE_LIST: ListSpec<MessageLog> = {
   columns: [
     { header: 'ID', cell: (m) => <Link to={`/messages/${m.message_log_id}`}>#{m.message_log_id}</Link> },
-    { header: 'To', cell: (m) => recipient(m) },
+    { header: 'To', cell: (m) => customer(m.to_phone, m.to_user_id) },
     { header: 'Type', cell: (m) => m.message_type },
     { header: 'Status', cell: (m) => <StatusBadge status={m.status} /> },
     { header: 'Created', cell: (m) => when(m.created_at) },

@@ -12,8 +12,8 @@ function Item({ n, unread }: { n: Notification; unread: boolean }) {
       {n.type === 'live_chat_request' ? (
         <>
           <strong>
-            Live chat requested by {n.customer_name ?? customer(n)}
-            {n.customer_name ? ` (${customer(n)})` : ''}
+            Live chat requested by {n.customer_name ?? customer(n.customer_phone, n.customer_user_id)}
+            {n.customer_name ? ` (${customer(n.customer_phone, n.customer_user_id)})` : ''}
           </strong>
           {n.text && <span>“{n.text}”</span>}
         </>

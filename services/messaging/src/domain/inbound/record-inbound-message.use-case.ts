@@ -73,7 +73,7 @@ export async function recordInboundMessage(
       text: item.text,
       at,
     };
-    // A flow answers by phone: a customer known by user id only goes to a person until sends to user ids exist.
+    // Flow sessions and their replies are kept by phone: a customer known by user id only goes to a person.
     const routed = phone !== null && (await routeInboundToFlow(deps, tx, message, item, newConversation));
     if (!routed) await requestLiveChat(deps, tx, message, null);
     return true;

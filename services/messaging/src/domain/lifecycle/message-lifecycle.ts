@@ -117,3 +117,14 @@ const MARKETING_STOPPED = 131050;
 export function stopsMarketing(errorCode: number | null | undefined): boolean {
   return errorCode === MARKETING_STOPPED;
 }
+
+/**
+ * Who a message goes to, as the API and the events show it: a send by user id keeps that id as its address
+ * (`toPhone`, the key of the window and the conversation) and shows no phone, which the product does not know.
+ */
+export function recipientOf(m: { toPhone: string; toUserId: string | null }): {
+  phone: string | null;
+  userId: string | null;
+} {
+  return m.toUserId ? { phone: null, userId: m.toUserId } : { phone: m.toPhone, userId: null };
+}

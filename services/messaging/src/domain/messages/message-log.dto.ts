@@ -1,5 +1,6 @@
 import type { MessageLogDto } from '@bm/contracts';
 import type { MessageLog } from '../ports/message-log.port';
+import { recipientOf } from '../lifecycle/message-lifecycle';
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 
@@ -8,9 +9,8 @@ export function toMessageLogDto(m: MessageLog): MessageLogDto {
   return {
     message_log_id: m.id,
     status: m.status,
-    // A send by user id keeps its address in toPhone; the API shows no phone the product does not know.
-    to_phone: m.toUserId ? null : m.toPhone,
-    to_user_id: m.toUserId,
+    to_phone: recipientOf(m).phone,
+    to_user_id: recipientOf(m).userId,
     message_type: m.messageType,
     provider_message_id: m.providerMessageId,
     sent_at: iso(m.sentAt),

@@ -9,7 +9,7 @@ import { costOf } from '../pricing/rate-card';
 import type { Tx } from '../ports/unit-of-work.port';
 import { attemptMessageIds, reconcileSendAttempts } from './reconcile-send-attempts';
 import { attemptOf } from './send-attempt';
-import { canMoveTo, describeFailure, statusesBefore } from '../lifecycle/message-lifecycle';
+import { canMoveTo, describeFailure, recipientOf, statusesBefore } from '../lifecycle/message-lifecycle';
 
 type Report = Pick<InboundStatusItem, 'status' | 'errors' | 'occurred_at'> &
   Partial<Pick<InboundStatusItem, 'provider_message_id' | 'pricing'>>;
@@ -209,16 +209,13 @@ export function reportMarks(
     const pricing = item.pricing
       ? { model: item.pricing.pricing_model, type: item.pricing.type, category: item.pricing.category }
       : null;
-    const to = message.toUserId
-      ? { phone: null, userId: message.toUserId }
-      : { phone: message.toPhone, userId: null };
     return [
       {
         id: message.id,
         playedAt: played ? new Date(item.occurred_at) : null,
         priced: pricing && {
           pricing,
-          cost: costOf(deps.rateCard, pricing, to),
+          cost: costOf(deps.rateCard, pricing, recipientOf(message)),
           currency: deps.rateCard.currency,
         },
       },

@@ -8,7 +8,7 @@ import {
   type FrequencyCapRetryDeps,
 } from './frequency-cap-retry';
 import type { MessagingDeps } from '../messaging-deps';
-import { statusesBefore, stopsMarketing } from '../lifecycle/message-lifecycle';
+import { recipientOf, statusesBefore, stopsMarketing } from '../lifecycle/message-lifecycle';
 
 /** What a status change touches: the message log, the outbox, and the frequency-cap retry it may create. */
 export type ChangeStatusDeps = Pick<MessagingDeps, 'messages' | 'outbox'> & FrequencyCapRetryDeps;
@@ -28,7 +28,7 @@ export function statusEventFields(updated: MessageLog, previous: MessageStatus) 
     channel_account_id: updated.channelAccountId,
     status: updated.status,
     previous_status: previous,
-    to_phone: updated.toUserId ? null : updated.toPhone,
+    to_phone: recipientOf(updated).phone,
     provider_message_id: updated.providerMessageId,
     error_code: updated.errorCode,
     error_message: updated.errorMessage,
@@ -87,8 +87,8 @@ export async function changeStatus(
   if (change.status === 'failed' && stopsMarketing(change.errorCode))
     await deps.outbox.emit(tx, 'customer.marketing_preference', updated.tenantId, {
       channel_account_id: updated.channelAccountId,
-      phone: updated.toUserId ? null : updated.toPhone,
-      user_id: updated.toUserId,
+      phone: recipientOf(updated).phone,
+      user_id: recipientOf(updated).userId,
       value: 'stop',
       reason: 'error_131050',
     });
