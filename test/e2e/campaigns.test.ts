@@ -164,7 +164,8 @@ describe('POST /api/v1/campaigns', () => {
   it('answers 422 VALIDATION_ERROR with every bad field', async () => {
     const res = await postCampaign(stack, t, {
       message_type: 'text',
-      recipients: [{ phone: randomPhone() }, { name: 'no phone' }, { phone: 5 }],
+      // A row with neither phone nor user_id is an invalid recipient (CONTRACT.md, 2026); one with both is a bad field.
+      recipients: [{ phone: randomPhone() }, { phone: randomPhone(), user_id: 'US.1' }, { phone: 5 }],
       campaign_name: 'x'.repeat(121),
       scheduled_at: '2020-01-01T00:00:00Z',
       timezone: 'Mars/Olympus',
@@ -173,7 +174,7 @@ describe('POST /api/v1/campaigns', () => {
     expect(fields).toEqual(
       expect.arrayContaining([
         'message_type',
-        'recipients[1].phone',
+        'recipients[1]',
         'recipients[2].phone',
         'campaign_name',
         'timezone',
@@ -268,6 +269,41 @@ describe('campaign reads and controls', () => {
     expect(new Date(send.at).getTime()).toBeGreaterThanOrEqual(new Date(at).getTime());
     expect(done.sent_count).toBe(1);
   }, 30_000);
+
+  it('when its messages are priced, then a campaign gives its estimate and what they cost so far, and the dry run the same estimate', async () => {
+    // hello_world is UTILITY; the phones are +1 415…: the example card's market 1 price, 0.004 a message.
+    const recipients = phones(3).map((phone) => ({ phone }));
+    const plan = await postCampaign(stack, t, { recipients }).query({ dry_run: 'true' }).expect(200);
+    expect(plan.body.data).toMatchObject({ estimated_cost: 0.012, cost_currency: 'USD' });
+
+    const id = (await postCampaign(stack, t, { recipients }).expect(202)).body.data.campaign_id as string;
+    expect(await waitForCampaign(stack, t, id, ['completed'])).toMatchObject({
+      estimated_cost: 0.012,
+      cost_amount: 0,
+      cost_currency: 'USD',
+    });
+    // The upstream prices each message in its status reports, as the 2026 wire does (regular utility).
+    const sent = await allRecipients(stack, t, id);
+    for (const recipient of sent) {
+      const message = await request(stack.gatewayUrl)
+        .get(`/api/v1/messages/${recipient.message_log_id as string}`)
+        .set(t.auth)
+        .expect(200);
+      await publishInbound(stack, 'inbound.status', {
+        ...statusReport(t, message.body.data.provider_message_id as string, 'delivered'),
+        pricing_category: 'utility',
+        pricing: { billable: true, pricing_model: 'PMP', type: 'regular', category: 'utility' },
+      });
+    }
+    const priced = await waitFor(
+      async () => {
+        const campaign = await readCampaign(stack, t, id);
+        return campaign.cost_amount === 0.012 ? campaign : undefined;
+      },
+      { what: "the campaign's messages priced" },
+    );
+    expect(priced).toMatchObject({ estimated_cost: 0.012, cost_amount: 0.012, cost_currency: 'USD' });
+  });
 
   it('retries the failed recipients of a completed campaign, not invalid phones', async () => {
     const [failing, fine] = phones(2);

@@ -263,6 +263,7 @@ describe('sweeps take their rows one by one', () => {
           status: 'preparing',
           templateName: 'hello_world',
           templateLanguage: 'en_US',
+          templateCategory: 'UTILITY',
           templateComponents: [],
           templateParams: [],
           headerMedia: null,

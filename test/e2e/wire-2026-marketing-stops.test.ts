@@ -75,4 +75,26 @@ describe('marketing stops on the 2026 wire', () => {
       what: 'marketing again',
     });
   });
+
+  it("when the upstream's webhook with a customer's stop is answered, then the very next sends already honour it", async () => {
+    const [byKeyword, byPreference] = [randomPhone(), randomPhone()];
+    // A STOP typed by the customer: the sandbox answers once our 200 came back.
+    const typed = await request(stack.sandboxUrl)
+      .post('/_sandbox/inbound')
+      .send({ phone_number_id: t.phoneNumberId, from: byKeyword, text: 'stop' })
+      .expect(200);
+    expect(typed.body.delivered).toBe(true);
+    expect(await optOutOf(byKeyword)).toMatchObject({ phone: byKeyword, source: 'keyword' });
+    expect((await marketing(byKeyword)).status).toBe(422);
+
+    const said = await request(stack.sandboxUrl)
+      .post('/_sandbox/user-preferences')
+      .send({ phone_number_id: t.phoneNumberId, from: byPreference, value: 'stop' })
+      .expect(200);
+    expect(said.body.delivered).toBe(true);
+    expect(await optOutOf(byPreference)).toMatchObject({ phone: byPreference, source: 'marketing_stop' });
+    const refused = await marketing(byPreference);
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe('RECIPIENT_OPTED_OUT');
+  });
 });

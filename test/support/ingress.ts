@@ -35,7 +35,13 @@ export interface IngressFixture {
 export async function startIngress(stack: Stack, env: Record<string, string> = {}): Promise<IngressFixture> {
   await migrateIngress();
   const config = loadIngressConfig(
-    testEnv({ MESSAGING_URL: stack.messagingUrl, INGRESS_PROCESS_INTERVAL_MS: '50', ...env }),
+    testEnv({
+      MESSAGING_URL: stack.messagingUrl,
+      // Customers' stops go to the stack's campaign service before the answer, when it has one.
+      CAMPAIGN_URL: stack.campaignUrl ?? '',
+      INGRESS_PROCESS_INTERVAL_MS: '50',
+      ...env,
+    }),
   );
   registerSecret('app secret', config.INGRESS_APP_SECRET);
   registerSecret('previous app secret', config.INGRESS_APP_SECRET_PREVIOUS);

@@ -72,6 +72,7 @@ export function campaignTestEnv(
     DISPATCH_INTERVAL_MS: '50',
     THROTTLE_RECHECK_MS: '200',
     PREPARE_SWEEP_INTERVAL_MS: '200',
+    COST_REFRESH_MS: '200',
     ...extra,
   }) as Record<string, string>;
 }

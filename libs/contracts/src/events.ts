@@ -156,6 +156,8 @@ export const DOMAIN_EVENTS = {
   // A customer stopped or resumed marketing (the upstream's 131050, or a user_preferences webhook): the
   // campaign service keeps it as an opt-out (source marketing_stop).
   marketingPreference: 'customer.marketing_preference',
+  // A customer changed number or user id (a system message): the campaign service moves their opt-out.
+  customerAddressChanged: 'customer.address_changed',
   // Items webhook-ingress publishes after verifying and storing an upstream POST, one per status/message/change.
   inboundStatus: 'inbound.status',
   inboundMessage: 'inbound.message',

@@ -9,6 +9,7 @@ export * from './schemas/dashboard-auth';
 export * from './schemas/health';
 export * from './events';
 export * from './schemas/phone';
+export * from './schemas/customer-address';
 export * from './schemas/scheduling';
 export * from './schemas/send-components';
 export * from './schemas/messages';

@@ -32,3 +32,4 @@ export * from './db/wake-gate';
 export * from './amqp';
 export * from './metrics';
 export * from './tracing';
+export * from './pricing';

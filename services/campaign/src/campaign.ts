@@ -6,6 +6,7 @@ import {
   OutboxRelay,
   PeriodicTask,
   PgListener,
+  rateCardFromSetting,
   type ServiceRuntime,
 } from '@bm/platform';
 import type { CampaignConfig } from './config';
@@ -23,6 +24,7 @@ import { prepareWaitingUploads } from './domain/creating/prepare-waiting-campaig
 import { registerConsumers } from './entry-points/consumers/campaign.consumers';
 import { campaignRoutes } from './entry-points/http/campaigns.routes';
 import { optOutRoutes } from './entry-points/http/opt-outs.routes';
+import { customerStopRoutes } from './entry-points/http/customer-stops.routes';
 
 export interface CampaignService extends ServiceRuntime {
   deps: CampaignDeps;
@@ -53,6 +55,7 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
     messaging: new MessagingClient(messaging),
     idempotency: new CampaignIdempotency(new IdempotencyStore(dataSource, CAMPAIGN_SCHEMA)),
     metrics: campaignMetrics(metrics, campaigns),
+    rateCard: rateCardFromSetting(config.PRICING_RATE_CARD, logger, 'campaign cost estimates'),
     // The replica that took the list starts on it at once; if it dies first, the sweep of any worker does it.
     wakePreparer: (uploadId) => {
       const work = prepareUpload(deps, uploadId)
@@ -112,6 +115,7 @@ export async function createCampaignService(config: CampaignConfig): Promise<Cam
       routes: (router) => {
         campaignRoutes(router, deps);
         optOutRoutes(router, deps);
+        customerStopRoutes(router, deps);
       },
     },
     consumers: () => registerConsumers(amqp, deps),

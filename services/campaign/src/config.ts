@@ -1,8 +1,15 @@
 import Joi from 'joi';
-import { commonEnvSchema, loadConfig, type CommonConfig } from '@bm/platform';
+import {
+  commonEnvSchema,
+  loadConfig,
+  rateCardEnvSchema,
+  type CommonConfig,
+  type RateCardConfig,
+} from '@bm/platform';
 import { MAX_SENDS_PER_COMMAND } from '@bm/contracts';
 
-export interface CampaignConfig extends CommonConfig {
+/** PRICING_RATE_CARD is messaging's setting too: the estimates and the messages' costs come from one card. */
+export interface CampaignConfig extends CommonConfig, RateCardConfig {
   CAMPAIGN_PORT: number;
   /** `all` serves the API and runs the background work; `api` and `worker` split them into deployments. */
   CAMPAIGN_ROLE: 'all' | 'api' | 'worker';
@@ -32,6 +39,11 @@ export interface CampaignConfig extends CommonConfig {
   PREPARE_SWEEP_IDLE_INTERVAL_MS: number;
   /** Large enough for 50,000 recipients with their variables. */
   BODY_LIMIT: string;
+  /**
+   * How old a campaign's cost so far may be before a read asks messaging again: at most one sum of a campaign's
+   * messages' costs per interval, however many clients poll it.
+   */
+  COST_REFRESH_MS: number;
 }
 
 /** The campaign service's configuration, read from the environment once. */
@@ -58,6 +70,8 @@ export function loadCampaignConfig(env: NodeJS.ProcessEnv = process.env): Readon
       PREPARE_SWEEP_INTERVAL_MS: Joi.number().integer().min(50).default(2_000),
       PREPARE_SWEEP_IDLE_INTERVAL_MS: Joi.number().integer().min(50).default(30_000),
       BODY_LIMIT: Joi.string().default('32mb'),
+      COST_REFRESH_MS: Joi.number().integer().min(0).default(5_000),
+      ...rateCardEnvSchema,
     },
     env,
   );

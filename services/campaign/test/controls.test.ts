@@ -52,7 +52,7 @@ describe('the campaign service alone: cancel, pause, resume, retry and opt-outs'
     const t = newTenant(c);
     const phones = [freshPhone(), freshPhone(), freshPhone()];
     const failing = new Set([phones[1]]);
-    c.worker.answerWith = (command) => (failing.has(command.phone) ? 'failed' : 'sent');
+    c.worker.answerWith = (command) => (failing.has(command.phone ?? '') ? 'failed' : 'sent');
     const id = (await t.create([...phones, '12']).expect(202)).body.data.campaign_id as string;
     expect(await t.campaignIn(id, ['completed'])).toMatchObject({ sent_count: 2, failed_count: 2 });
     failing.clear();

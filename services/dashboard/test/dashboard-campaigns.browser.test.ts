@@ -100,6 +100,8 @@ describe('the dashboard part 2 (campaigns, opt-outs, flows, notifications, overv
     await page.getByTestId('forecast').waitFor();
     expect(await page.getByTestId('forecast-recipients').textContent()).toBe('997');
     expect(await page.getByTestId('forecast-opted-out').textContent()).toBe('1');
+    // order_update is MARKETING and the phones +1 415…: the example card's market 1 price, for the 996 sent.
+    expect(await page.getByTestId('forecast-cost').textContent()).toBe('24.9 USD');
     await shot(page, 'campaign-new');
 
     await page.getByRole('button', { name: 'Create campaign' }).click();
@@ -116,6 +118,21 @@ describe('the dashboard part 2 (campaigns, opt-outs, flows, notifications, overv
         .set(big.auth)
     ).body.data as { requested_count: number; total_count: number };
     expect(created).toMatchObject({ requested_count: 997, total_count: 996 });
+    // The estimate and the cost so far, each found by its name; the cost grows as the upstream's status reports
+    // price the messages (the page stops polling once the campaign is completed: reload it).
+    const fact = (name: string) => page.getByRole('group', { name, exact: true }).getByRole('definition');
+    expect(await fact('Estimated cost').textContent()).toBe('24.9 USD');
+    await waitFor(
+      async () =>
+        (
+          await request(env.gatewayUrl)
+            .get(`/api/v1/campaigns/${campaignPage.split('/').pop()}`)
+            .set(big.auth)
+        ).body.data.cost_amount === 24.9 || undefined,
+      { timeoutMs: 60_000, what: "the campaign's messages priced" },
+    );
+    await page.reload();
+    await fact('Cost so far').filter({ hasText: '24.9 USD' }).waitFor();
     expect(await page.getByRole('button', { name: /^Retry failed/ }).isDisabled()).toBe(true);
     expect(await page.getByText('No recipient failed: there is nothing to retry.').count()).toBe(1);
     await page.getByLabel('Recipient status').selectOption('failed');

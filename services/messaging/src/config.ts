@@ -1,7 +1,13 @@
 import Joi from 'joi';
-import { commonEnvSchema, loadConfig, type CommonConfig } from '@bm/platform';
+import {
+  commonEnvSchema,
+  loadConfig,
+  rateCardEnvSchema,
+  type CommonConfig,
+  type RateCardConfig,
+} from '@bm/platform';
 
-export interface MessagingConfig extends CommonConfig {
+export interface MessagingConfig extends CommonConfig, RateCardConfig {
   MESSAGING_PORT: number;
   /** `all` serves the API and runs the workers; `api` and `worker` split them into separate deployments. */
   MESSAGING_ROLE: 'all' | 'api' | 'worker';
@@ -45,8 +51,6 @@ export interface MessagingConfig extends CommonConfig {
   BODY_LIMIT: string;
   /** How often flow sessions that waited past their timeout are ended. */
   FLOW_SWEEP_INTERVAL_MS: number;
-  /** The operator's rate card: inline JSON or a JSON/CSV file path; empty for the shipped example card. */
-  PRICING_RATE_CARD: string;
 }
 
 /** The messaging service's configuration, read from the environment once. */
@@ -97,7 +101,7 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv = process.env): Reado
         .default(24 * 3600 * 1000),
       BODY_LIMIT: Joi.string().default('1mb'),
       FLOW_SWEEP_INTERVAL_MS: Joi.number().integer().min(20).default(5_000),
-      PRICING_RATE_CARD: Joi.string().allow('').default(''),
+      ...rateCardEnvSchema,
     },
     env,
   );

@@ -6,6 +6,7 @@ import {
   OutboxRelay,
   PeriodicTask,
   PgListener,
+  rateCardFromSetting,
   SecretBox,
   type ServiceRuntime,
 } from '@bm/platform';
@@ -24,8 +25,6 @@ import { DUE_CHANNEL, MessageSweepRepository } from './data-access/message-sweep
 import { MessageLogWriter } from './data-access/message-log-writer';
 import { MessagingOutbox } from './data-access/outbox';
 import { RedisSlotSchedule } from './data-access/redis-slot-schedule';
-import { loadRateCard } from './data-access/rate-card-file';
-import { EXAMPLE_RATE_CARD } from './domain/pricing/rate-card';
 import { StatusReportRepository } from './data-access/status-report.repository';
 import { TemplateRepository } from './data-access/template.repository';
 import { idempotentRequests, TransactionRunner } from './data-access/unit-of-work';
@@ -86,13 +85,8 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     idempotency: idempotentRequests(new IdempotencyStore(dataSource, MESSAGING_SCHEMA)),
     flows: new FlowRepository(dataSource),
     flowSessions: new FlowSessionRepository(dataSource),
-    rateCard: loadRateCard(config.PRICING_RATE_CARD),
+    rateCard: rateCardFromSetting(config.PRICING_RATE_CARD, logger, 'message costs'),
   };
-  // Costs by the example card are examples: say so once, where an operator looks.
-  if (deps.rateCard === EXAMPLE_RATE_CARD)
-    logger.warn('PRICING_RATE_CARD is not set: message costs use the example rate card', {
-      currency: EXAMPLE_RATE_CARD.currency,
-    });
   // Wakes the relay and the scheduler when there is work, so that an idle service costs next to nothing.
   const listener = new PgListener({
     url: config.DATABASE_URL,

@@ -1,7 +1,11 @@
 import { ulid } from 'ulidx';
+import { waitFor } from '@bm/platform/testing';
 import { freshPhone, useMessaging } from './factories/messaging';
 
-/** What the campaign service asks of messaging: its send commands, and the number's capacity and holds. */
+/**
+ * What the campaign service asks of messaging: its send commands, the number's capacity and holds, and what a
+ * campaign's messages cost so far.
+ */
 describe('messaging alone: campaign sends and capacity', () => {
   const { m, t } = useMessaging();
 
@@ -79,6 +83,32 @@ describe('messaging alone: campaign sends and capacity', () => {
     expect(m.upstream.sendsTo(sends[0].phone)).toHaveLength(1);
     expect(m.upstream.sendsTo(sends[2].phone)).toHaveLength(1);
     expect(m.upstream.sendsTo(sends[3].phone)).toEqual([]);
+  });
+
+  it("when a campaign's messages are priced, then its cost so far is their sum, in the currency asked", async () => {
+    const campaignId = ulid();
+    const sends = [command({ campaign_id: campaignId }), command({ campaign_id: campaignId })];
+    sends[1].campaign_recipient_id = `${sends[0].campaign_recipient_id}-2`;
+    const cost = async (id: string, currency = 'USD') =>
+      (await t.api.get(`/internal/v1/campaigns/${id}/cost?currency=${currency}`).expect(200)).body
+        .data as Record<string, unknown>;
+    for (const send of sends) await m.publish('messaging.send_requested', send);
+    const events = await Promise.all(sends.map((send) => statusOf(send.campaign_recipient_id)));
+    expect(await cost(campaignId)).toEqual({ campaign_id: campaignId, cost_amount: 0, cost_currency: 'USD' });
+
+    // spring_sale is MARKETING and the phones +1 415…: the example card's market 1 price, 0.025 each.
+    for (const event of events) {
+      const message = await t.message(event.message_log_id as number);
+      await t.report(message.provider_message_id as string, 'delivered', {
+        pricing_category: 'marketing',
+        pricing: { billable: true, pricing_model: 'PMP', type: 'regular', category: 'marketing' },
+      });
+    }
+    await waitFor(async () => ((await cost(campaignId)).cost_amount === 0.05 ? true : undefined), {
+      what: "the campaign's messages priced",
+    });
+    expect((await cost(campaignId, 'EUR')).cost_amount).toBe(0);
+    expect((await cost(ulid())).cost_amount).toBe(0);
   });
 
   it("when capacity is held for a campaign, then the number's remaining capacity shrinks until the hold is released", async () => {

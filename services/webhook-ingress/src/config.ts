@@ -12,6 +12,11 @@ export interface IngressConfig extends CommonConfig {
   /** Messaging, asked which tenant owns a phone_number_id. */
   MESSAGING_URL: string;
   MESSAGING_TIMEOUT_MS: number;
+  /**
+   * The campaign service, told of a customer's stop (STOP keyword, `user_preferences` stop) before the webhook is
+   * answered; empty to leave stops to the broker's path alone (a stack without the campaign service).
+   */
+  CAMPAIGN_URL: string;
   /** How long a known number's owner is remembered (unknown numbers are asked again every time). */
   ACCOUNT_CACHE_TTL_MS: number;
   /** How often stored events that are not split yet are looked for. */
@@ -37,6 +42,10 @@ export function loadIngressConfig(env: NodeJS.ProcessEnv = process.env): Readonl
         .uri({ scheme: ['http', 'https'] })
         .default('http://127.0.0.1:3001'),
       MESSAGING_TIMEOUT_MS: Joi.number().integer().min(100).default(5_000),
+      CAMPAIGN_URL: Joi.string()
+        .uri({ scheme: ['http', 'https'] })
+        .allow('')
+        .default('http://127.0.0.1:3003'),
       ACCOUNT_CACHE_TTL_MS: Joi.number().integer().min(0).default(60_000),
       INGRESS_PROCESS_INTERVAL_MS: Joi.number().integer().min(10).default(100),
       INGRESS_PROCESS_IDLE_INTERVAL_MS: Joi.number().integer().min(10).default(5_000),

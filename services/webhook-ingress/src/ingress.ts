@@ -1,5 +1,6 @@
 import {
   createServiceRuntime,
+  InternalClient,
   messagingClientFor,
   openServiceBase,
   OutboxRelay,
@@ -9,6 +10,7 @@ import {
   type ServiceRuntime,
 } from '@bm/platform';
 import type { IngressConfig } from './config';
+import { CampaignCustomerStops } from './data-access/campaign-client';
 import { ChannelAccountLookup } from './data-access/channel-account-lookup';
 import { createIngressDataSource, INGRESS_SCHEMA } from './data-access/data-source';
 import { InboundEventRepository } from './data-access/inbound-event.repository';
@@ -33,6 +35,14 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
   const { logger, metrics, dataSource, amqp } = base;
   const events = new InboundEventRepository(dataSource, logger);
   const messaging = messagingClientFor(config);
+  const campaign = config.CAMPAIGN_URL
+    ? new InternalClient({
+        service: 'campaign',
+        baseUrl: config.CAMPAIGN_URL,
+        token: config.INTERNAL_TOKEN,
+        timeoutMs: config.MESSAGING_TIMEOUT_MS,
+      })
+    : undefined;
   const deps: IngressDeps = {
     config,
     logger,
@@ -41,6 +51,7 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     items: new PublishedItemRepository(),
     notifications: new NotificationRepository(dataSource),
     accounts: new ChannelAccountLookup(messaging, config.ACCOUNT_CACHE_TTL_MS),
+    customerStops: campaign && new CampaignCustomerStops(campaign),
     metrics: ingressMetrics(metrics, events),
   };
   // Wakes the relay and the splitter when there is work, so that an idle service costs next to nothing.
@@ -72,7 +83,7 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
   const runtime = createServiceRuntime({
     ...base,
     port: config.INGRESS_PORT,
-    describe: { messaging: config.MESSAGING_URL },
+    describe: { messaging: config.MESSAGING_URL, campaign: config.CAMPAIGN_URL || null },
     http: {
       // The webhook route reads its body raw for the signature; the other routes take no body.
       parseJson: false,
@@ -91,6 +102,7 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     connections: [
       { name: 'pg listener', close: () => listener.close() },
       { name: 'messaging client', close: () => messaging.close() },
+      { name: 'campaign client', close: async () => campaign?.close() },
     ],
   });
   return { ...runtime, deps };

@@ -354,7 +354,7 @@ export interface paths {
         /** List campaigns, newest first (or the parts of one split campaign, in order), with their progress */
         get: operations["listCampaigns"];
         put?: never;
-        /** Create a bulk template campaign (with ?dry_run=true: 200 with the plan - capacity, parts, expected finish - and nothing created) */
+        /** Create a bulk template campaign (with ?dry_run=true: 200 with the plan - capacity, parts, expected finish, estimated cost - and nothing created) */
         post: operations["createCampaign"];
         delete?: never;
         options?: never;
@@ -369,7 +369,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a campaign */
+        /** Get a campaign, with its estimated cost and what its messages cost so far */
         get: operations["getCampaign"];
         put?: never;
         post?: never;
@@ -1061,7 +1061,9 @@ export interface components {
              * @description Phone number with country code; a leading +, spaces, dashes and parentheses are allowed. Answers carry it as digits only (E.164 without +).
              * @example 966501234567
              */
-            phone: string;
+            phone?: string;
+            /** @description The customer's business-scoped user id (e.g. US.13491208655302741918), instead of phone */
+            user_id?: string;
         };
         AdminCreateChannelAccountRequest: {
             access_token: string;
@@ -1123,11 +1125,17 @@ export interface components {
             campaign_group_id: string | null;
             campaign_id: string;
             channel_account_id: string;
+            /** @description What its messages cost so far (the sum of their cost_amount), 0 before sending. A campaign's own GET gives it at most a few seconds old; the list, and the GET while the messages cannot be read, the figure last read */
+            cost_amount: number;
+            /** @description The currency of both, the rate card's */
+            cost_currency: string;
             /**
              * Format: date-time
              * @description UTC, toISOString() form
              */
             created_at: string;
+            /** @description What its deliverable recipients cost at the rate card's prices, reckoned when its list was prepared; null while preparing, and for a campaign prepared before estimates were kept */
+            estimated_cost: number | null;
             failed_count: number;
             failure_reason: string | null;
             /** @enum {string} */
@@ -1189,8 +1197,12 @@ export interface components {
                 remaining: number | null;
                 used_today: number;
             };
+            /** @description The rate card's currency */
+            cost_currency: string;
             /** @constant */
             dry_run: true;
+            /** @description What the deliverable recipients (no duplicates, invalid rows or opt-outs) would cost: the rate card's price for the template's category in each one's market, to 4 decimals */
+            estimated_cost: number;
             /**
              * Format: date-time
              * @description UTC, toISOString() form
@@ -1213,21 +1225,30 @@ export interface components {
                 error_message: string | null;
                 message_log_id: string | null;
                 name: string | null;
-                phone: string;
+                /** @description Null for a recipient given by user_id */
+                phone: string | null;
                 sent_at: string | null;
                 /** @enum {string} */
                 status: "pending" | "sent" | "failed";
+                /** @description Only on a recipient given by user id: the recipient's business-scoped user id */
+                user_id?: string;
             }[];
         };
         CampaignRetry: {
             campaign_group_id: string | null;
             campaign_id: string;
             channel_account_id: string;
+            /** @description What its messages cost so far (the sum of their cost_amount), 0 before sending. A campaign's own GET gives it at most a few seconds old; the list, and the GET while the messages cannot be read, the figure last read */
+            cost_amount: number;
+            /** @description The currency of both, the rate card's */
+            cost_currency: string;
             /**
              * Format: date-time
              * @description UTC, toISOString() form
              */
             created_at: string;
+            /** @description What its deliverable recipients cost at the rate card's prices, reckoned when its list was prepared; null while preparing, and for a campaign prepared before estimates were kept */
+            estimated_cost: number | null;
             failed_count: number;
             failure_reason: string | null;
             /** @enum {string} */
@@ -1322,7 +1343,9 @@ export interface components {
                  * @description Phone number with country code; an invalid number becomes a failed recipient
                  * @example +966 50 123 4567
                  */
-                phone: string;
+                phone?: string;
+                /** @description The recipient's business-scoped user id, instead of phone; a malformed one fails the recipient */
+                user_id?: string;
                 /** @description Per-recipient template values keyed by placeholder position ("1", "2", …) */
                 variables?: Record<string, never>;
             }[];
@@ -2087,14 +2110,18 @@ export interface components {
              * @description UTC, toISOString() form
              */
             created_at: string;
-            phone: string;
+            /** @description Null for an entry that names the customer by user id */
+            phone: string | null;
             /** @enum {string} */
             source: "api" | "keyword" | "marketing_stop";
+            /** @description Only on an entry that names the customer by user id: the customer's user id */
+            user_id?: string;
         };
         OptOutDeleted: {
             /** @constant */
             deleted: true;
-            phone: string;
+            phone: string | null;
+            user_id?: string;
         };
         OptOutList: {
             opt_outs: components["schemas"]["OptOut"][];
@@ -6604,7 +6631,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Create a bulk template campaign (with ?dry_run=true: 200 with the plan - capacity, parts, expected finish - and nothing created) */
+            /** @description Create a bulk template campaign (with ?dry_run=true: 200 with the plan - capacity, parts, expected finish, estimated cost - and nothing created) */
             202: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -6858,7 +6885,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Get a campaign */
+            /** @description Get a campaign, with its estimated cost and what its messages cost so far */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -1,3 +1,4 @@
 export * from './endpoint';
 export * from './messaging';
 export * from './commands';
+export * from './campaign';

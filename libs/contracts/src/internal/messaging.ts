@@ -1,12 +1,14 @@
 import Joi from 'joi';
+import { ulidSchema } from '../schemas/common';
+import { userIdSchema } from '../schemas/customer-address';
 import { languageCodeSchema } from '../schemas/messages';
 import type { TemplateDto } from '../schemas/templates';
 import { internalEndpoint } from './endpoint';
 
 /*
  * Messaging's internal endpoints (not on the public route table): the campaign service asks for the template it
- * would send, the number's tier capacity and holds on it, and sets messaging's copy of an opt-out; webhook-ingress
- * asks who owns an upstream number.
+ * would send, the number's tier capacity and holds on it, what a campaign's messages cost so far, and sets
+ * messaging's copy of an opt-out; webhook-ingress asks who owns an upstream number.
  */
 
 /** A sending number's tier capacity over the rolling 24 h window; daily_limit and remaining null when unlimited. */
@@ -81,10 +83,9 @@ const setOptOutCopy = internalEndpoint<
 >({
   method: 'PUT',
   path: '/internal/v1/opt-outs/:phone',
+  // The customer's address: a phone's digits or a user id.
   params: Joi.object<{ phone: string }>({
-    phone: Joi.string()
-      .pattern(/^\d{1,15}$/)
-      .required(),
+    phone: Joi.alternatives(Joi.string().pattern(/^\d{1,15}$/), userIdSchema).required(),
   }),
   input: Joi.object<OptOutCopyRequest>({
     opted_out: Joi.boolean().required(),
@@ -103,12 +104,36 @@ const accountByPhoneNumber = internalEndpoint<{ phoneNumberId: string }, undefin
   path: '/internal/v1/channel-accounts/by-phone-number/:phoneNumberId',
 });
 
+/** What a campaign's messages cost so far: the sum of their `cost_amount` in one currency (0 until priced). */
+export interface CampaignCostDto {
+  campaign_id: string;
+  cost_amount: number;
+  cost_currency: string;
+}
+
+export interface CampaignCostQuery {
+  /** The currency the campaign's estimate is in; messages priced in another are not counted. */
+  currency: string;
+}
+
+const campaignCost = internalEndpoint<{ id: string }, CampaignCostQuery, CampaignCostDto>({
+  method: 'GET',
+  path: '/internal/v1/campaigns/:id/cost',
+  params: Joi.object<{ id: string }>({ id: ulidSchema.required() }),
+  input: Joi.object<CampaignCostQuery>({
+    currency: Joi.string()
+      .pattern(/^[A-Z]{3}$/)
+      .required(),
+  }),
+});
+
 /** Messaging's internal endpoints, by what they do. */
 export const MESSAGING_ENDPOINTS = {
   campaignTemplate,
   capacity,
   reserveCapacity,
   releaseCapacity,
+  campaignCost,
   setOptOutCopy,
   accountByPhoneNumber,
 } as const;

@@ -184,26 +184,51 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     throughput_per_second: int,
     estimated_finish_at: instant,
     opted_out_count: int,
+    estimated_cost: {
+      type: 'number',
+      description:
+        "What the deliverable recipients (no duplicates, invalid rows or opt-outs) would cost: the rate card's " +
+        "price for the template's category in each one's market, to 4 decimals",
+    },
+    cost_currency: { ...str, description: "The rate card's currency" },
   }),
   CampaignCancelled: object({ success: { const: true }, campaign_id: ulid, status: { const: 'cancelled' } }),
   CampaignRecipientList: object({
     campaign_id: ulid,
     recipients: {
       type: 'array',
-      items: object({
-        phone: str,
-        name: nullable(str),
-        status: oneOf(RECIPIENT_STATUSES),
-        message_log_id: nullable({ type: 'string', pattern: '^\\d+$' }),
-        error_message: nullable(str),
-        sent_at: nullable(instant),
-      }),
+      items: object(
+        {
+          phone: { ...nullable(str), description: 'Null for a recipient given by user_id' },
+          user_id: {
+            ...str,
+            description: "Only on a recipient given by user id: the recipient's business-scoped user id",
+          },
+          name: nullable(str),
+          status: oneOf(RECIPIENT_STATUSES),
+          message_log_id: nullable({ type: 'string', pattern: '^\\d+$' }),
+          error_message: nullable(str),
+          sent_at: nullable(instant),
+        },
+        ['user_id'],
+      ),
     },
     pagination: ref('Pagination'),
   }),
-  OptOut: object({ phone: str, source: oneOf(OPT_OUT_SOURCES), created_at: instant }),
+  OptOut: object(
+    {
+      phone: { ...nullable(str), description: 'Null for an entry that names the customer by user id' },
+      user_id: {
+        ...str,
+        description: "Only on an entry that names the customer by user id: the customer's user id",
+      },
+      source: oneOf(OPT_OUT_SOURCES),
+      created_at: instant,
+    },
+    ['user_id'],
+  ),
   OptOutList: object({ opt_outs: { type: 'array', items: ref('OptOut') }, pagination: ref('Pagination') }),
-  OptOutDeleted: object({ phone: str, deleted: { const: true } }),
+  OptOutDeleted: object({ phone: nullable(str), user_id: str, deleted: { const: true } }, ['user_id']),
   WebhookSettings: object({
     url: nullable(str),
     events: nullable({ type: 'array', items: oneOf(WEBHOOK_EVENTS) }),
@@ -512,6 +537,20 @@ function campaignFields(): Record<string, JsonSchema> {
     campaign_group_id: nullable(ulid),
     part_number: nullable(int),
     parts_total: nullable(int),
+    estimated_cost: {
+      ...nullable({ type: 'number' }),
+      description:
+        "What its deliverable recipients cost at the rate card's prices, reckoned when its list was prepared; " +
+        'null while preparing, and for a campaign prepared before estimates were kept',
+    },
+    cost_amount: {
+      type: 'number',
+      description:
+        "What its messages cost so far (the sum of their cost_amount), 0 before sending. A campaign's own GET " +
+        'gives it at most a few seconds old; the list, and the GET while the messages cannot be read, the ' +
+        'figure last read',
+    },
+    cost_currency: { ...str, description: "The currency of both, the rate card's" },
   };
 }
 

@@ -161,7 +161,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   createCampaign: api({
     summary:
       'Create a bulk template campaign (with ?dry_run=true: 200 with the plan - capacity, parts, expected ' +
-      'finish - and nothing created)',
+      'finish, estimated cost - and nothing created)',
     tag: 'Campaigns',
     query: createCampaignQuerySchema,
     body: createCampaignDocumentSchema,
@@ -183,7 +183,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: [],
   }),
   getCampaign: api({
-    summary: 'Get a campaign',
+    summary: 'Get a campaign, with its estimated cost and what its messages cost so far',
     tag: 'Campaigns',
     status: 200,
     data: 'Campaign',

@@ -7,12 +7,17 @@ export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 /** `error_message` of a recipient whose phone is invalid (CONTRACT.md). */
 export const INVALID_PHONE_RECIPIENT_ERROR = 'invalid phone number';
 
+/** `error_message` of a recipient whose `user_id` is not a business-scoped user id. */
+export const INVALID_USER_ID_RECIPIENT_ERROR = 'invalid user id';
+
 /** `error_message` of a recipient whose name or variables hold an unpaired UTF-16 surrogate (no character). */
 export const INVALID_TEXT_RECIPIENT_ERROR = 'invalid text: unpaired UTF-16 surrogate in name or variables';
 
 export interface CampaignRecipientDto {
-  /** Normalized digits, or the phone as submitted when it was invalid. */
-  phone: string;
+  /** Normalized digits, or the phone as submitted when it was invalid; null for a recipient given by user id. */
+  phone: string | null;
+  /** Only on a recipient given by user id: their business-scoped user id (a malformed one as submitted). */
+  user_id?: string;
   name: string | null;
   status: RecipientStatus;
   /** The message log id's digits, as a string, or null when not sent (CONTRACT.md). */

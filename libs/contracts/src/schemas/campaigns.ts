@@ -141,6 +141,18 @@ export interface CampaignDto {
   campaign_group_id: string | null;
   part_number: number | null;
   parts_total: number | null;
+  /**
+   * What its deliverable recipients cost at the rate card's prices, reckoned when the list was prepared; null
+   * while `preparing`, and for a campaign prepared before estimates were kept.
+   */
+  estimated_cost: number | null;
+  /**
+   * What its messages cost so far (the sum of their `cost_amount`), 0 before sending. GET /campaigns/{id} gives
+   * it at most COST_REFRESH_MS old; the list, and the GET while messaging cannot answer, the figure last given.
+   */
+  cost_amount: number;
+  /** The currency of both: the rate card's (the one of the estimate, once there is one). */
+  cost_currency: string;
 }
 
 /** POST /api/v1/campaigns/{id}/cancel answer: the published `success`, plus the campaign it concerns. */
@@ -184,6 +196,13 @@ export interface CampaignPlanDto {
   estimated_finish_at: string;
   /** Recipients on the tenant's opt-out list: the campaign skips them (they are not in total_count). */
   opted_out_count: number;
+  /**
+   * What the deliverable recipients (no duplicates, invalid rows or opt-outs) would cost at the rate card's
+   * price for the template's category in each one's market, in `cost_currency`, to 4 decimals.
+   */
+  estimated_cost: number;
+  /** The rate card's currency. */
+  cost_currency: string;
 }
 
 export interface DryRunQuery {

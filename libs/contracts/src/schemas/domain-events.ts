@@ -9,7 +9,7 @@ import type {
 } from '../events';
 import { CAMPAIGN_STATUSES } from './campaigns';
 import { ulidSchema } from './common';
-import { namesTheCustomer } from './customer-address';
+import { namesTheCustomer, userIdSchema } from './customer-address';
 import { MESSAGE_STATUSES, type MessageStatus } from './message-logs';
 import { sendComponentsSchema, type SendComponent } from './send-components';
 import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from './templates';
@@ -188,9 +188,8 @@ export interface OptOutChangedEvent extends DomainEventBase {
   version?: number;
 }
 export const optOutChangedSchema = domainEventSchema<OptOutChangedEvent>({
-  phone: Joi.string()
-    .pattern(/^\d{1,15}$/)
-    .required(),
+  // The customer's address: a phone's digits or a user id.
+  phone: Joi.alternatives(Joi.string().pattern(/^\d{1,15}$/), userIdSchema).required(),
   opted_out: Joi.boolean().required(),
   source: Joi.string().required(),
   version: Joi.number().integer().min(1),
@@ -221,6 +220,33 @@ export const marketingPreferenceSchema = domainEventSchema<MarketingPreferenceEv
   reason: Joi.string().valid('error_131050', 'user_preferences').required(),
 });
 
+/**
+ * A customer changed address (a `user_changed_number` or `user_changed_user_id` system message): messaging moved
+ * their window; the campaign service moves their opt-out and keeps the link. Addresses are a phone's digits or a
+ * user id.
+ */
+export interface CustomerAddressChangedEvent extends DomainEventBase {
+  channel_account_id: string;
+  previous: string;
+  current: string;
+  /** The customer's phone and user id after the move, when the message names both. */
+  link: { phone: string; user_id: string } | null;
+}
+const addressSchema = Joi.alternatives(Joi.string().pattern(/^\d{1,15}$/), userIdSchema);
+export const customerAddressChangedSchema = domainEventSchema<CustomerAddressChangedEvent>({
+  channel_account_id: Joi.string().required(),
+  previous: addressSchema.required(),
+  current: addressSchema.required(),
+  link: Joi.object({
+    phone: Joi.string()
+      .pattern(/^\d{1,15}$/)
+      .required(),
+    user_id: userIdSchema.required(),
+  })
+    .allow(null)
+    .required(),
+});
+
 /** Command from the campaign service: send one recipient's template message. */
 export interface SendRequestedCommand extends DomainEventBase {
   campaign_id: string;
@@ -231,8 +257,10 @@ export interface SendRequestedCommand extends DomainEventBase {
    */
   campaign_recipient_attempt?: number;
   channel_account_id: string;
-  /** Normalized digits. */
-  phone: string;
+  /** Normalized digits; absent or null for a recipient named by user id only. */
+  phone?: string | null;
+  /** The recipient's business-scoped user id, for a recipient given by `user_id` (absent from older producers). */
+  user_id?: string | null;
   template_name: string;
   template_language: string;
   components: SendComponent[];
@@ -244,11 +272,16 @@ export const sendRequestedSchema = domainEventSchema<SendRequestedCommand>({
   channel_account_id: Joi.string().required(),
   phone: Joi.string()
     .pattern(/^\d{1,15}$/)
-    .required(),
+    .allow(null),
+  user_id: userIdSchema.allow(null),
   template_name: Joi.string().required(),
   template_language: Joi.string().required(),
   components: sendComponentsSchema.required(),
-});
+}).custom((command: SendRequestedCommand, helpers) =>
+  command.phone || command.user_id
+    ? command
+    : helpers.message({ custom: '"phone" or "user_id" must name the recipient' }),
+);
 
 /** One recipient's send inside a batch command: a send command without the event fields the batch carries. */
 export type SendRequestedItem = Omit<SendRequestedCommand, keyof DomainEventBase>;

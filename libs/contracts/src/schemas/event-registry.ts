@@ -6,6 +6,7 @@ import {
   flowSessionEventSchema,
   liveChatRequestedSchema,
   marketingPreferenceSchema,
+  customerAddressChangedSchema,
   messageReceivedSchema,
   messageStatusUpdatedSchema,
   optOutChangedSchema,
@@ -17,6 +18,7 @@ import {
   type FlowSessionEvent,
   type LiveChatRequestedEvent,
   type MarketingPreferenceEvent,
+  type CustomerAddressChangedEvent,
   type MessageReceivedEvent,
   type MessageStatusUpdatedEvent,
   type OptOutChangedEvent,
@@ -53,6 +55,7 @@ export interface DomainEventPayloads {
   'opt_out.changed': OptOutChangedEvent;
   'live_chat.requested': LiveChatRequestedEvent;
   'customer.marketing_preference': MarketingPreferenceEvent;
+  'customer.address_changed': CustomerAddressChangedEvent;
   'inbound.status': InboundStatusItem;
   'inbound.message': InboundMessageItem;
   'inbound.template_status': InboundTemplateStatusItem;
@@ -78,6 +81,7 @@ export const DOMAIN_EVENT_SCHEMAS: { [K in DomainEventKey]: Joi.ObjectSchema<Dom
   'opt_out.changed': optOutChangedSchema,
   'live_chat.requested': liveChatRequestedSchema,
   'customer.marketing_preference': marketingPreferenceSchema,
+  'customer.address_changed': customerAddressChangedSchema,
   'inbound.status': inboundStatusSchema,
   'inbound.message': inboundMessageSchema,
   'inbound.template_status': inboundTemplateStatusSchema,

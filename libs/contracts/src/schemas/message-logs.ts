@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { paginationQuerySchema, ulidSchema, type Pagination } from './common';
-import { MESSAGE_TYPES, userIdSchema } from './messages';
+import { MESSAGE_TYPES } from './messages';
+import { userIdSchema } from './customer-address';
 import { phoneSchema } from './phone';
 
 /** What a message log may hold: the send API's types and the interactive messages conversation flows send. */

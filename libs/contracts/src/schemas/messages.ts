@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { ulidSchema } from './common';
-import { phoneSchema } from './phone';
+import { customerAddressKeys } from './customer-address';
 import { scheduledAtSchema, timezoneSchema } from './scheduling';
 import { sendComponentsSchema, type SendComponent } from './send-components';
 
@@ -82,24 +82,12 @@ export const templateMessageDataSchema = Joi.object<TemplateMessageData>({
   components: sendComponentsSchema,
 });
 
-/** A business-scoped user id as the upstream writes it: a country code, a dot, then letters, digits and dots. */
-export const userIdSchema = Joi.string()
-  .pattern(/^[A-Z]{2}\.[A-Za-z0-9.]{1,140}$/, 'business-scoped user id')
-  .description("The customer's business-scoped user id (e.g. US.13491208655302741918), instead of phone");
-
 const commonKeys = {
   channel_account_id: ulidSchema
     .required()
     .description('Id of the sending account (API ID in the dashboard)'),
   // The customer by phone or by user id (CONTRACT.md, the network of late 2026): exactly one of the two.
-  phone: Joi.when('user_id', {
-    is: Joi.exist(),
-    then: Joi.any()
-      .forbidden()
-      .messages({ 'any.unknown': '"phone" and "user_id" cannot both be given: name the customer by one' }),
-    otherwise: phoneSchema.required().messages({ 'any.required': '"phone" or "user_id" is required' }),
-  }),
-  user_id: userIdSchema,
+  ...customerAddressKeys,
   scheduled_at: scheduledAtSchema,
   timezone: timezoneSchema,
 };

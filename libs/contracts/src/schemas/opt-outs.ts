@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { paginationQuerySchema, type Pagination } from './common';
+import { customerAddressKeys } from './customer-address';
 import { phoneSchema } from './phone';
 
 /** How a phone came onto the list: by the API, or by the customer's STOP-style message. */
@@ -8,18 +9,29 @@ export const OPT_OUT_SOURCES = ['api', 'keyword', 'marketing_stop'] as const;
 export type OptOutSource = (typeof OPT_OUT_SOURCES)[number];
 
 export interface AddOptOutRequest {
-  /** Normalized digits after validation. */
-  phone: string;
+  /** Normalized digits after validation; absent when the body names the customer by `user_id`. */
+  phone?: string;
+  /** The customer's business-scoped user id (CONTRACT.md, the network of late 2026). */
+  user_id?: string;
 }
 
-/** POST /api/v1/opt-outs. */
-export const addOptOutSchema = Joi.object<AddOptOutRequest>({ phone: phoneSchema.required() });
+/** POST /api/v1/opt-outs: `{phone}` or `{user_id}`, exactly one. */
+export const addOptOutSchema = Joi.object<AddOptOutRequest>({
+  // The customer by phone or by user id (CONTRACT.md, the network of late 2026): exactly one of the two.
+  ...customerAddressKeys,
+});
 
-/** DELETE /api/v1/opt-outs/{phone}: the path phone, normalized like the body's. */
+/**
+ * DELETE /api/v1/opt-outs/{phone}: the path phone, normalized like the body's. A path that is a user id
+ * (`isUserIdAddress`) names the customer by it instead.
+ */
 export const optOutPhoneParamSchema = phoneSchema.required();
 
 export interface OptOutDto {
-  phone: string;
+  /** Null for an entry that names the customer by user id. */
+  phone: string | null;
+  /** Only on an entry that names the customer by user id. */
+  user_id?: string;
   source: OptOutSource;
   created_at: string;
 }
@@ -48,7 +60,8 @@ export interface OptOutListDto {
 
 /** DELETE /api/v1/opt-outs/{phone} answer, as Stripe answers a deletion. */
 export interface OptOutDeletedDto {
-  phone: string;
+  phone: string | null;
+  user_id?: string;
   deleted: true;
 }
 

@@ -11,12 +11,19 @@ import { phoneStructureSchema } from './phone';
 export const MAX_CAMPAIGN_RECIPIENTS = 50_000;
 export const RECIPIENT_NAME_MAX_LENGTH = 256;
 export const PLACEHOLDER_VALUE_MAX_LENGTH = 1024;
+export const USER_ID_MAX_LENGTH = 256;
+const BOTH_ADDRESSES_MESSAGE = '{{#label}} names the recipient by "phone" and "user_id": give one';
 /** Keys of `variables`: placeholder positions "1" to "999". */
 export const PLACEHOLDER_POSITION_PATTERN = /^[1-9]\d{0,2}$/;
 
 export interface CampaignRecipientInput {
   /** As sent; the campaign service normalizes it and fails the recipient when invalid. */
-  phone: string;
+  phone?: string;
+  /**
+   * The recipient's business-scoped user id, instead of `phone` (CONTRACT.md, the network of late 2026); a row
+   * with neither, or with a malformed user id, is counted invalid.
+   */
+  user_id?: string;
   name?: string | null;
   /** Per-recipient values keyed by placeholder position: "1", "2", … */
   variables?: Record<string, string>;
@@ -26,16 +33,23 @@ export const placeholderValueSchema = Joi.string().max(PLACEHOLDER_VALUE_MAX_LEN
 
 /** One recipient, declaratively: the OpenAPI document's view and the reference of the hand-written check. */
 export const campaignRecipientSchema = Joi.object<CampaignRecipientInput>({
-  phone: phoneStructureSchema.required(),
+  phone: phoneStructureSchema,
+  user_id: Joi.string()
+    .max(USER_ID_MAX_LENGTH)
+    .description(
+      "The recipient's business-scoped user id, instead of phone; a malformed one fails the recipient",
+    ),
   name: Joi.string().max(RECIPIENT_NAME_MAX_LENGTH).allow(null, '').description('Display name'),
   variables: Joi.object()
     .pattern(PLACEHOLDER_POSITION_PATTERN, placeholderValueSchema)
     .description('Per-recipient template values keyed by placeholder position ("1", "2", …)'),
-});
+})
+  .oxor('phone', 'user_id')
+  .messages({ 'object.oxor': BOTH_ADDRESSES_MESSAGE });
 
 type Report = (path: Array<string | number>, code: string, local?: Record<string, unknown>) => void;
 
-const RECIPIENT_KEYS = new Set(['phone', 'name', 'variables']);
+const RECIPIENT_KEYS = new Set(['phone', 'user_id', 'name', 'variables']);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -55,9 +69,8 @@ function checkString(
 
 function checkRecipient(item: unknown, index: number, report: Report): void {
   if (!isPlainObject(item)) return report([index], 'object.base', { type: 'object' });
-  if (item.phone === undefined) report([index, 'phone'], 'any.required');
-  else if (typeof item.phone !== 'string') report([index, 'phone'], 'string.base');
-  else if (item.phone === '') report([index, 'phone'], 'string.empty');
+  if (item.phone !== undefined) checkString(item.phone, [index, 'phone'], Infinity, report);
+  if (item.user_id !== undefined) checkString(item.user_id, [index, 'user_id'], USER_ID_MAX_LENGTH, report);
   if (item.name !== undefined && item.name !== null) {
     checkString(item.name, [index, 'name'], RECIPIENT_NAME_MAX_LENGTH, report, true);
   }
@@ -74,6 +87,7 @@ function checkRecipient(item: unknown, index: number, report: Report): void {
   for (const key of Object.keys(item)) {
     if (!RECIPIENT_KEYS.has(key)) report([index, key], 'object.unknown', { child: key });
   }
+  if (item.phone !== undefined && item.user_id !== undefined) report([index], 'object.oxor');
 }
 
 // `errorsArray` and `state.localize` are joi's own helpers for a rule that reports several errors at several
@@ -100,6 +114,7 @@ const ITEM_MESSAGES = {
   'string.base': '{{#label}} must be a string',
   'string.empty': '{{#label}} is not allowed to be empty',
   'string.max': '{{#label}} length must be less than or equal to {{#limit}} characters long',
+  'object.oxor': BOTH_ADDRESSES_MESSAGE,
 };
 
 const recipientsBase = Joi.array()

@@ -1,8 +1,9 @@
-import type { CampaignStatus, HeaderMediaInput, TemplateComponent } from '@bm/contracts';
+import type { CampaignStatus, HeaderMediaInput, TemplateCategory, TemplateComponent } from '@bm/contracts';
 import { JUST_DUE, queryRows } from '@bm/platform';
 import type {
   Campaign,
   Campaigns,
+  CostEstimate,
   Uploads,
   NewCampaign,
   RecipientCounts,
@@ -18,6 +19,7 @@ interface Row {
   status: CampaignStatus;
   template_name: string;
   template_language: string;
+  template_category: TemplateCategory | null;
   template_components: TemplateComponent[];
   template_params: string[];
   header_media: HeaderMediaInput | null;
@@ -34,6 +36,11 @@ interface Row {
   idempotency_key: string | null;
   upload_id: string | null;
   upload_offset: number;
+  /** numeric: pg answers a string. */
+  estimated_cost: string | null;
+  cost_currency: string | null;
+  cost_amount: string;
+  cost_checked_at: Date | null;
 }
 
 const toCampaign = (r: Row): Campaign => ({
@@ -44,6 +51,7 @@ const toCampaign = (r: Row): Campaign => ({
   status: r.status,
   templateName: r.template_name,
   templateLanguage: r.template_language,
+  templateCategory: r.template_category,
   templateComponents: r.template_components,
   templateParams: r.template_params,
   headerMedia: r.header_media,
@@ -60,6 +68,10 @@ const toCampaign = (r: Row): Campaign => ({
   idempotencyKey: r.idempotency_key,
   uploadId: r.upload_id,
   uploadOffset: r.upload_offset,
+  estimatedCost: r.estimated_cost === null ? null : Number(r.estimated_cost),
+  costCurrency: r.cost_currency,
+  costAmount: Number(r.cost_amount),
+  costCheckedAt: r.cost_checked_at,
 });
 
 /** Where campaigns' triggers announce a campaign the dispatcher has to step, and when (epoch ms). */
@@ -97,8 +109,8 @@ export class CampaignRepository implements Campaigns, Uploads {
       `INSERT INTO campaign.campaigns
          (id, tenant_id, channel_account_id, name, status, template_name, template_language, template_components,
           template_params, header_media, requested_count, scheduled_at, campaign_group_id, part_number,
-          parts_total, idempotency_key, upload_id, upload_offset)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING *`,
+          parts_total, idempotency_key, upload_id, upload_offset, template_category)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING *`,
       [
         c.id,
         c.tenantId,
@@ -118,6 +130,7 @@ export class CampaignRepository implements Campaigns, Uploads {
         c.idempotencyKey,
         c.uploadId,
         c.uploadOffset,
+        c.templateCategory,
       ],
     );
     return toCampaign(rows[0]);
@@ -159,11 +172,18 @@ export class CampaignRepository implements Campaigns, Uploads {
     await this.db.query('DELETE FROM campaign.uploads WHERE id = $1', [id]);
   }
 
-  async finishPreparation(id: string, status: CampaignStatus, totalCount: number): Promise<Campaign> {
+  async finishPreparation(
+    id: string,
+    status: CampaignStatus,
+    totalCount: number,
+    estimate: CostEstimate | null,
+  ): Promise<Campaign> {
     return (await this.one(
-      `UPDATE campaign.campaigns SET status = $2, total_count = $3, upload_id = NULL, updated_at = now()
+      `UPDATE campaign.campaigns
+          SET status = $2, total_count = $3, estimated_cost = $4, cost_currency = $5, upload_id = NULL,
+              updated_at = now()
         WHERE id = $1 RETURNING *`,
-      [id, status, totalCount],
+      [id, status, totalCount, estimate?.amount ?? null, estimate?.currency ?? null],
     ))!;
   }
 
@@ -305,6 +325,13 @@ export class CampaignRepository implements Campaigns, Uploads {
     );
     for (const r of rows) out.set(r.campaign_id, { sent: Number(r.sent), failed: Number(r.failed) });
     return out;
+  }
+
+  async recordCost(id: string, amount: number): Promise<void> {
+    await this.db.query(
+      'UPDATE campaign.campaigns SET cost_amount = $2, cost_checked_at = now() WHERE id = $1',
+      [id, amount],
+    );
   }
 
   private async many(sql: string, params: unknown[]): Promise<Campaign[]> {

@@ -7,6 +7,8 @@ import { OptOutVersions1764100000002 } from './migrations/1764100000002-opt-out-
 import { CampaignsTenantIndex1764100000010 } from './migrations/1764100000010-campaigns-tenant-index';
 import { IdleWake1765200000000 } from './migrations/1765200000000-idle-wake';
 import { RecipientCounts1765400000000 } from './migrations/1765400000000-recipient-counts';
+import { CustomersByUserId1766000000000 } from './migrations/1766000000000-customers-by-user-id';
+import { CampaignCost1766100000000 } from './migrations/1766100000000-campaign-cost';
 
 export const CAMPAIGN_SCHEMA = 'campaign';
 
@@ -22,7 +24,8 @@ export function createCampaignDataSource(config: CampaignConfig): DataSource {
       OptOutVersions1764100000002,
       CampaignsTenantIndex1764100000010,
       IdleWake1765200000000,
-      RecipientCounts1765400000000,
+      RecipientCounts1765400000000, CustomersByUserId1766000000000,
+      CampaignCost1766100000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'campaign',

@@ -5,9 +5,10 @@ import type { OptOutChange } from '../domain/ports/opt-outs.port';
 
 /**
  * Messaging's internal endpoints a campaign needs, called through their contracts (MESSAGING_ENDPOINTS): the
- * template it would send, the number's tier capacity, holds on that capacity, and messaging's copy of the
- * opt-outs. Messaging's own refusals (NO_ACTIVE_ACCOUNT, TEMPLATE_NOT_FOUND, …) come back as the same AppError;
- * messaging unreachable is 503 SERVICE_UNAVAILABLE, so nothing is half-done (see InternalClient).
+ * template it would send, the number's tier capacity, holds on that capacity, messaging's copy of the
+ * opt-outs, and what a campaign's messages cost so far. Messaging's own refusals (NO_ACTIVE_ACCOUNT,
+ * TEMPLATE_NOT_FOUND, …) come back as the same AppError; messaging unreachable is 503 SERVICE_UNAVAILABLE, so
+ * nothing is half-done (see InternalClient).
  */
 export class MessagingClient implements MessagingPort {
   constructor(private readonly client: InternalClient) {}
@@ -56,5 +57,14 @@ export class MessagingClient implements MessagingPort {
       params: { phone: change.phone },
       input: { opted_out: change.optedOut, version: change.version },
     });
+  }
+
+  async campaignCost(tenantId: number, campaignId: string, currency: string): Promise<number> {
+    const answer = await this.client.call(MESSAGING_ENDPOINTS.campaignCost, {
+      tenantId,
+      params: { id: campaignId },
+      input: { currency },
+    });
+    return answer.cost_amount;
   }
 }

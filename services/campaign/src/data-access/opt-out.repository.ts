@@ -1,4 +1,4 @@
-import type { OptOutSource } from '@bm/contracts';
+import type { CustomerLink, OptOutSource } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
 import type { OptOut, OptOuts } from '../domain/ports/opt-outs.port';
 import type { Db } from './db';
@@ -11,7 +11,7 @@ interface Row {
 
 const toOptOut = (r: Row): OptOut => ({ phone: r.phone, source: r.source, createdAt: r.created_at });
 
-/** A tenant's opted-out phones (normalized digits). */
+/** A tenant's opted-out customers, each by address (a phone's normalized digits or a user id), and their links. */
 export class OptOutRepository implements OptOuts {
   constructor(private readonly db: Db) {}
 
@@ -41,6 +41,31 @@ export class OptOutRepository implements OptOuts {
       [tenantId, phone],
     );
     return rows.length > 0;
+  }
+
+  async link(tenantId: number, link: CustomerLink): Promise<void> {
+    await this.db.query(
+      `INSERT INTO campaign.customer_links (tenant_id, user_id, phone) VALUES ($1, $2, $3)
+       ON CONFLICT (tenant_id, user_id) DO UPDATE SET phone = EXCLUDED.phone, linked_at = now()
+       WHERE customer_links.phone <> EXCLUDED.phone`,
+      [tenantId, link.userId, link.phone],
+    );
+  }
+
+  async forget(tenantId: number, address: string): Promise<void> {
+    await this.db.query(
+      'DELETE FROM campaign.customer_links WHERE tenant_id = $1 AND (user_id = $2 OR phone = $2)',
+      [tenantId, address],
+    );
+  }
+
+  async linkedTo(tenantId: number, address: string): Promise<string[]> {
+    const rows: Array<{ a: string }> = await this.db.query(
+      `SELECT phone AS a FROM campaign.customer_links WHERE tenant_id = $1 AND user_id = $2
+       UNION SELECT user_id FROM campaign.customer_links WHERE tenant_id = $1 AND phone = $2`,
+      [tenantId, address],
+    );
+    return rows.map((r) => r.a);
   }
 
   /** The version of a change just made in this transaction (after its row operation, which holds the row's lock). */
@@ -73,13 +98,13 @@ export class OptOutRepository implements OptOuts {
     return { optOuts: rows.map(toOptOut), total: Number(count[0].total) };
   }
 
-  /** How many of these phones (normalized digits) are opted out: one primary-key probe each. */
-  async countAmong(tenantId: number, phones: readonly string[]): Promise<number> {
-    if (phones.length === 0) return 0;
-    const rows: Array<{ n: string }> = await this.db.query(
-      'SELECT count(*) AS n FROM campaign.opt_outs WHERE tenant_id = $1 AND phone = ANY($2::text[])',
-      [tenantId, [...new Set(phones)]],
+  /** Which of these addresses are opted out: one primary-key probe each. */
+  async optedOutAmong(tenantId: number, addresses: readonly string[]): Promise<string[]> {
+    if (addresses.length === 0) return [];
+    const rows: Array<{ phone: string }> = await this.db.query(
+      'SELECT phone FROM campaign.opt_outs WHERE tenant_id = $1 AND phone = ANY($2::text[])',
+      [tenantId, [...new Set(addresses)]],
     );
-    return Number(rows[0].n);
+    return rows.map((r) => r.phone);
   }
 }

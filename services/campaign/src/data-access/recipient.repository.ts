@@ -1,6 +1,7 @@
 import type { RecipientStatus } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
 import type {
+  AddressPrefixCount,
   MessageOutcome,
   NewRecipient,
   Recipient,
@@ -10,7 +11,8 @@ import type {
 import type { Db } from './db';
 
 /** A row as the database answers it: the recipient's own fields are named alike, the rest in snake case. */
-type Row = Omit<Recipient, 'messageLogId' | 'errorMessage' | 'sentAt'> & {
+type Row = Omit<Recipient, 'userId' | 'messageLogId' | 'errorMessage' | 'sentAt'> & {
+  user_id: string | null;
   message_log_id: string | null;
   error_message: string | null;
   sent_at: Date | null;
@@ -19,6 +21,7 @@ type Row = Omit<Recipient, 'messageLogId' | 'errorMessage' | 'sentAt'> & {
 const toRecipient = (r: Row): Recipient => ({
   id: String(r.id),
   phone: r.phone,
+  userId: r.user_id,
   name: r.name,
   variables: r.variables,
   status: r.status,
@@ -36,16 +39,18 @@ export class RecipientRepository implements Recipients {
   async insertMany(campaignId: string, recipients: readonly NewRecipient[]): Promise<void> {
     if (recipients.length === 0) return;
     await this.db.query(
-      `INSERT INTO campaign.recipients (campaign_id, phone, name, variables, invalid, status, error_message)
-       SELECT $1, r.phone, r.name, r.variables, r.error IS NOT NULL,
+      `INSERT INTO campaign.recipients (campaign_id, phone, user_id, name, variables, invalid, status, error_message)
+       SELECT $1, r.phone, r.user_id, r.name, r.variables, r.error IS NOT NULL,
               CASE WHEN r.error IS NOT NULL THEN 'failed' ELSE 'pending' END, r.error
-         FROM unnest($2::text[], $3::text[], $4::jsonb[], $5::text[]) AS r(phone, name, variables, error)`,
+         FROM unnest($2::text[], $3::text[], $4::jsonb[], $5::text[], $6::text[])
+           AS r(phone, name, variables, error, user_id)`,
       [
         campaignId,
         recipients.map((r) => r.phone),
         recipients.map((r) => r.name),
         recipients.map((r) => (r.variables ? JSON.stringify(r.variables) : null)),
         recipients.map((r) => r.error),
+        recipients.map((r) => r.userId),
       ],
     );
   }
@@ -62,6 +67,24 @@ export class RecipientRepository implements Recipients {
     const dropped = new Map<string, number>();
     for (const r of rows) dropped.set(r.campaign_id, (dropped.get(r.campaign_id) ?? 0) + 1);
     return dropped;
+  }
+
+  async countByAddressPrefix(
+    campaignIds: readonly string[],
+    prefixLength: number,
+  ): Promise<AddressPrefixCount[]> {
+    const rows = await queryRows<{ campaign_id: string; prefix: string; by_user_id: boolean; count: string }>(
+      this.db,
+      `SELECT campaign_id, left(phone, $2) AS prefix, user_id IS NOT NULL AS by_user_id, count(*) AS count
+         FROM campaign.recipients WHERE campaign_id = ANY($1::text[]) AND NOT invalid GROUP BY 1, 2, 3`,
+      [campaignIds, prefixLength],
+    );
+    return rows.map((r) => ({
+      campaignId: r.campaign_id,
+      prefix: r.prefix,
+      byUserId: r.by_user_id,
+      count: Number(r.count),
+    }));
   }
 
   async page(

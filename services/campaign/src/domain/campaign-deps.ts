@@ -1,4 +1,4 @@
-import type { Logger } from '@bm/platform';
+import type { Logger, RateCard } from '@bm/platform';
 import type { CampaignConfig } from '../config';
 import type { CampaignMetrics } from './campaign-metrics';
 import type { Campaigns, Uploads } from './ports/campaigns.port';
@@ -22,6 +22,8 @@ export interface CampaignDeps {
   messaging: MessagingPort;
   idempotency: IdempotentRequests;
   metrics: CampaignMetrics;
+  /** The operator's prices (PRICING_RATE_CARD, as messaging's), by which a campaign's cost is estimated. */
+  rateCard: RateCard;
   /** Asks the background preparation to look at an upload now (it also sweeps on its own). */
   wakePreparer(uploadId: string): void;
   /** Asks the dispatcher for a pass now (a campaign became due or a recipient was answered). */

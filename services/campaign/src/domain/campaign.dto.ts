@@ -37,7 +37,12 @@ export function toCreatedDto(parts: readonly Campaign[]): CampaignCreatedDto {
   };
 }
 
-export function toCampaignDto(c: Campaign, counts: Pick<RecipientCounts, 'sent' | 'failed'>): CampaignDto {
+/** The campaign as the API shows it; `cardCurrency` stands in for the currency of one prepared before costs. */
+export function toCampaignDto(
+  c: Campaign,
+  counts: Pick<RecipientCounts, 'sent' | 'failed'>,
+  cardCurrency: string,
+): CampaignDto {
   return {
     campaign_id: c.id,
     name: c.name,
@@ -56,12 +61,16 @@ export function toCampaignDto(c: Campaign, counts: Pick<RecipientCounts, 'sent' 
     campaign_group_id: c.campaignGroupId,
     part_number: c.partNumber,
     parts_total: c.partsTotal,
+    estimated_cost: c.estimatedCost,
+    cost_amount: c.costAmount,
+    cost_currency: c.costCurrency ?? cardCurrency,
   };
 }
 
 export function toRecipientDto(r: Recipient): CampaignRecipientDto {
   return {
-    phone: r.phone,
+    // A recipient given by user id shows it beside a null phone; one given by phone keeps the published shape.
+    ...(r.userId ? { phone: null, user_id: r.userId } : { phone: r.phone || null }),
     name: r.name,
     status: r.status,
     message_log_id: r.messageLogId,

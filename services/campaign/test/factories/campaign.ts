@@ -34,6 +34,7 @@ export async function setupCampaign(overrides: Record<string, string> = {}) {
       DISPATCH_INTERVAL_MS: '50',
       THROTTLE_RECHECK_MS: '200',
       PREPARE_SWEEP_INTERVAL_MS: '200',
+      COST_REFRESH_MS: '0',
       ...overrides,
     }),
   );

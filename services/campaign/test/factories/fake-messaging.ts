@@ -28,13 +28,19 @@ export const SALE_TEMPLATE: Omit<TemplateDto, 'channel_account_id'> = {
 
 const ROUTE =
   /^\/internal\/v1\/(?:channel-accounts\/([^/?]+)\/(campaign-template|capacity)(?:\/reservations(?:\/([^/?]+))?)?|opt-outs\/([^/?]+))(?:\?(.*))?$/;
+const COST_ROUTE = /^\/internal\/v1\/campaigns\/([^/?]+)\/cost\?currency=([A-Z]{3})$/;
 
 /**
  * Messaging's internal routes a campaign calls, over real HTTP: the template lookup, the number's capacity and
- * holds on it (kept per account as messaging's ledger would), and messaging's copy of the opt-outs.
+ * holds on it (kept per account as messaging's ledger would), messaging's copy of the opt-outs, and what a
+ * campaign's messages cost so far (as a test sets it; an unknown campaign costs 0).
  */
 export async function startFakeMessaging() {
   const accounts = new Map<string, Account>();
+  /** What each campaign's messages cost, by tenant and campaign, in the currency given. */
+  const costs = new Map<string, { amount: number; currency: string }>();
+  /** When set, the cost route answers 500, as a failing messaging would. */
+  let costsFail = false;
   /** Messaging's copy of each opt-out, by tenant and phone: the last version it was told. */
   const optOutCopies = new Map<string, { opted_out: boolean; version: number }>();
   const answer = (res: ServerResponse, status: number, data: unknown, code?: string) =>
@@ -62,6 +68,13 @@ export async function startFakeMessaging() {
     const tenantId = Number(req.headers['x-bm-tenant-id']);
     if (req.headers['x-internal-token'] !== testEnv().INTERNAL_TOKEN)
       return answer(res, 401, null, 'INVALID_API_KEY');
+    const [, campaignId, currency] = COST_ROUTE.exec(req.url ?? '') ?? [];
+    if (campaignId) {
+      if (costsFail) return answer(res, 500, null, 'INTERNAL_ERROR');
+      const cost = costs.get(`${tenantId}:${campaignId}`);
+      const amount = cost && cost.currency === currency ? cost.amount : 0;
+      return answer(res, 200, { campaign_id: campaignId, cost_amount: amount, cost_currency: currency });
+    }
     const [, accountId, resource, reference, phone, query] = ROUTE.exec(req.url ?? '') ?? [];
     if (phone) {
       optOutCopies.set(
@@ -103,6 +116,14 @@ export async function startFakeMessaging() {
     },
     /** What messaging was last told about the opt-out of a tenant's phone. */
     optOutCopyOf: (tenantId: number, phone: string) => optOutCopies.get(`${tenantId}:${phone}`),
+    /** Sets what a tenant's campaign's messages cost so far, as messaging would sum them. */
+    setCampaignCost(tenantId: number, campaignId: string, amount: number, currency = 'USD') {
+      costs.set(`${tenantId}:${campaignId}`, { amount, currency });
+    },
+    /** Makes the cost route fail (true) or answer again (false). */
+    failCampaignCosts(fail: boolean) {
+      costsFail = fail;
+    },
     /** Capacity held for a reference on an account. */
     holdOf: (accountId: string, reference: string) => accounts.get(accountId)?.holds.get(reference),
     close: async () => {

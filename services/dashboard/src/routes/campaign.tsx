@@ -12,7 +12,7 @@ import {
 } from '../api/campaigns';
 import { CampaignProgress } from '../components/campaign-status';
 import { DataTable, type Column } from '../components/data-table';
-import { phone, when } from '../components/format';
+import { customer, when } from '../components/format';
 import { PagedList, type ListSpec } from '../components/paged-table';
 import { ErrorMessage, QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
@@ -105,7 +105,7 @@ function Parts({ groupId }: { groupId: string }) {
 
 const RECIPIENT_LIST: ListSpec<Recipient> = {
   columns: [
-    { header: 'Phone', cell: (r) => phone(r.phone) },
+    { header: 'Phone', cell: (r) => customer(r.phone, r.user_id) },
     { header: 'Name', cell: (r) => r.name ?? '' },
     { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
     {
@@ -118,7 +118,7 @@ const RECIPIENT_LIST: ListSpec<Recipient> = {
   ],
   caption: 'Recipients',
   empty: 'No recipients match.',
-  rowKey: (r) => r.phone,
+  rowKey: (r) => (r.phone ?? r.user_id)!,
 };
 
 function Recipients({ campaign }: { campaign: Campaign }) {
@@ -158,6 +158,34 @@ function Recipients({ campaign }: { campaign: Campaign }) {
   );
 }
 
+/**
+ * What the campaign costs, in the rate card's currency: the estimate for its deliverable recipients, and its
+ * messages' costs so far. Each term and its value are a group named by the term (a `<div>` in a `<dl>` may hold
+ * one), so the value can be found by its name.
+ */
+function CostFacts({ campaign: c }: { campaign: Campaign }) {
+  const estimated = `${c.campaign_id}-estimated-cost`;
+  const soFar = `${c.campaign_id}-cost-so-far`;
+  const estimate =
+    c.estimated_cost !== null
+      ? `${c.estimated_cost} ${c.cost_currency}`
+      : c.status === 'preparing'
+        ? 'once the list is prepared'
+        : 'not estimated';
+  return (
+    <>
+      <div role="group" aria-labelledby={estimated}>
+        <dt id={estimated}>Estimated cost</dt>
+        <dd>{estimate}</dd>
+      </div>
+      <div role="group" aria-labelledby={soFar}>
+        <dt id={soFar}>Cost so far</dt>
+        <dd>{`${c.cost_amount} ${c.cost_currency}`}</dd>
+      </div>
+    </>
+  );
+}
+
 /** A campaign: live progress, its facts, the actions its state allows, its parts and recipients. */
 export function CampaignScreen() {
   const id = useParams().id ?? '';
@@ -188,6 +216,7 @@ export function CampaignScreen() {
               <dd>{when(c.scheduled_at)}</dd>
               <dt>Created</dt>
               <dd>{when(c.created_at)}</dd>
+              <CostFacts campaign={c} />
               {c.part_number !== null && (
                 <>
                   <dt>Part</dt>

@@ -45,6 +45,8 @@ function Forecast({ plan }: { plan: CampaignPlan }) {
         <dd data-testid="forecast-recipients">{plan.requested_count}</dd>
         <dt>Opted out, skipped</dt>
         <dd data-testid="forecast-opted-out">{plan.opted_out_count}</dd>
+        <dt>Estimated cost</dt>
+        <dd data-testid="forecast-cost">{`${plan.estimated_cost} ${plan.cost_currency}`}</dd>
         <dt>Capacity now</dt>
         <dd>
           {capacity.daily_limit === null

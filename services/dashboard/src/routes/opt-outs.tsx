@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useAddOptOut, useOptOuts, useRemoveOptOut, type OptOut } from '../api/opt-outs';
-import { phone, when } from '../components/format';
+import { customer, when } from '../components/format';
 import { PagedList, type ListSpec } from '../components/paged-table';
 import { ErrorMessage } from '../components/query-state';
 
@@ -20,7 +20,7 @@ export function OptOutsScreen() {
   const [newPhone, setNewPhone] = useState('');
   const list: ListSpec<OptOut> = {
     columns: [
-      { header: 'Phone', cell: (o) => phone(o.phone) },
+      { header: 'Phone', cell: (o) => customer(o.phone, o.user_id) },
       { header: 'Source', cell: (o) => SOURCES[o.source] },
       { header: 'Since', cell: (o) => when(o.created_at) },
       {
@@ -29,11 +29,11 @@ export function OptOutsScreen() {
           <button
             type="button"
             className="small danger"
-            aria-label={`Remove ${phone(o.phone)}`}
+            aria-label={`Remove ${customer(o.phone, o.user_id)}`}
             disabled={remove.isPending}
             onClick={() => {
-              if (window.confirm(`Remove ${phone(o.phone)}? Marketing messages will reach it again.`)) {
-                remove.mutate(o.phone);
+              if (window.confirm(`Remove ${customer(o.phone, o.user_id)}? Marketing messages will reach it again.`)) {
+                remove.mutate((o.phone ?? o.user_id)!);
               }
             }}
           >
@@ -44,7 +44,7 @@ export function OptOutsScreen() {
     ],
     caption: 'Opted-out phones',
     empty: <>No opted-out phones{search ? ' match' : ''}.</>,
-    rowKey: (o) => o.phone,
+    rowKey: (o) => (o.phone ?? o.user_id)!,
   };
   const onAdd = (e: FormEvent) => {
     e.preventDefault();
@@ -60,7 +60,7 @@ export function OptOutsScreen() {
             <input type="tel" required value={newPhone} onChange={(e) => setNewPhone(e.target.value)} />
           </label>
           {add.isError && <ErrorMessage error={add.error} />}
-          {add.isSuccess && <p role="status">Opted out: {phone(add.data.phone)}.</p>}
+          {add.isSuccess && <p role="status">Opted out: {customer(add.data.phone, add.data.user_id)}.</p>}
           <button type="submit" className="primary" disabled={add.isPending}>
             Add
           </button>

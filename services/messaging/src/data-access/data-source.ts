@@ -25,6 +25,7 @@ import { MessagePricing1766000000002 } from './migrations/1766000000002-message-
 import { BusinessPortfolios1766000000003 } from './migrations/1766000000003-business-portfolios';
 import { SendsToUserIds1766000000004 } from './migrations/1766000000004-sends-to-user-ids';
 import { MessageCostDaily1766000000005 } from './migrations/1766000000005-message-cost-daily';
+import { CustomerLinks1766000000006 } from './migrations/1766000000006-customer-links';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -57,6 +58,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       BusinessPortfolios1766000000003,
       SendsToUserIds1766000000004,
       MessageCostDaily1766000000005,
+      CustomerLinks1766000000006,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

@@ -2,7 +2,7 @@ import { currentTraceparent, outboxInsertSql, queryRows } from '@bm/platform';
 import { DEFAULT_CAPACITY_WINDOW_MS, openConversationSql } from './conversation-ledger.repository';
 import type { MessageLogType, MessageStatus } from '@bm/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { MessagePricing } from '../domain/pricing/rate-card';
+import type { MessagePricing } from '@bm/platform';
 import { DELIVER_COMMAND } from '../domain/emit-event';
 import {
   campaignSendKey,
@@ -291,6 +291,17 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
     return { items: rows.map(toMessageLog), total: Number(count[0].total) };
   }
 
+  /** What a tenant's campaign's messages cost, in one currency: one read of message_logs_campaign_idx's rows. */
+  async campaignCost(tenantId: number, campaignId: string, currency: string): Promise<number> {
+    const [row] = await queryRows<{ amount: string }>(
+      this.dataSource,
+      `SELECT coalesce(sum(cost_amount), 0) AS amount FROM messaging.message_logs
+        WHERE campaign_id = $2 AND tenant_id = $1 AND cost_currency = $3`,
+      [tenantId, campaignId, currency],
+    );
+    return Number(row.amount);
+  }
+
   /**
    * Claims queued messages for one send attempt each, recording the attempt before the upstream call: a worker
    * that dies mid-call leaves them marked, so no message is handed over twice for one attempt. Messages not
@@ -379,8 +390,8 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
     const inserted: Array<{ id: string }> = await tx.query(
       `INSERT INTO messaging.message_logs
          (tenant_id, channel_account_id, to_phone, message_type, content, template_category, conversation_category,
-          status, campaign_id, campaign_recipient_id, campaign_recipient_attempt, traceparent)
-       VALUES ($1, $2, $3, 'template', $4, $5, $6, 'queued', $7, $8, $10, $9)
+          status, campaign_id, campaign_recipient_id, campaign_recipient_attempt, traceparent, to_user_id)
+       VALUES ($1, $2, $3, 'template', $4, $5, $6, 'queued', $7, $8, $10, $9, $11)
        ON CONFLICT (campaign_recipient_id, campaign_recipient_attempt) WHERE campaign_recipient_id IS NOT NULL
        DO NOTHING RETURNING id`,
       [
@@ -394,6 +405,7 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
         send.campaignRecipientId,
         send.traceparent,
         send.campaignRecipientAttempt,
+        send.toUserId,
       ],
     );
     return inserted.length === 0 ? undefined : Number(inserted[0].id);

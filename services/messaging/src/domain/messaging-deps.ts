@@ -1,6 +1,5 @@
-import type { Logger, SecretBox } from '@bm/platform';
+import type { Logger, RateCard, SecretBox } from '@bm/platform';
 import type { MessagingConfig } from '../config';
-import type { RateCard } from './pricing/rate-card';
 import type { ChannelAccountStore } from './ports/account.port';
 import type { CapacityLedger } from './ports/capacity.port';
 import type { TemplateStore } from './ports/template.port';

@@ -2,7 +2,7 @@ import type { Logger } from '@bm/platform';
 import type { IngressConfig } from '../config';
 import type { IngressMetrics } from './ingress-metrics';
 import type { InboundEventStore } from './inbound-event';
-import type { AccountDirectory, PublishedItemStore, UnitOfWork } from './ingress-ports';
+import type { AccountDirectory, CustomerStops, PublishedItemStore, UnitOfWork } from './ingress-ports';
 import type { NotificationStore } from './notification';
 
 /** What the webhook-ingress use cases need; built once in ingress.ts. */
@@ -14,5 +14,7 @@ export interface IngressDeps {
   items: PublishedItemStore;
   notifications: NotificationStore;
   accounts: AccountDirectory;
+  /** Absent when no campaign service is configured (`CAMPAIGN_URL` empty): stops then go by the broker only. */
+  customerStops?: CustomerStops;
   metrics: IngressMetrics;
 }

@@ -35,6 +35,11 @@ export interface AccountDirectory {
   knownOwner(phoneNumberId: string): AccountOwner | undefined;
 }
 
+/** The campaign service's opt-out list, told of a customer's stop before the webhook is answered. */
+export interface CustomerStops {
+  stop(tenantId: number, address: string, source: 'keyword' | 'marketing_stop'): Promise<void>;
+}
+
 /** An item ready for the outbox, with the delivery it came in and the tenant when one is known. */
 export interface OutgoingItem {
   item: SplitItem;

@@ -5,6 +5,7 @@ import { AppError, newUlid } from '@bm/platform';
 import type { ReceiptSplit } from './inbound-event';
 import type { IngressDeps } from './ingress-deps';
 import { countSkipped, splitParsedBody } from './process-inbound-event.use-case';
+import { honourCustomerStops } from './honour-customer-stops';
 import { roughItemCount } from './split-webhook';
 import { verifySignature } from './verify-signature';
 
@@ -84,7 +85,8 @@ function splitOnReceipt(
 
 /**
  * POST /api/webhooks/channel: checks the signature over the raw bytes (401 and nothing kept when it fails),
- * then stores the delivery in the audit log. Resolves once the row is committed, so a 200 means it is durable;
+ * then stores the delivery in the audit log. Resolves once the row is committed, so a 200 means it is durable,
+ * and once a customer's stop in it is applied (honourCustomerStops);
  * splitting it into items happens in that same statement when it can be done safely there (splitOnReceipt),
  * afterwards otherwise (process-pending-events). The database being down is 503, which the upstream retries.
  */
@@ -128,5 +130,9 @@ export async function receiveWebhook(
   if (splitHere && early) {
     countSkipped(deps, { skippedCount: early.split.skippedCount, skippedItems: [] }, early.replacedTexts);
   }
+  await honourCustomerStops(deps, {
+    text: body.text,
+    items: () => early?.split.items.map((o) => o.item) ?? splitParsedBody(body.parsed, receivedAt).items,
+  });
   return { eventId };
 }

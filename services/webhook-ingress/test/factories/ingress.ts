@@ -38,6 +38,8 @@ export async function setupIngress({ workers = true } = {}) {
     DATABASE_URL: database.url,
     AMQP_PREFIX: `${testEnv().AMQP_PREFIX}.ing${uniqueSuffix()}`,
     MESSAGING_URL: messaging.url,
+    // No campaign service here: customers' stops go by the broker only.
+    CAMPAIGN_URL: '',
     INGRESS_APP_SECRET: APP_SECRET,
     INGRESS_APP_SECRET_PREVIOUS: PREVIOUS_APP_SECRET,
     INGRESS_PROCESS_INTERVAL_MS: '20',

@@ -44,6 +44,7 @@ function partsOf(
       status: 'preparing',
       templateName: checked.template.name,
       templateLanguage: checked.template.language,
+      templateCategory: checked.template.category,
       templateComponents: checked.template.components,
       templateParams: request.template_params ?? [],
       headerMedia: checked.headerMedia,

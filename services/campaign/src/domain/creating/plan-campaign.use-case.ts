@@ -1,31 +1,47 @@
-import { normalizePhone, type CampaignPlanDto, type CreateCampaignRequest } from '@bm/contracts';
+import type { CampaignPlanDto, CreateCampaignRequest } from '@bm/contracts';
 import { futureScheduledAt } from '@bm/platform';
 import type { CampaignDeps } from '../campaign-deps';
+import type { NewRecipient } from '../ports/recipients.port';
 import { checkCampaignTemplate } from './check-campaign-template';
+import { estimateCost, pricedRecipientOf } from './estimate-cost';
 import { fitToCapacity } from './fit-to-capacity';
+import { chunkOf } from './recipient-rows';
 import { plannedStart } from './split-across-days';
 
-/** How many of a planned campaign's recipients are opted out, so the dry run can say they will be skipped. */
-function optedOutAmong(
+/**
+ * The recipients a campaign of this list would send to, as preparation writes them (duplicates dropped, invalid
+ * rows left out, opted-out customers skipped), and how many were opted out, so the dry run can say so.
+ */
+async function deliverable(
   deps: Pick<CampaignDeps, 'optOuts'>,
   tenantId: number,
   request: Pick<CreateCampaignRequest, 'recipients'>,
-): Promise<number> {
-  const phones = request.recipients.flatMap((r) => {
-    const phone = normalizePhone(r.phone);
-    return phone === null ? [] : [phone];
-  });
-  return deps.optOuts.countAmong(tenantId, phones);
+): Promise<{ recipients: NewRecipient[]; optedOut: number }> {
+  const { recipients: list } = request;
+  const valid = chunkOf(list, 0, list.length, new Set()).filter((r) => r.error === null);
+  const optedOut = new Set(
+    await deps.optOuts.optedOutAmong(
+      tenantId,
+      valid.map((r) => r.phone),
+    ),
+  );
+  return { recipients: valid.filter((r) => !optedOut.has(r.phone)), optedOut: optedOut.size };
 }
 
 /** POST /api/v1/campaigns?dry_run=true: the same checks as a create, and the plan it would follow. */
 export async function planCampaign(
-  deps: Pick<CampaignDeps, 'config' | 'messaging' | 'optOuts'>,
+  deps: Pick<CampaignDeps, 'config' | 'messaging' | 'optOuts' | 'rateCard'>,
   tenantId: number,
   request: CreateCampaignRequest,
 ): Promise<CampaignPlanDto> {
   const scheduledAt = futureScheduledAt(request.scheduled_at, request.timezone);
   const checked = await checkCampaignTemplate(deps, tenantId, request);
+  const { recipients, optedOut } = await deliverable(deps, tenantId, request);
+  const estimate = estimateCost(
+    deps.rateCard,
+    checked.template.category,
+    recipients.map((r) => ({ to: pricedRecipientOf(r), count: 1 })),
+  );
   const capacity = await deps.messaging.capacity(tenantId, request.channel_account_id);
   const requested = request.recipients.length;
   const sizes = fitToCapacity(
@@ -51,6 +67,8 @@ export async function planCampaign(
     parts,
     throughput_per_second: checked.throughputPerSecond,
     estimated_finish_at: new Date(lastStart + lastDurationMs).toISOString(),
-    opted_out_count: await optedOutAmong(deps, tenantId, request),
+    opted_out_count: optedOut,
+    estimated_cost: estimate.amount,
+    cost_currency: estimate.currency,
   };
 }

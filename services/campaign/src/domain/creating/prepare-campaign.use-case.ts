@@ -1,7 +1,10 @@
 import type { CampaignRecipientInput, CampaignStatus } from '@bm/contracts';
+import { MARKET_PREFIX_LENGTH } from '@bm/platform';
 import type { CampaignDeps } from '../campaign-deps';
 import { campaignEvent } from '../emit-event';
-import type { Campaign } from '../ports/campaigns.port';
+import type { Campaign, CostEstimate } from '../ports/campaigns.port';
+import type { AddressPrefixCount } from '../ports/recipients.port';
+import { estimateCost, pricedRecipientOf } from './estimate-cost';
 import { CHUNK, chunkOf } from './recipient-rows';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -11,15 +14,34 @@ function statusAfterPreparation(part: Campaign): CampaignStatus {
   return part.scheduledAt && part.scheduledAt.getTime() > Date.now() ? 'scheduled' : 'pending';
 }
 
+/** A part's estimate from its recipients counted by the beginning of their address (null without a category). */
+function estimateOf(
+  deps: Pick<CampaignDeps, 'rateCard'>,
+  part: Campaign,
+  groups: readonly AddressPrefixCount[],
+): CostEstimate | null {
+  if (part.templateCategory === null) return null;
+  const mine = groups.filter((g) => g.campaignId === part.id);
+  return estimateCost(
+    deps.rateCard,
+    part.templateCategory,
+    mine.map((g) => ({
+      to: pricedRecipientOf({ phone: g.prefix, userId: g.byUserId ? g.prefix : null }),
+      count: g.count,
+    })),
+  );
+}
+
 /**
  * Writes the recipients of one stored list (one campaign, or every part of a split) and makes the campaigns
  * ready, in one transaction: duplicates dropped, invalid phones as failed recipients, opted-out phones removed,
- * `total_count` final, `campaign.created` emitted, the stored list deleted. A replica that crashes half-way
- * leaves the list for another to redo; the row lock keeps two replicas off the same list.
+ * `total_count` final, the cost of the deliverable recipients estimated, `campaign.created` emitted, the stored
+ * list deleted. A replica that crashes half-way leaves the list for another to redo; the row lock keeps two
+ * replicas off the same list.
  * Returns false when there was nothing (left) to prepare.
  */
 export async function prepareUpload(
-  deps: Pick<CampaignDeps, 'unitOfWork' | 'metrics' | 'logger'>,
+  deps: Pick<CampaignDeps, 'unitOfWork' | 'metrics' | 'logger' | 'rateCard'>,
   uploadId: string,
 ): Promise<boolean> {
   const started = Date.now();
@@ -54,12 +76,17 @@ export async function prepareUpload(
         parts[0].tenantId,
         parts.map((p) => p.id),
       );
+      const markets = await tx.recipients.countByAddressPrefix(
+        parts.map((p) => p.id),
+        MARKET_PREFIX_LENGTH,
+      );
       for (const part of parts) {
         const { rows, invalid } = written.get(part.id)!;
         const ready = await tx.uploads.finishPreparation(
           part.id,
           statusAfterPreparation(part),
           rows - (dropped.get(part.id) ?? 0),
+          estimateOf(deps, part, markets),
         );
         if (invalid > 0) deps.metrics.recipients.inc({ status: 'failed' }, invalid);
         await tx.outbox.enqueue([campaignEvent('campaign.created', ready, { sent: 0, failed: invalid })]);

@@ -9,7 +9,10 @@ const SWEEP_BATCH = 50;
  * that fails is logged and left for the next sweep while the lists after it go on.
  */
 export async function prepareWaitingUploads(
-  deps: Pick<CampaignDeps, 'unitOfWork' | 'campaigns' | 'uploads' | 'metrics' | 'logger' | 'wakeDispatcher'>,
+  deps: Pick<
+    CampaignDeps,
+    'unitOfWork' | 'campaigns' | 'uploads' | 'metrics' | 'logger' | 'wakeDispatcher' | 'rateCard'
+  >,
 ): Promise<number> {
   let prepared = 0;
   const tried: string[] = [];

@@ -1,6 +1,8 @@
 import {
   INVALID_PHONE_RECIPIENT_ERROR,
   INVALID_TEXT_RECIPIENT_ERROR,
+  INVALID_USER_ID_RECIPIENT_ERROR,
+  isUserIdAddress,
   normalizePhone,
   type CampaignRecipientInput,
 } from '@bm/contracts';
@@ -17,8 +19,8 @@ function storableRow(item: CampaignRecipientInput): boolean {
 }
 
 /**
- * Recipients `from` to `to` of the list: phones normalized (an invalid one kept as submitted, to fail), a phone
- * already `seen` earlier in the list (in any part) dropped. A row with an unpaired surrogate (the route lets
+ * Recipients `from` to `to` of the list: phones normalized (an invalid one kept as submitted, to fail), an address
+ * (phone or user id) already `seen` earlier in the list (in any part) dropped. A row with an unpaired surrogate (the route lets
  * those through so that they fail alone) fails like an invalid phone, its text stored with U+FFFD in their place.
  */
 export function chunkOf(
@@ -30,23 +32,29 @@ export function chunkOf(
   const rows: NewRecipient[] = [];
   for (let i = from; i < to; i += 1) {
     const item = list[i];
-    const normalized = normalizePhone(item.phone);
-    const phone = normalized ?? storableText(item.phone);
+    // The recipient's address: their user id when given (it must look like one), else their phone's digits. A
+    // row with neither, or a malformed one, is kept as submitted, to fail.
+    const userId = item.user_id === undefined ? null : item.user_id;
+    const normalized = userId !== null ? (isUserIdAddress(userId) ? userId : null) : normalizePhone(item.phone ?? '');
+    const phone = normalized ?? storableText(userId ?? item.phone ?? '');
     if (seen.has(phone)) continue;
     seen.add(phone);
     const variables = item.variables && Object.keys(item.variables).length > 0 ? item.variables : null;
     const name = item.name || null;
     const error =
       normalized === null
-        ? INVALID_PHONE_RECIPIENT_ERROR
+        ? item.user_id !== undefined
+          ? INVALID_USER_ID_RECIPIENT_ERROR
+          : INVALID_PHONE_RECIPIENT_ERROR
         : storableRow(item)
           ? null
           : INVALID_TEXT_RECIPIENT_ERROR;
     rows.push(
       error === null
-        ? { phone, name, variables, error }
+        ? { phone, userId, name, variables, error }
         : {
             phone,
+            userId: userId && storableText(userId),
             name: name && storableText(name),
             variables: variables && storableJson(variables).value,
             error,

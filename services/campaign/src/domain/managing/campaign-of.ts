@@ -3,6 +3,7 @@ import { AppError } from '@bm/platform';
 import type { CampaignDeps } from '../campaign-deps';
 import { toCampaignDto } from '../campaign.dto';
 import type { Campaign } from '../ports/campaigns.port';
+import { costSoFar, type CostSoFarDeps } from './cost-so-far';
 
 export type ManagingDeps = Pick<CampaignDeps, 'campaigns'>;
 
@@ -15,9 +16,13 @@ export async function campaignOf(deps: ManagingDeps, tenantId: number, id: strin
   return campaign;
 }
 
-/** The campaign as the API shows it, with its recipients counted. */
-export async function dtoOf(deps: ManagingDeps, campaign: Campaign): Promise<CampaignDto> {
-  return toCampaignDto(campaign, await deps.campaigns.counts(campaign.id));
+/** The campaign as the API shows it, with its recipients counted and its cost so far asked of messaging. */
+export async function dtoOf(deps: CostSoFarDeps, campaign: Campaign): Promise<CampaignDto> {
+  const [counts, costAmount] = await Promise.all([
+    deps.campaigns.counts(campaign.id),
+    costSoFar(deps, campaign),
+  ]);
+  return toCampaignDto({ ...campaign, costAmount }, counts, deps.rateCard.currency);
 }
 
 /** Moves a campaign between statuses, or answers `refusal` (409) with the status it is in. */

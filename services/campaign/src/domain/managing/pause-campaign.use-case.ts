@@ -1,8 +1,9 @@
 import { PAUSABLE_CAMPAIGN_STATUSES, type CampaignDto } from '@bm/contracts';
-import { dtoOf, transitionCampaign, type ManagingDeps } from './campaign-of';
+import { dtoOf, transitionCampaign } from './campaign-of';
+import type { CostSoFarDeps } from './cost-so-far';
 
 /** Stops handing recipients to messaging; those already handed over still finish. */
-export async function pauseCampaign(deps: ManagingDeps, tenantId: number, id: string): Promise<CampaignDto> {
+export async function pauseCampaign(deps: CostSoFarDeps, tenantId: number, id: string): Promise<CampaignDto> {
   return dtoOf(
     deps,
     await transitionCampaign(

@@ -1,10 +1,11 @@
 import type { CampaignDto } from '@bm/contracts';
 import type { CampaignDeps } from '../campaign-deps';
 import { dtoOf, transitionCampaign } from './campaign-of';
+import type { CostSoFarDeps } from './cost-so-far';
 
 /** Hands a paused campaign's recipients to messaging again. */
 export async function resumeCampaign(
-  deps: Pick<CampaignDeps, 'campaigns' | 'wakeDispatcher'>,
+  deps: CostSoFarDeps & Pick<CampaignDeps, 'wakeDispatcher'>,
   tenantId: number,
   id: string,
 ): Promise<CampaignDto> {

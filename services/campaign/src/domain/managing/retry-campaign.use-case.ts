@@ -2,13 +2,14 @@ import { RETRYABLE_CAMPAIGN_STATUSES, type CampaignRetryDto } from '@bm/contract
 import { AppError } from '@bm/platform';
 import type { CampaignDeps } from '../campaign-deps';
 import { campaignOf, dtoOf } from './campaign-of';
+import type { CostSoFarDeps } from './cost-so-far';
 
 /**
  * Sends again to a completed or failed campaign's failed recipients (not invalid phones, not opt-outs): each
  * gets a new attempt and the campaign starts over as `pending`, with its events.
  */
 export async function retryCampaign(
-  deps: Pick<CampaignDeps, 'unitOfWork' | 'campaigns' | 'wakeDispatcher'>,
+  deps: CostSoFarDeps & Pick<CampaignDeps, 'unitOfWork' | 'wakeDispatcher'>,
   tenantId: number,
   id: string,
 ): Promise<CampaignRetryDto> {

@@ -1,21 +1,20 @@
 import type { OptOutDto, OptOutSource } from '@bm/contracts';
 import { toOptOutDto } from './opt-out.dto';
-import { changeOptOut, recordChange, type OptOutDeps } from './record-opt-out-change';
+import { changeOptOut, setCustomerOptOut, type OptOutDeps } from './record-opt-out-change';
 
-/** Adds a phone (201 when new); adding one already there answers it as it is, 200, and tells nobody. */
+/**
+ * Adds a customer by phone or user id (201 when new), with the addresses linked to it; adding one already there
+ * answers it as it is, 200, and tells nobody.
+ */
 export async function addOptOut(
   deps: OptOutDeps,
   tenantId: number,
-  phone: string,
+  address: string,
   source: OptOutSource,
 ): Promise<{ created: boolean; optOut: OptOutDto }> {
-  const { change, optOut } = await changeOptOut(deps, async (tx) => {
-    const added = await tx.optOuts.add(tenantId, phone, source);
-    if (!added) return { change: null, optOut: (await tx.optOuts.find(tenantId, phone))! };
-    return {
-      change: await recordChange(tx, { tenantId, phone, optedOut: true }, source),
-      optOut: added,
-    };
+  const { changes, optOut } = await changeOptOut(deps, async (tx) => {
+    const made = await setCustomerOptOut(tx, tenantId, address, true, source);
+    return { changes: made, optOut: (await tx.optOuts.find(tenantId, address))! };
   });
-  return { created: change !== null, optOut: toOptOutDto(optOut) };
+  return { created: changes.some((c) => c.phone === address), optOut: toOptOutDto(optOut) };
 }

@@ -1,26 +1,40 @@
 import {
+  linkOf,
   optOutIntent,
+  type CustomerAddressChangedEvent,
+  type CustomerLink,
   type MarketingPreferenceEvent,
   type MessageReceivedEvent,
   type OptOutSource,
 } from '@bm/contracts';
 import type { CampaignDeps } from '../campaign-deps';
+import type { OptOutChange } from '../ports/opt-outs.port';
 import { optOutChangedEvent } from '../emit-event';
-import { changeOptOut, recordChange, syncMessagingCopy, type OptOutDeps } from './record-opt-out-change';
+import {
+  changeOptOut,
+  recordChange,
+  setCustomerOptOut,
+  syncMessagingCopy,
+  type OptOutDeps,
+} from './record-opt-out-change';
 
 type CustomerOptOutDeps = OptOutDeps & Pick<CampaignDeps, 'optOuts'>;
 
 /**
- * A customer's STOP / UNSUBSCRIBE (typed, or the template's quick-reply button, whose text arrives as the
- * message text) adds an opt-out; START / SUBSCRIBE removes it. Anything else, and a repeat, changes nothing.
+ * A customer's message. One that names both their phone and their user id links the two (one customer from then
+ * on). A STOP / UNSUBSCRIBE (typed, or the template's quick-reply button, whose text arrives as the message text)
+ * adds an opt-out; START / SUBSCRIBE removes it. Anything else, and a repeat, changes nothing.
  */
 export async function applyInboundKeyword(
   deps: CustomerOptOutDeps,
   event: MessageReceivedEvent,
 ): Promise<void> {
+  const link = linkOf(event);
+  if (link) await linkCustomer(deps, event.tenant_id, link);
   const intent = optOutIntent(event.text);
-  if (intent === null) return;
-  await applyCustomerChoice(deps, event.tenant_id, event.from, intent === 'opt_out', 'keyword');
+  const address = link?.phone ?? event.from ?? event.from_user_id;
+  if (intent === null || !address) return;
+  await applyCustomerChoice(deps, event.tenant_id, address, intent === 'opt_out', 'keyword');
 }
 
 /**
@@ -31,7 +45,63 @@ export async function applyMarketingPreference(
   deps: CustomerOptOutDeps,
   event: MarketingPreferenceEvent,
 ): Promise<void> {
-  await applyCustomerChoice(deps, event.tenant_id, event.phone, event.value === 'stop', 'marketing_stop');
+  const address = event.phone ?? event.user_id;
+  if (!address) return;
+  await applyCustomerChoice(deps, event.tenant_id, address, event.value === 'stop', 'marketing_stop');
+}
+
+/**
+ * A customer's stop told by webhook-ingress before it answers the upstream's webhook (a STOP keyword, or a
+ * `user_preferences` stop): applied at once, so from that answer on every send is checked against it. The same
+ * stop coming again through the broker finds it there and changes nothing.
+ */
+export function applyCustomerStop(
+  deps: CustomerOptOutDeps,
+  tenantId: number,
+  address: string,
+  source: OptOutSource,
+): Promise<void> {
+  return applyCustomerChoice(deps, tenantId, address, true, source);
+}
+
+/**
+ * Links a customer's phone and user id; when one of them was opted out, the other is too (with the same source),
+ * so every list and check that reads one address sees the customer's choice.
+ */
+async function linkCustomer(deps: CustomerOptOutDeps, tenantId: number, link: CustomerLink): Promise<void> {
+  await changeOptOut(deps, async (tx) => {
+    await tx.optOuts.link(tenantId, link);
+    const [byPhone, byUserId] = await Promise.all([
+      tx.optOuts.find(tenantId, link.phone),
+      tx.optOuts.find(tenantId, link.userId),
+    ]);
+    const entry = byPhone ?? byUserId;
+    if (!entry || (byPhone && byUserId)) return { changes: [] };
+    return { changes: await setCustomerOptOut(tx, tenantId, link.phone, true, entry.source) };
+  });
+}
+
+/**
+ * A customer changed number or user id (a system message messaging passed on): their opt-out moves to the new
+ * address and their links follow; the old address, which may be someone else's next, is freed.
+ */
+export async function moveCustomer(
+  deps: CustomerOptOutDeps,
+  event: CustomerAddressChangedEvent,
+): Promise<void> {
+  const tenantId = event.tenant_id;
+  await changeOptOut(deps, async (tx) => {
+    const entry = await tx.optOuts.find(tenantId, event.previous);
+    const changes: OptOutChange[] = [];
+    if (entry && (await tx.optOuts.remove(tenantId, event.previous)))
+      changes.push(
+        await recordChange(tx, { tenantId, phone: event.previous, optedOut: false }, entry.source),
+      );
+    await tx.optOuts.forget(tenantId, event.previous);
+    if (event.link) await tx.optOuts.link(tenantId, { phone: event.link.phone, userId: event.link.user_id });
+    if (entry) changes.push(...(await setCustomerOptOut(tx, tenantId, event.current, true, entry.source)));
+    return { changes };
+  });
 }
 
 /**
@@ -39,30 +109,33 @@ export async function applyMarketingPreference(
  * it commits, so from the moment the opt-out list shows it a MARKETING send is refused (told after the commit,
  * the list could show it a moment before messaging knew). Told first, a failure errs toward not sending: an
  * opt-out whose commit fails is redelivered and committed then, and a repeat tells messaging what it already
- * holds. Lifting one is committed first and told after, for the same reason. Opt-outs are kept by phone: a
- * customer known by user id only cannot be on the list yet (nor get a campaign, whose recipients are phones).
+ * holds. Lifting one is committed first and told after, for the same reason. Every address linked to the
+ * customer's goes with it.
  */
 async function applyCustomerChoice(
   deps: CustomerOptOutDeps,
   tenantId: number,
-  phone: string | null,
+  address: string,
   optOut: boolean,
   source: OptOutSource,
 ): Promise<void> {
-  if (!phone) return;
-  if (optOut) {
-    const change = { tenantId, phone, optedOut: true, version: await deps.optOuts.nextVersion() };
-    await syncMessagingCopy(deps, change);
-    await deps.unitOfWork.run(async (tx) => {
-      if ((await tx.optOuts.add(tenantId, phone, source)) === undefined) return;
-      await tx.outbox.enqueue([optOutChangedEvent(change, source)]);
-    });
+  if (!optOut) {
+    await changeOptOut(deps, async (tx) => ({
+      changes: await setCustomerOptOut(tx, tenantId, address, false, source),
+    }));
     return;
   }
-  await changeOptOut(deps, async (tx) => {
-    const removed = await tx.optOuts.remove(tenantId, phone);
-    return {
-      change: removed ? await recordChange(tx, { tenantId, phone, optedOut: false }, source) : null,
-    };
+  const addresses = [address, ...(await deps.optOuts.linkedTo(tenantId, address))];
+  const changes: OptOutChange[] = [];
+  for (const phone of addresses) {
+    const change = { tenantId, phone, optedOut: true, version: await deps.optOuts.nextVersion() };
+    await syncMessagingCopy(deps, change);
+    changes.push(change);
+  }
+  await deps.unitOfWork.run(async (tx) => {
+    for (const change of changes) {
+      if ((await tx.optOuts.add(tenantId, change.phone, source)) === undefined) continue;
+      await tx.outbox.enqueue([optOutChangedEvent(change, source)]);
+    }
   });
 }

@@ -39,12 +39,34 @@ export async function syncMessagingCopy(
   }
 }
 
-/** Runs an opt-out change in one unit of work, then tells messaging's copy of what changed (if anything). */
-export async function changeOptOut<T extends { change: OptOutChange | null }>(
+/** Runs opt-out changes in one unit of work, then tells messaging's copy of what changed (if anything). */
+export async function changeOptOut<T extends { changes: readonly OptOutChange[] }>(
   deps: OptOutDeps,
   work: (tx: CampaignTx) => Promise<T>,
 ): Promise<T> {
   const result = await deps.unitOfWork.run(work);
-  if (result.change) await syncMessagingCopy(deps, result.change);
+  for (const change of result.changes) await syncMessagingCopy(deps, change);
   return result;
+}
+
+/**
+ * One customer, every address (CONTRACT.md, the network of late 2026): a customer whose phone and user id are
+ * linked is opted out, or back in, at both. Adds (or removes) `address` and the addresses linked to it in `tx`;
+ * the changes made (none when nothing changed).
+ */
+export async function setCustomerOptOut(
+  tx: CampaignTx,
+  tenantId: number,
+  address: string,
+  optedOut: boolean,
+  source: OptOutSource,
+): Promise<OptOutChange[]> {
+  const changes: OptOutChange[] = [];
+  for (const phone of [address, ...(await tx.optOuts.linkedTo(tenantId, address))]) {
+    const changed = optedOut
+      ? (await tx.optOuts.add(tenantId, phone, source)) !== undefined
+      : await tx.optOuts.remove(tenantId, phone);
+    if (changed) changes.push(await recordChange(tx, { tenantId, phone, optedOut }, source));
+  }
+  return changes;
 }

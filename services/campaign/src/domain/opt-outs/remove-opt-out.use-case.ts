@@ -1,16 +1,16 @@
-import type { OptOutDeletedDto } from '@bm/contracts';
+import { splitAddress, type OptOutDeletedDto } from '@bm/contracts';
 import { AppError } from '@bm/platform';
-import { changeOptOut, recordChange, type OptOutDeps } from './record-opt-out-change';
+import { changeOptOut, setCustomerOptOut, type OptOutDeps } from './record-opt-out-change';
 
-/** Removes a phone; 404 OPT_OUT_NOT_FOUND when it is not on the list. */
+/** Removes a customer by phone or user id, with the addresses linked to it; 404 OPT_OUT_NOT_FOUND when not listed. */
 export async function removeOptOut(
   deps: OptOutDeps,
   tenantId: number,
-  phone: string,
+  address: string,
 ): Promise<OptOutDeletedDto> {
   await changeOptOut(deps, async (tx) => {
-    if (!(await tx.optOuts.remove(tenantId, phone))) throw new AppError('OPT_OUT_NOT_FOUND');
-    return { change: await recordChange(tx, { tenantId, phone, optedOut: false }, 'api') };
+    if (!(await tx.optOuts.find(tenantId, address))) throw new AppError('OPT_OUT_NOT_FOUND');
+    return { changes: await setCustomerOptOut(tx, tenantId, address, false, 'api') };
   });
-  return { phone, deleted: true };
+  return { ...splitAddress(address), deleted: true };
 }

@@ -1,4 +1,4 @@
-import type { CampaignStatus, HeaderMediaInput, TemplateComponent } from '@bm/contracts';
+import type { CampaignStatus, HeaderMediaInput, TemplateCategory, TemplateComponent } from '@bm/contracts';
 
 export interface Campaign {
   id: string;
@@ -8,6 +8,8 @@ export interface Campaign {
   status: CampaignStatus;
   templateName: string;
   templateLanguage: string;
+  /** Null for a campaign created before its category was kept (it has no estimate). */
+  templateCategory: TemplateCategory | null;
   templateComponents: TemplateComponent[];
   templateParams: string[];
   headerMedia: HeaderMediaInput | null;
@@ -24,12 +26,34 @@ export interface Campaign {
   idempotencyKey: string | null;
   uploadId: string | null;
   uploadOffset: number;
+  /** What its deliverable recipients cost at the rate card's prices, set by preparation (null before, or unknown). */
+  estimatedCost: number | null;
+  /** The currency of the estimate and of the cost so far (the rate card's), set with the estimate. */
+  costCurrency: string | null;
+  /** What its messages cost when messaging last said (0 before any was priced). */
+  costAmount: number;
+  /** When messaging last said it (null: never asked). */
+  costCheckedAt: Date | null;
 }
 
 export type NewCampaign = Omit<
   Campaign,
-  'createdAt' | 'startedAt' | 'finishedAt' | 'failureReason' | 'totalCount'
+  | 'createdAt'
+  | 'startedAt'
+  | 'finishedAt'
+  | 'failureReason'
+  | 'totalCount'
+  | 'estimatedCost'
+  | 'costCurrency'
+  | 'costAmount'
+  | 'costCheckedAt'
 >;
+
+/** A prepared campaign's estimate, in the rate card's currency. */
+export interface CostEstimate {
+  amount: number;
+  currency: string;
+}
 
 /** Recipient counts of a campaign by where they stand. */
 export interface RecipientCounts {
@@ -90,6 +114,8 @@ export interface Campaigns {
   ): Promise<{ campaigns: Campaign[]; total: number }>;
   /** Sent and failed recipients of each campaign of a page. */
   countsOf(campaignIds: readonly string[]): Promise<Map<string, { sent: number; failed: number }>>;
+  /** Keeps what messaging just said the campaign's messages cost, and when. */
+  recordCost(id: string, amount: number): Promise<void>;
 }
 
 /**
@@ -106,6 +132,11 @@ export interface Uploads {
   /** Stored lists waiting for preparation, oldest first, less those already tried in this pass. */
   waitingUploadIds(exceptIds: readonly string[], limit: number): Promise<string[]>;
   deleteUpload(id: string): Promise<void>;
-  /** A prepared campaign: its status after preparation and its final recipient count. */
-  finishPreparation(id: string, status: CampaignStatus, totalCount: number): Promise<Campaign>;
+  /** A prepared campaign: its status after preparation, its final recipient count and its estimated cost. */
+  finishPreparation(
+    id: string,
+    status: CampaignStatus,
+    totalCount: number,
+    estimate: CostEstimate | null,
+  ): Promise<Campaign>;
 }

@@ -15,8 +15,8 @@ export interface CampaignTemplate {
 
 /**
  * What a campaign asks of messaging: the template it would send, the number's tier capacity, holds on that
- * capacity, and messaging's copy of the opt-outs. Messaging's refusals come back as its AppError; messaging
- * unreachable is 503 SERVICE_UNAVAILABLE. Never called inside a unit of work.
+ * capacity, messaging's copy of the opt-outs, and what its messages cost so far. Messaging's refusals come back
+ * as its AppError; messaging unreachable is 503 SERVICE_UNAVAILABLE. Never called inside a unit of work.
  */
 export interface MessagingPort {
   campaignTemplate(
@@ -37,4 +37,6 @@ export interface MessagingPort {
   release(tenantId: number, accountId: string, reference: string): Promise<void>;
   /** Sets messaging's copy of one opt-out, which its single MARKETING sends are checked against. */
   setOptOut(change: OptOutChange): Promise<void>;
+  /** What a campaign's messages cost so far in `currency` (the sum of their costs, 0 before any is priced). */
+  campaignCost(tenantId: number, campaignId: string, currency: string): Promise<number>;
 }

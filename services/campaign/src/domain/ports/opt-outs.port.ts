@@ -1,6 +1,7 @@
-import type { OptOutSource } from '@bm/contracts';
+import type { CustomerLink, OptOutSource } from '@bm/contracts';
 
 export interface OptOut {
+  /** The customer's address: a phone's normalized digits or a user id. */
   phone: string;
   source: OptOutSource;
   createdAt: Date;
@@ -14,13 +15,22 @@ export interface OptOutChange {
   version: number;
 }
 
-/** A tenant's opted-out phones, normalized digits (inside a unit of work, its writes commit with it). */
+/**
+ * A tenant's opted-out customers by address, a phone's normalized digits or a user id, and the links that make two
+ * addresses one customer (inside a unit of work, its writes commit with it).
+ */
 export interface OptOuts {
   /** Adds a phone; the new entry, or undefined when it was already there (nothing changes then). */
   add(tenantId: number, phone: string, source: OptOutSource): Promise<OptOut | undefined>;
   find(tenantId: number, phone: string): Promise<OptOut | undefined>;
   /** Removes a phone; whether it was there. */
   remove(tenantId: number, phone: string): Promise<boolean>;
+  /** Records that a phone and a user id are one customer (a user id belongs to one phone). */
+  link(tenantId: number, link: CustomerLink): Promise<void>;
+  /** Drops the links of an address the customer left. */
+  forget(tenantId: number, address: string): Promise<void>;
+  /** The customer's other addresses: those linked to this one. */
+  linkedTo(tenantId: number, address: string): Promise<string[]>;
   /** The version of a change just made in this unit of work (after its add or remove, which locks the row). */
   nextVersion(): Promise<number>;
   /** A page, newest first; `phonePrefix` (digits) narrows it to the phones that start with it. */
@@ -30,6 +40,6 @@ export interface OptOuts {
     perPage: number,
     phonePrefix?: string,
   ): Promise<{ optOuts: OptOut[]; total: number }>;
-  /** How many of these phones (normalized digits) are opted out. */
-  countAmong(tenantId: number, phones: readonly string[]): Promise<number>;
+  /** Which of these addresses (phones' normalized digits or user ids) are opted out. */
+  optedOutAmong(tenantId: number, addresses: readonly string[]): Promise<string[]>;
 }

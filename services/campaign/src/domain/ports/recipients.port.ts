@@ -1,7 +1,9 @@
 import type { RecipientStatus } from '@bm/contracts';
 
 export interface NewRecipient {
+  /** The recipient's address: a phone's digits, or their user id (then also in `userId`). */
   phone: string;
+  userId: string | null;
   name: string | null;
   variables: Record<string, string> | null;
   /** Why the recipient is written as failed (an invalid phone, kept as submitted); null for a valid one. */
@@ -10,7 +12,9 @@ export interface NewRecipient {
 
 export interface Recipient {
   id: string;
+  /** The recipient's address: a phone's digits (or as submitted, when invalid), or their user id. */
   phone: string;
+  userId: string | null;
   name: string | null;
   variables: Record<string, string> | null;
   status: RecipientStatus;
@@ -36,11 +40,25 @@ export interface RecipientFailure {
   errorMessage: string;
 }
 
+/** A campaign's valid recipients whose addresses begin alike (`prefix`), and how many they are. */
+export interface AddressPrefixCount {
+  campaignId: string;
+  prefix: string;
+  /** Whether these addresses are user ids (else phones' digits). */
+  byUserId: boolean;
+  count: number;
+}
+
 /** A campaign's recipients (inside a unit of work, its writes commit with it). */
 export interface Recipients {
   insertMany(campaignId: string, recipients: readonly NewRecipient[]): Promise<void>;
   /** Removes the valid recipients whose phone the tenant has opted out; how many, per campaign. */
   dropOptedOut(tenantId: number, campaignIds: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * The valid recipients of these campaigns counted by the first `prefixLength` characters of their address:
+   * enough to price them by market without reading every row.
+   */
+  countByAddressPrefix(campaignIds: readonly string[], prefixLength: number): Promise<AddressPrefixCount[]>;
   page(
     campaignId: string,
     status: RecipientStatus | undefined,

@@ -18,7 +18,8 @@ export function sendOf(campaign: Campaign, recipient: Recipient): SendRequestedI
     campaign_recipient_id: recipient.id,
     campaign_recipient_attempt: recipient.attempt,
     channel_account_id: campaign.channelAccountId,
-    phone: recipient.phone,
+    // A recipient given by user id is sent to by it; their address then holds the user id, not a phone.
+    ...(recipient.userId ? { user_id: recipient.userId } : { phone: recipient.phone }),
     template_name: campaign.templateName,
     template_language: campaign.templateLanguage,
     components: checked.components,

@@ -1,4 +1,5 @@
 import {
+  customerAddressChangedSchema,
   DOMAIN_EVENTS,
   marketingPreferenceSchema,
   messageReceivedSchema,
@@ -10,6 +11,7 @@ import type { CampaignDeps } from '../../domain/campaign-deps';
 import {
   applyInboundKeyword,
   applyMarketingPreference,
+  moveCustomer,
 } from '../../domain/opt-outs/apply-inbound-keyword.use-case';
 import type { MessageOutcome } from '../../domain/ports/recipients.port';
 import { applyMessageOutcomes } from '../../domain/sending/apply-message-status.use-case';
@@ -17,7 +19,8 @@ import { namesCampaignRecipient, outcomeOf } from '../../domain/sending/message-
 
 /**
  * The campaign service's queues: messaging's status events (recipients follow their messages) and the
- * customers' say on marketing (STOP / START keywords in their messages, marketing stops the upstream reports). Both handlers are idempotent: a redelivery changes nothing, and
+ * customers' say on marketing (STOP / START keywords in their messages, marketing stops the upstream reports, and
+ * their changes of address). Both handlers are idempotent: a redelivery changes nothing, and
  * both wait out a database outage (their retry policies are in `CONSUMER_QUEUES`).
  */
 export async function registerConsumers(amqp: AmqpClient, deps: CampaignDeps): Promise<void> {
@@ -38,11 +41,14 @@ export async function registerConsumers(amqp: AmqpClient, deps: CampaignDeps): P
   // The customers' own say: STOP / START in their messages, and marketing stops the upstream reports.
   await amqp.consume(
     'campaign.opt-out-keywords',
-    [DOMAIN_EVENTS.messageReceived, DOMAIN_EVENTS.marketingPreference],
-    async (message) =>
-      message.routingKey === DOMAIN_EVENTS.marketingPreference
-        ? applyMarketingPreference(deps, validate(marketingPreferenceSchema, message.payload))
-        : applyInboundKeyword(deps, validate(messageReceivedSchema, message.payload)),
+    [DOMAIN_EVENTS.messageReceived, DOMAIN_EVENTS.marketingPreference, DOMAIN_EVENTS.customerAddressChanged],
+    async ({ routingKey, payload }) => {
+      if (routingKey === DOMAIN_EVENTS.marketingPreference)
+        return applyMarketingPreference(deps, validate(marketingPreferenceSchema, payload));
+      if (routingKey === DOMAIN_EVENTS.customerAddressChanged)
+        return moveCustomer(deps, validate(customerAddressChangedSchema, payload));
+      return applyInboundKeyword(deps, validate(messageReceivedSchema, payload));
+    },
     { ...retryPolicyOf('campaign.opt-out-keywords'), prefetch: 50 },
   );
 }

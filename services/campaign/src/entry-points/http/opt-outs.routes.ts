@@ -1,5 +1,11 @@
 import type { Router } from 'express';
-import { addOptOutSchema, listOptOutsQuerySchema, ok, optOutPhoneParamSchema } from '@bm/contracts';
+import {
+  addOptOutSchema,
+  isUserIdAddress,
+  listOptOutsQuerySchema,
+  ok,
+  optOutPhoneParamSchema,
+} from '@bm/contracts';
 import { defineRoutes, tenantListRoute, tenantOf, validate } from '@bm/platform';
 import type { CampaignDeps } from '../../domain/campaign-deps';
 import { addOptOut } from '../../domain/opt-outs/add-opt-out.use-case';
@@ -17,8 +23,8 @@ export function optOutRoutes(router: Router, deps: CampaignDeps): void {
       path: '/api/v1/opt-outs',
       handlers: [
         async (req, res) => {
-          const { phone } = validate(addOptOutSchema, req.body ?? {});
-          const { created, optOut } = await addOptOut(deps, tenantOf(res), phone, 'api');
+          const { phone, user_id: userId } = validate(addOptOutSchema, req.body ?? {});
+          const { created, optOut } = await addOptOut(deps, tenantOf(res), (userId ?? phone)!, 'api');
           res.status(created ? 201 : 200).json(ok(optOut));
         },
       ],
@@ -28,8 +34,10 @@ export function optOutRoutes(router: Router, deps: CampaignDeps): void {
       path: '/api/v1/opt-outs/:phone',
       handlers: [
         async (req, res) => {
-          const phone = validate(optOutPhoneParamSchema.label('phone'), String(req.params.phone));
-          res.json(ok(await removeOptOut(deps, tenantOf(res), phone)));
+          // The path names the customer by phone or by user id.
+          const path = String(req.params.phone);
+          const address = isUserIdAddress(path) ? path : validate(optOutPhoneParamSchema.label('phone'), path);
+          res.json(ok(await removeOptOut(deps, tenantOf(res), address)));
         },
       ],
     },

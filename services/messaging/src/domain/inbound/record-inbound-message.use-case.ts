@@ -1,8 +1,9 @@
-import type { InboundMessageItem } from '@bm/contracts';
+import { isUserIdAddress, type InboundMessageItem } from '@bm/contracts';
 import { requestLiveChat, type CustomerMessage } from '../flows/flow-session-events';
 import type { MessagingDeps } from '../messaging-deps';
 import { routeInboundToFlow } from '../flows/route-inbound-to-flow.use-case';
 import type { FlowRunDeps } from '../flows/advance-flow-session';
+import { learnCustomer } from '../customers/customer-address';
 
 /** The upstream's `type` of a message that tells of a customer's change of address, not written by them. */
 const SYSTEM_MESSAGE = 'system';
@@ -28,11 +29,8 @@ export async function recordInboundMessage(
     });
     return false;
   }
-  // The customer's phone, else (a customer with a username may come without one) their user id: the key of their
-  // service window and of their live-chat requests.
   const phone = item.from ? item.from.replace(/\D/g, '') : null;
   const userId = item.from_user_id ?? null;
-  const from = phone ?? userId ?? '';
   const at = new Date(item.occurred_at);
   return deps.unitOfWork.inTransaction(async (tx) => {
     const inserted = await deps.inbound.insert(tx, {
@@ -47,6 +45,9 @@ export async function recordInboundMessage(
       receivedAt: at,
     });
     if (!inserted) return false;
+    // The customer's phone, else (a customer with a username may come without one) the phone their user id is
+    // linked to, else their user id: the key of their service window and of their live-chat requests.
+    const from = await learnCustomer(deps, tx, account, item);
     // A change of the customer's address (user_changed_number, user_changed_user_id) is no customer message: no
     // message.received, no window, no flow step.
     if (item.type === SYSTEM_MESSAGE) return true;
@@ -63,10 +64,12 @@ export async function recordInboundMessage(
       text: item.text,
       media: item.media,
     });
+    // The phone flows answer at: the one the message names, else the one the user id is linked to.
+    const knownPhone = phone ?? (isUserIdAddress(from) ? null : from);
     const message: CustomerMessage = {
       account,
       from,
-      phone,
+      phone: knownPhone,
       userId,
       name: item.name,
       messageId: item.message_id,
@@ -74,7 +77,7 @@ export async function recordInboundMessage(
       at,
     };
     // Flow sessions and their replies are kept by phone: a customer known by user id only goes to a person.
-    const routed = phone !== null && (await routeInboundToFlow(deps, tx, message, item, newConversation));
+    const routed = knownPhone !== null && (await routeInboundToFlow(deps, tx, message, item, newConversation));
     if (!routed) await requestLiveChat(deps, tx, message, null);
     return true;
   });

@@ -1,4 +1,4 @@
-import type { MessageStatus } from '@bm/contracts';
+import { isUserIdAddress, type MessageStatus } from '@bm/contracts';
 
 /*
  * A message's life, as plain rules: its statuses and the order they move in (CONTRACT.md "Message status
@@ -119,12 +119,13 @@ export function stopsMarketing(errorCode: number | null | undefined): boolean {
 }
 
 /**
- * Who a message goes to, as the API and the events show it: a send by user id keeps that id as its address
- * (`toPhone`, the key of the window and the conversation) and shows no phone, which the product does not know.
+ * Who a message goes to, as the API and the events show it. `toPhone` is the customer's address, the key of the
+ * window and the conversation: their phone, or for a send by user id whose phone the product does not know, the
+ * user id itself, shown as no phone.
  */
 export function recipientOf(m: { toPhone: string; toUserId: string | null }): {
   phone: string | null;
   userId: string | null;
 } {
-  return m.toUserId ? { phone: null, userId: m.toUserId } : { phone: m.toPhone, userId: null };
+  return { phone: isUserIdAddress(m.toPhone) ? null : m.toPhone, userId: m.toUserId };
 }

@@ -5,6 +5,7 @@ import {
   type StatsBucketDto,
   type StatusCounts,
 } from '@bm/contracts';
+import { roundCost } from '@bm/platform';
 import type { MessagingDeps } from '../messaging-deps';
 import type { StatsRow } from '../ports/customer.port';
 
@@ -32,9 +33,6 @@ function total(buckets: StatsBucketDto[]): StatusCounts {
   return sum;
 }
 
-/** Costs to the card's precision (4 decimals), without the float noise of summing. */
-const cents = (n: number) => Math.round(n * 10_000) / 10_000;
-
 /** Each of the 30 days, oldest first, its cost by category (those with a cost only) and in total. */
 function costSeries(
   rows: Array<{ start: Date; category: string; amount: number }>,
@@ -48,8 +46,8 @@ function costSeries(
   for (const row of rows) {
     const bucket = out[Math.round((row.start.getTime() - first) / DAY_MS)];
     if (!bucket || row.amount === 0) continue;
-    bucket.by_category[row.category] = cents((bucket.by_category[row.category] ?? 0) + row.amount);
-    bucket.total = cents(bucket.total + row.amount);
+    bucket.by_category[row.category] = roundCost((bucket.by_category[row.category] ?? 0) + row.amount);
+    bucket.total = roundCost(bucket.total + row.amount);
   }
   return out;
 }
@@ -86,6 +84,6 @@ export async function messageStats(
     failures_by_error: failures,
     cost_currency: currency,
     cost_daily: costDaily,
-    cost_30d: cents(costDaily.reduce((sum, d) => sum + d.total, 0)),
+    cost_30d: roundCost(costDaily.reduce((sum, d) => sum + d.total, 0)),
   };
 }

@@ -1,3 +1,4 @@
+import type { CustomerLink } from '@bm/contracts';
 import type { Tx } from './unit-of-work.port';
 
 export interface StatsRow {
@@ -26,8 +27,16 @@ export interface CustomerStateStore {
   isWindowOpen(tx: Tx, channelAccountId: string, phone: string): Promise<boolean>;
   /** Opens or extends the window; an older message (out of order) never shortens it. */
   touchWindow(tx: Tx, channelAccountId: string, phone: string, at: Date): Promise<void>;
-  /** Inside a transaction pass it as `tx`. */
-  isOptedOut(tenantId: number, phone: string, tx?: Tx): Promise<boolean>;
+  /** Whether the customer at this address (or one linked to it) is opted out. Inside a transaction pass `tx`. */
+  isOptedOut(tenantId: number, address: string, tx?: Tx): Promise<boolean>;
+  /** Moves a customer's window on an account to their new address; the later of the two windows is kept. */
+  moveWindow(tx: Tx, channelAccountId: string, from: string, to: string): Promise<void>;
+  /** Records that a phone and a user id are one customer (a user id belongs to one phone). */
+  link(tx: Tx, tenantId: number, link: CustomerLink): Promise<void>;
+  /** Drops the links of an address the customer left. */
+  forget(tx: Tx, tenantId: number, address: string): Promise<void>;
+  /** A customer's addresses: the one given first, then those linked to it. */
+  addressesOf(tenantId: number, address: string, tx?: Tx): Promise<string[]>;
   /** Applies one change of the copy unless a newer one (a higher version) is already applied. */
   setOptOut(
     tx: Tx,

@@ -1,4 +1,4 @@
-import type { MessagePricing } from '../pricing/rate-card';
+import type { MessagePricing } from '@bm/platform';
 import type { MessageLogType, MessageStatus } from '@bm/contracts';
 import type { Tx } from './unit-of-work.port';
 
@@ -90,6 +90,8 @@ export interface CampaignSend {
   tenantId: number;
   channelAccountId: string;
   toPhone: string;
+  /** The recipient's user id, for a recipient given by user id. */
+  toUserId: string | null;
   content: { name: string; language: string; components: unknown };
   templateCategory: string | null;
   conversationCategory: string;

@@ -1,7 +1,10 @@
 import type { MessageLog, MessageListFilter, CampaignRecipientRef } from './message-log.port';
 import type { Tx } from './unit-of-work.port';
 
-/** Reads of message logs: one by id, by wamid or by campaign recipient, and the tenant's listing. */
+/**
+ * Reads of message logs: one by id, by wamid or by campaign recipient, the tenant's listing, and what a
+ * campaign's messages cost.
+ */
 export interface MessageReader {
   findForTenant(id: number, tenantId: number): Promise<MessageLog | undefined>;
   findById(tx: Tx, id: number, options?: { lock?: boolean }): Promise<MessageLog | undefined>;
@@ -19,4 +22,6 @@ export interface MessageReader {
     page: number,
     perPage: number,
   ): Promise<{ items: MessageLog[]; total: number }>;
+  /** The sum of a tenant's campaign's messages' costs in `currency` (those priced in another left out). */
+  campaignCost(tenantId: number, campaignId: string, currency: string): Promise<number>;
 }

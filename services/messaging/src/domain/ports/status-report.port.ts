@@ -1,6 +1,6 @@
 import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
 import type { ForwardMove, MessageLog } from './message-log.port';
-import type { MessagePricing } from '../pricing/rate-card';
+import type { MessagePricing } from '@bm/platform';
 import type { Tx } from './unit-of-work.port';
 
 /** Status reports of messages, applied in batches, and those that came before their message's wamid. */

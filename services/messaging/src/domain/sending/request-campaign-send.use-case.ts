@@ -7,6 +7,7 @@ import type { ChannelAccount } from '../ports/account.port';
 import type { Template } from '../ports/template.port';
 import { campaignSendKey, type CampaignRecipientRef } from '../ports/message-log.port';
 import type { InsertOptions, NewMessageLog } from '../ports/message-log.port';
+import { keyAddressOf } from '../customers/customer-address';
 
 /** The recipient and attempt a command is for (no attempt from producers that predate the field). */
 const recipientOf = (command: SendRequestedCommand): CampaignRecipientRef => ({
@@ -15,7 +16,17 @@ const recipientOf = (command: SendRequestedCommand): CampaignRecipientRef => ({
 });
 
 type CampaignSendDeps = ChangeStatusDeps &
-  Pick<MessagingDeps, 'unitOfWork' | 'accounts' | 'templates' | 'reader'>;
+  Pick<MessagingDeps, 'unitOfWork' | 'accounts' | 'templates' | 'reader' | 'customers'>;
+
+/** A recipient's address (their phone, else the phone their user id is linked to, else the user id) and user id. */
+async function recipientAddress(
+  deps: Pick<MessagingDeps, 'customers'>,
+  command: SendRequestedCommand,
+): Promise<{ toPhone: string; toUserId: string | null }> {
+  const userId = command.user_id ?? null;
+  if (command.phone) return { toPhone: command.phone, toUserId: userId };
+  return { toPhone: await keyAddressOf(deps, command.tenant_id, userId!), toUserId: userId };
+}
 
 /**
  * A campaign recipient's send: one message log per recipient (a redelivered command finds it and changes
@@ -42,7 +53,7 @@ export async function requestCampaignSend(
     const id = await deps.messages.insertCampaignSend(tx, {
       tenantId: command.tenant_id,
       channelAccountId: command.channel_account_id,
-      toPhone: command.phone,
+      ...(await recipientAddress(deps, command)),
       content: {
         name: command.template_name,
         language: command.template_language,
@@ -117,7 +128,7 @@ export async function requestCampaignSends(
       message: {
         tenantId: command.tenant_id,
         channelAccountId: command.channel_account_id,
-        toPhone: command.phone,
+        ...(await recipientAddress(deps, command)),
         messageType: 'template',
         content: {
           name: command.template_name,

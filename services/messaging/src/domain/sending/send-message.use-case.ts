@@ -3,6 +3,7 @@ import { AppError, futureScheduledAt, type IdempotentAnswer } from '@bm/platform
 import type { MessagingDeps } from '../messaging-deps';
 import type { Tx } from '../ports/unit-of-work.port';
 import { needsServiceWindow } from '../lifecycle/message-lifecycle';
+import { keyAddressOf } from '../customers/customer-address';
 import { assertTemplateSendable } from '../templates/template-rules';
 import type { MessageContent, NewMessageLog } from '../ports/message-log.port';
 
@@ -25,10 +26,10 @@ export async function sendMessage(
   return deps.idempotency.run<Ack>(tenantId, idempotencyKey, rawBody, async (record) => {
     const account = await deps.accounts.findActiveForTenant(request.channel_account_id, tenantId);
     if (!account) throw new AppError('NO_ACTIVE_ACCOUNT');
-    // The customer's address: their phone, or their user id (the key of their window, as an inbound message
-    // from them keeps it). Opt-outs are kept by phone, so a send by user id finds none.
+    // The customer's address: their phone, or for a send by user id the phone it is linked to, else the user id
+    // (the key their window is kept under). Opt-outs are checked at every address linked to it.
     const userId = request.user_id ?? null;
-    const address = userId ?? request.phone ?? '';
+    const address = userId ? await keyAddressOf(deps, tenantId, userId) : (request.phone ?? '');
     const scheduledAt = futureScheduledAt(request.scheduled_at, request.timezone);
 
     let content: MessageContent;
@@ -44,8 +45,7 @@ export async function sendMessage(
       );
       if (
         template.category === 'MARKETING' &&
-        request.phone !== undefined &&
-        (await deps.customers.isOptedOut(tenantId, request.phone))
+        (await deps.customers.isOptedOut(tenantId, userId ?? address))
       ) {
         throw new AppError('RECIPIENT_OPTED_OUT');
       }

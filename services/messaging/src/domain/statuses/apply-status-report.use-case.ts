@@ -1,11 +1,10 @@
-import { parseTraceparent, runInTrace } from '@bm/platform';
+import { costOf, parseTraceparent, runInTrace } from '@bm/platform';
 import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
 import { changeStatus, statusEventFields, type ChangeStatusDeps, type StatusChange } from './change-status';
 import { buildEvent } from '../emit-event';
 import type { MessagingDeps } from '../messaging-deps';
 import type { ForwardMove, MessageLog } from '../ports/message-log.port';
 import type { ReportMark } from '../ports/status-report.port';
-import { costOf } from '../pricing/rate-card';
 import type { Tx } from '../ports/unit-of-work.port';
 import { attemptMessageIds, reconcileSendAttempts } from './reconcile-send-attempts';
 import { attemptOf } from './send-attempt';

@@ -6,10 +6,12 @@ import { lookupCampaignTemplate } from '../../domain/capacity/lookup-campaign-te
 import { releaseCapacity } from '../../domain/capacity/release-capacity.use-case';
 import { reserveCapacity } from '../../domain/capacity/reserve-capacity.use-case';
 import type { MessagingDeps } from '../../domain/messaging-deps';
+import { campaignCost } from '../../domain/pricing/campaign-cost.use-case';
 
 /**
  * Internal, for the campaign service (not on the public route table): the tier capacity of a number, holds on
- * it, and the template a campaign would send. Paths and schemas are the contracts of MESSAGING_ENDPOINTS.
+ * it, the template a campaign would send, and what a campaign's messages cost so far. Paths and schemas are the
+ * contracts of MESSAGING_ENDPOINTS.
  */
 export function capacityRoutes(router: Router, deps: MessagingDeps): void {
   defineRoutes(router, [
@@ -26,5 +28,8 @@ export function capacityRoutes(router: Router, deps: MessagingDeps): void {
       await releaseCapacity(deps, tenantOf(res), params.id, params.reference);
       return { released: true };
     }),
+    internalRoute(MESSAGING_ENDPOINTS.campaignCost, ({ params, input }, res) =>
+      campaignCost(deps, tenantOf(res), params.id, input.currency),
+    ),
   ]);
 }

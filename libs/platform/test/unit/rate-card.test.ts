@@ -1,4 +1,4 @@
-import { costOf, EXAMPLE_RATE_CARD, parseRateCard } from '../../src/domain/pricing/rate-card';
+import { costOf, EXAMPLE_RATE_CARD, parseRateCard } from '../../src/pricing/rate-card';
 
 /* The rate card (CONTRACT.md, per-message pricing): a message's cost from its pricing and its recipient's market. */
 describe('the rate card', () => {

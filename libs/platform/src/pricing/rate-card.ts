@@ -69,6 +69,12 @@ export const EXAMPLE_RATE_CARD: RateCard = {
   },
 };
 
+/**
+ * How much of an address decides its market: a card names calling-code prefixes of up to 4 digits, and a user
+ * id's country is its first two letters (`US.`), so two addresses that begin alike this far cost alike.
+ */
+export const MARKET_PREFIX_LENGTH = 4;
+
 const prices = Joi.object().pattern(Joi.string().min(1), Joi.number().min(0).max(1000));
 const cardSchema = Joi.object<RateCard>({
   currency: Joi.string()
@@ -77,7 +83,7 @@ const cardSchema = Joi.object<RateCard>({
   label: Joi.string().allow('').default(''),
   default: prices.default({}),
   markets: Joi.object()
-    .pattern(Joi.string().pattern(/^(\d{1,4}|[A-Z]{2})$/), prices)
+    .pattern(Joi.string().pattern(new RegExp(`^(\\d{1,${MARKET_PREFIX_LENGTH}}|[A-Z]{2})$`)), prices)
     .default({}),
 });
 
@@ -121,13 +127,19 @@ function csvCard(text: string): Record<string, unknown> {
   return card;
 }
 
+/** Whom a message goes to, as a card prices it: a phone (digits), or a user id (`US.1349...`) where none is known. */
+export interface PricedRecipient {
+  phone: string | null;
+  userId: string | null;
+}
+
 /**
  * The prices of a recipient's market: the longest calling-code prefix of their phone that the card names, else
  * the two-letter country their user id begins with (`US.1349...`), else the card's default.
  */
-function pricesFor(card: RateCard, to: { phone: string | null; userId: string | null }): CategoryPrices {
+function pricesFor(card: RateCard, to: PricedRecipient): CategoryPrices {
   const digits = to.phone?.replace(/\D/g, '') ?? '';
-  for (let length = Math.min(4, digits.length); length > 0; length -= 1) {
+  for (let length = Math.min(MARKET_PREFIX_LENGTH, digits.length); length > 0; length -= 1) {
     const market = card.markets[digits.slice(0, length)];
     if (market) return market;
   }
@@ -139,11 +151,15 @@ function pricesFor(card: RateCard, to: { phone: string | null; userId: string | 
  * A message's cost once the upstream priced it (CONTRACT.md, per-message pricing): 0 unless its pricing type is
  * `regular`, else the card's price for its category in the recipient's market, falling back to the default's.
  */
-export function costOf(
-  card: RateCard,
-  pricing: MessagePricing,
-  to: { phone: string | null; userId: string | null },
-): number {
+export function costOf(card: RateCard, pricing: MessagePricing, to: PricedRecipient): number {
   if (pricing.type !== 'regular' || !pricing.category) return 0;
-  return pricesFor(card, to)[pricing.category] ?? card.default[pricing.category] ?? 0;
+  return priceOf(card, pricing.category, to);
 }
+
+/** The card's price of one message of a pricing category to a recipient: their market's, else the default's. */
+export function priceOf(card: RateCard, category: string, to: PricedRecipient): number {
+  return pricesFor(card, to)[category] ?? card.default[category] ?? 0;
+}
+
+/** An amount to the precision message costs are kept in (4 decimals), without the float noise of summing. */
+export const roundCost = (amount: number): number => Math.round(amount * 10_000) / 10_000;

@@ -1,0 +1,2 @@
+export * from './rate-card';
+export * from './rate-card-file';
