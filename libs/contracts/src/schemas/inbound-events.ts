@@ -98,7 +98,10 @@ export interface InboundMessageItem extends InboundItemBase {
   message_id: string;
   /** The customer's phone (`messages[].from`); null for a customer the upstream names by user id only. */
   from: string | null;
-  /** The customer's business-scoped user id (`messages[].from_user_id`), as written; null when absent. */
+  /**
+   * The customer's business-scoped user id (`messages[].from_user_id`), as written; for a `system` message without
+   * it, `system.user_id` (their new id); null when absent.
+   */
   from_user_id: string | null;
   /** The customer's username (`contacts[].profile.username`), display data only; null when absent. */
   username: string | null;

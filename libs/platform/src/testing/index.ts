@@ -72,3 +72,29 @@ export async function waitFor<T>(
 }
 
 export * from './tcp-proxy';
+
+/**
+ * A body as another writer might send it tomorrow: every object, at every depth, with fields we do not know (a
+ * flag, a note, a nested object and a list, and a `group_id`). A reader that tolerates them must read the rest
+ * exactly as without.
+ */
+export function withUnknownFields<T>(value: T, depth = 0): T {
+  if (Array.isArray(value)) return value.map((v: unknown) => withUnknownFields(v, depth + 1)) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  const copy = Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, withUnknownFields(v as unknown, depth + 1)]),
+  );
+  return {
+    ...copy,
+    group_id: `Y2FwaV9ncm91cDo${depth}`,
+    x_future_flag: depth % 2 === 0,
+    x_future_note: `added at depth ${depth}`,
+    x_future_object: { level: depth, list: [1, 'two', null], nested: { id: `X.${depth}` } },
+  } as T;
+}
+
+/** The two ways a test reads each real body: as written, and with unknown fields everywhere (for `describe.each`). */
+export const AS_WRITTEN_AND_DRESSED: Array<[string, <T>(value: T) => T]> = [
+  ['as others publish them', <T>(value: T): T => value],
+  ['with fields we do not know sprinkled in', withUnknownFields],
+];

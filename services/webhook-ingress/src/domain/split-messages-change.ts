@@ -60,8 +60,11 @@ function messageItem(ctx: ChangeContext, message: Json, contacts: Map<string, Co
   const id = stringOf(message.id);
   // A customer with a username may come with no phone at all, named by their business-scoped user id only.
   const from = stringOf(message.from);
-  const fromUserId = stringOf(message.from_user_id);
   const type = stringOf(message.type);
+  // A change of user id may name the customer inside `system` alone (no `from`, no `from_user_id`): their new id is
+  // `system.user_id` (Meta's business-scoped user ids page), what `from_user_id` says when it is written.
+  const system = type === 'system' && isObject(message.system) ? message.system : {};
+  const fromUserId = stringOf(message.from_user_id) ?? stringOf(system.user_id);
   if (!id || !(from || fromUserId) || !type) return 'message without id, from (or from_user_id) or type';
   const contact = (from ? contacts.get(digitsOf(from)) : undefined) ?? contacts.get(fromUserId ?? '');
   const { text, payload } = textAndPayload(message);

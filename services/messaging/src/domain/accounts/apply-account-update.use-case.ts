@@ -1,4 +1,9 @@
-import { MESSAGING_TIERS, type InboundAccountUpdateItem } from '@bm/contracts';
+import {
+  MESSAGING_TIERS,
+  TIER_DAILY_LIMIT,
+  type InboundAccountUpdateItem,
+  type MessagingTier,
+} from '@bm/contracts';
 import type { MessagingDeps } from '../messaging-deps';
 
 /** The change that sets a business portfolio's daily limit, for all its numbers (WIRE-2026.md). */
@@ -9,6 +14,16 @@ const USER_PREFERENCES = 'user_preferences';
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const list = (v: unknown): Array<Record<string, unknown>> =>
   Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null) : [];
+
+/**
+ * The portfolio's limit as `business_capability_update` writes it: a tier (TIER_2K, as its parameter table says), or
+ * a daily number (2000, as its payload example says; -1 is unlimited, as the older per-phone limit wrote it).
+ */
+function tierOf(limit: unknown): MessagingTier | undefined {
+  if (typeof limit !== 'number') return MESSAGING_TIERS.find((t) => t === limit);
+  const daily = limit === -1 ? null : limit;
+  return MESSAGING_TIERS.find((t) => TIER_DAILY_LIMIT[t] === daily);
+}
 
 /**
  * A `user_preferences` change: each marketing preference (`stop` or `resume`) of a customer, told to the campaign
@@ -50,9 +65,10 @@ export async function applyAccountUpdate(
 ): Promise<void> {
   if (item.field === USER_PREFERENCES) return applyUserPreferences(deps, item);
   const accounts = await deps.accounts.listByWaba(item.waba_id);
-  const limit =
-    item.field === BUSINESS_CAPABILITY ? item.details.max_daily_conversations_per_business : undefined;
-  const tier = MESSAGING_TIERS.find((t) => t === limit);
+  const tier =
+    item.field === BUSINESS_CAPABILITY
+      ? tierOf(item.details.max_daily_conversations_per_business)
+      : undefined;
   if (tier) {
     await deps.unitOfWork.inTransaction(async (tx) => {
       for (const businessId of new Set(accounts.map((a) => a.businessId)))
