@@ -21,6 +21,8 @@ describe('send workers with two replicas', () => {
         ATTEMPT_GRACE_MS: '300',
         UPSTREAM_TIMEOUT_MS: '3000',
         UNKNOWN_OUTCOME_WINDOW_MS: '5000',
+        // The option that never risks a duplicate (the default resends once).
+        UNKNOWN_OUTCOME_POLICY: 'fail',
       },
     });
   });

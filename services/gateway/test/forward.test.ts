@@ -19,6 +19,13 @@ async function startSizedService(): Promise<{ url: string; close(): Promise<void
       res.end();
       return;
     }
+    const hop = /^\/api\/v1\/messages\?hop=(50[24])/.exec(req.url ?? '');
+    if (hop) {
+      // A balancer in front of the service whose replica died mid-request: a bare page, not our envelope.
+      res.writeHead(Number(hop[1]), { 'content-type': 'text/html' });
+      res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+      return;
+    }
     if (req.url?.startsWith('/api/v1/messages?framing=cut')) {
       // The service dies halfway through a large answer.
       res.writeHead(200, { ...headers, 'content-length': String(body.length) });
@@ -78,4 +85,17 @@ describe('answers relayed through the gateway', () => {
       .set('Authorization', `Bearer ${apiKey}`)
       .expect(200);
   });
+
+  it.each(['502', '504'])(
+    'when a hop between the gateway and the service answers a bare %s, then the client gets the envelope and Retry-After',
+    async (status) => {
+      const res = await request(gw.url)
+        .get(`/api/v1/messages?hop=${status}`)
+        .set('Authorization', `Bearer ${apiKey}`)
+        .expect(503);
+      expect(res.body).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE' } });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(res.headers['content-security-policy']).toBeDefined();
+    },
+  );
 });

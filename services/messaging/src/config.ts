@@ -40,8 +40,14 @@ export interface MessagingConfig extends CommonConfig, RateCardConfig {
    * request was written) waits, from its attempt's start, for an upstream status report naming its attempt.
    */
   UNKNOWN_OUTCOME_WINDOW_MS: number;
-  /** What settles such a send when no report came: `fail` (never a duplicate) or `resend` (at most once). */
+  /** What settles such a send when no report came: `resend` (at most once, the default) or `fail` (never a duplicate). */
   UNKNOWN_OUTCOME_POLICY: 'fail' | 'resend';
+  /**
+   * How far a number's status reports must have come past a send of unknown outcome, beyond the longest call, for
+   * its silence to prove the upstream never took it (then it is sent again at once): the reordering of reports the
+   * upstream may show, with room to spare (README, failures).
+   */
+  REPORT_ORDER_MARGIN_MS: number;
   /** A queued message untouched this long gets a new delivery command (its first may have been lost). */
   STRANDED_AFTER_MS: number;
   FREQUENCY_CAP_RETRY_DELAY_MS: number;
@@ -85,7 +91,8 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv = process.env): Reado
         .integer()
         .min(1000)
         .default(15 * 60 * 1000),
-      UNKNOWN_OUTCOME_POLICY: Joi.string().valid('fail', 'resend').default('fail'),
+      UNKNOWN_OUTCOME_POLICY: Joi.string().valid('fail', 'resend').default('resend'),
+      REPORT_ORDER_MARGIN_MS: Joi.number().integer().min(0).default(10_000),
       STRANDED_AFTER_MS: Joi.number().integer().min(1000).default(300_000),
       FREQUENCY_CAP_RETRY_DELAY_MS: Joi.number()
         .integer()

@@ -43,7 +43,7 @@ import { flowRoutes } from './entry-points/http/flows.routes';
 import { messageRoutes } from './entry-points/http/messages.routes';
 import { templateRoutes } from './entry-points/http/templates.routes';
 import { dashboardRoutes } from './entry-points/http/dashboard.routes';
-import { settleWindowMs } from './domain/scheduling/settle-abandoned-attempts.use-case';
+import { refutableAfterMs, settleWindowMs } from './domain/scheduling/settle-abandoned-attempts.use-case';
 
 export interface MessagingService extends ServiceRuntime {
   /** The ports the routes and consumers hand to the use cases, and the data source (tests read it). */
@@ -112,7 +112,8 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     logger,
     {
       idleIntervalMs: config.SCHEDULER_IDLE_INTERVAL_MS,
-      nextDueAt: () => deps.sweeps.nextDueAt(settleWindowMs(config)),
+      // An unfinished attempt is looked at once its number's reports could refute it, then at its window's end.
+      nextDueAt: () => deps.sweeps.nextDueAt(Math.min(refutableAfterMs(config), settleWindowMs(config))),
     },
   );
   listener.listen(DUE_CHANNEL, (at) => scheduler.wakeAt(new Date(Number(at))));

@@ -11,6 +11,8 @@ describe('messaging alone: recovery of stranded messages, abandoned attempts, un
     UPSTREAM_TIMEOUT_MS: '700',
     ATTEMPT_GRACE_MS: '300',
     UNKNOWN_OUTCOME_WINDOW_MS: '2500',
+    // The option that never risks a duplicate (the default resends once): what these cases settle by.
+    UNKNOWN_OUTCOME_POLICY: 'fail',
   });
 
   /** A message parked until 2031, then its row changed by `assignments` as the failure being simulated leaves it. */

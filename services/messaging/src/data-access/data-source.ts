@@ -26,6 +26,7 @@ import { BusinessPortfolios1766000000003 } from './migrations/1766000000003-busi
 import { SendsToUserIds1766000000004 } from './migrations/1766000000004-sends-to-user-ids';
 import { MessageCostDaily1766000000005 } from './migrations/1766000000005-message-cost-daily';
 import { CustomerLinks1766000000006 } from './migrations/1766000000006-customer-links';
+import { ReportMarks1766200000000 } from './migrations/1766200000000-report-marks';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -59,6 +60,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       SendsToUserIds1766000000004,
       MessageCostDaily1766000000005,
       CustomerLinks1766000000006,
+      ReportMarks1766200000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

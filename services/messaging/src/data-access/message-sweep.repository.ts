@@ -86,6 +86,24 @@ export class MessageSweepRepository implements MessageSweeps {
     return rows.length;
   }
 
+  async releaseRefutedAttempts(olderThanMs: number, marginMs: number): Promise<number> {
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
+      `UPDATE messaging.message_logs
+          SET attempt_started_at = NULL, next_attempt_at = now(), updated_at = now()
+        WHERE id IN (SELECT s.id FROM messaging.message_logs s
+                      WHERE s.status = 'queued' AND s.attempt_started_at IS NOT NULL AND NOT s.awaiting_slot
+                        AND s.attempt_started_at < now() - $1 * interval '1 millisecond'
+                        AND EXISTS (SELECT 1 FROM messaging.report_marks r
+                                     WHERE r.channel_account_id = s.channel_account_id
+                                       AND r.reported_through > s.attempt_started_at + $2 * interval '1 millisecond')
+                      LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [olderThanMs, marginMs],
+    );
+    return rows.length;
+  }
+
   /** Locks a batch of handed-over attempts that started more than `olderThanMs` ago and are still unfinished. */
   async lockUnknownOutcomes(tx: EntityManager, olderThanMs: number): Promise<MessageLog[]> {
     const rows = await queryRows<Row>(

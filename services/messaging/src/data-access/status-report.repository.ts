@@ -169,6 +169,24 @@ export class StatusReportRepository implements StatusReportStore {
     );
   }
 
+  async markReportedThrough(
+    tx: EntityManager,
+    marks: ReadonlyArray<{ channelAccountId: string; sentAt: Date }>,
+  ): Promise<void> {
+    const latest = new Map<string, number>();
+    for (const m of marks)
+      latest.set(m.channelAccountId, Math.max(latest.get(m.channelAccountId) ?? 0, m.sentAt.getTime()));
+    if (latest.size === 0) return;
+    const rows = [...latest].sort(([a], [b]) => (a < b ? -1 : 1));
+    await tx.query(
+      `INSERT INTO messaging.report_marks AS r (channel_account_id, shard, reported_through)
+       SELECT a, pg_backend_pid(), t FROM unnest($1::text[], $2::timestamptz[]) AS i(a, t)
+       ON CONFLICT (channel_account_id, shard)
+       DO UPDATE SET reported_through = greatest(r.reported_through, EXCLUDED.reported_through)`,
+      [rows.map(([a]) => a), rows.map(([, t]) => new Date(t).toISOString())],
+    );
+  }
+
   /** Takes the reports kept for a provider message id, now that a message has it. */
   async takePendingReports<R>(
     tx: EntityManager,

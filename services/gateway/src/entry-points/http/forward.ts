@@ -80,6 +80,9 @@ function readSmallBody(req: Request, then: (body: Buffer) => void, fail: (err: E
   req.on('data', onData).on('end', onEnd).on('error', onError).on('close', done);
 }
 
+const isJson = (contentType: string | string[] | undefined): boolean =>
+  typeof contentType === 'string' && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType);
+
 /** Forwards a request; the answer (or the error) reaches the client through `res` and `next`. */
 export type ForwardHandler = (req: Request, res: Response, next: NextFunction) => void;
 
@@ -98,6 +101,8 @@ class AnswerRelay implements Dispatcher.DispatchHandler {
   private ended = false;
   /** The answer's status and headers while its body is gathered; undefined once streaming. */
   private held?: { statusCode: number; headers: Headers; chunks: Buffer[] };
+  /** A hop's bare 502/504, answered as SERVICE_UNAVAILABLE once its body has been read. */
+  private replaced = false;
 
   constructor(
     private readonly req: Request,
@@ -117,6 +122,13 @@ class AnswerRelay implements Dispatcher.DispatchHandler {
     statusCode: number,
     headers: IncomingHttpHeaders,
   ): void {
+    // A 502 or 504 that is not our envelope came from a hop between us and the service (a balancer whose
+    // replica died mid-request): the client gets the documented 503 SERVICE_UNAVAILABLE with Retry-After.
+    if ((statusCode === 502 || statusCode === 504) && !isJson(headers['content-type'])) {
+      this.unreachable(new Error(`a hop to the service answered ${statusCode}`));
+      this.replaced = true;
+      return;
+    }
     this.started = true;
     const out = copyHeaders(headers, KEEP_OURS);
     // A service that is draining (or lost a dependency) says 503: the client is told when to come back.
@@ -139,6 +151,7 @@ class AnswerRelay implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.replaced) return;
     if (this.held) {
       this.held.chunks.push(chunk);
       return;
@@ -151,6 +164,11 @@ class AnswerRelay implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     this.ended = true;
+    if (this.replaced) {
+      if (!this.req.complete) this.res.setHeader('connection', 'close');
+      runWithContext(this.context, () => this.next(new AppError('SERVICE_UNAVAILABLE')));
+      return;
+    }
     const held = this.held;
     if (!held) {
       this.res.end();

@@ -10,6 +10,12 @@ export interface MessageSweeps {
     kind: 'awaiting slot' | 'unknown outcome, not resent',
     olderThanMs: number,
   ): Promise<number>;
+  /**
+   * Gives back, to be sent again now, the handed-over attempts that started more than `olderThanMs` ago with no
+   * report of their own while their number's reports have come past them: a send of the same number answered
+   * more than `marginMs` after the attempt started has been reported. Returns how many.
+   */
+  releaseRefutedAttempts(olderThanMs: number, marginMs: number): Promise<number>;
   lockUnknownOutcomes(tx: Tx, olderThanMs: number): Promise<MessageLog[]>;
   /**
    * The earliest time a scheduled message or a retry falls due (or fell due just now), or an attempt in flight reaches the

@@ -27,6 +27,11 @@ export interface StatusReportStore {
    * pricing and cost (`priced`, the latest report's).
    */
   markReported(tx: Tx, marks: ReportMark[]): Promise<void>;
+  /**
+   * Records how far each number's reports have come: the latest send answer (`sent_at`) among the messages the
+   * batch's reports named (see `refutedAttempts` in the sweeps).
+   */
+  markReportedThrough(tx: Tx, marks: ReadonlyArray<{ channelAccountId: string; sentAt: Date }>): Promise<void>;
   /** Takes the reports kept for a provider message id, now that a message has it. */
   takePendingReports<R>(tx: Tx, providerMessageId: string): Promise<Array<{ status: string; report: R }>>;
   /**

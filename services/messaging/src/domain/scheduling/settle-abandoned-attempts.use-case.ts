@@ -8,16 +8,23 @@ import type { MessagingDeps } from '../messaging-deps';
  *
  * Any other may have reached the upstream: its worker died in the call, or the call timed out or lost its
  * connection after the request was written. It stays queued while the upstream's status reports may still name
- * its attempt (reconcileSendAttempts gives it the report's wamid and status). When none did within the
- * reconciliation window, counted from the attempt's start and never shorter than a live call may take, the
- * policy settles it: `fail` (sending again could reach the customer twice), or `resend`, once: a second unknown
- * outcome fails.
+ * its attempt (reconcileSendAttempts gives it the report's wamid and status). The upstream reports what it took
+ * within seconds: once the number's reports have come past it (a send of the same number answered more than the
+ * longest call and REPORT_ORDER_MARGIN_MS after it started has been reported) and none named it, the upstream never
+ * took it, and it is sent again at once with its next attempt number. While no report of the number comes at all
+ * (ingress, the broker or the upstream's webhooks away), nothing is decided. When the reconciliation window ends
+ * with no evidence either way, the policy settles it: `resend`, once (a second unknown outcome fails), or `fail`.
  */
 type SettleDeps = ChangeStatusDeps & Pick<MessagingDeps, 'unitOfWork' | 'sweeps' | 'logger'>;
 
-/** How long an attempt may stay unfinished before this sweep settles it (the scheduler wakes for that moment). */
+/** How long an attempt may stay unfinished before the window settles it. */
 export function settleWindowMs(config: SettleDeps['config']): number {
   return Math.max(config.UNKNOWN_OUTCOME_WINDOW_MS, config.UPSTREAM_TIMEOUT_MS + config.ATTEMPT_GRACE_MS);
+}
+
+/** How long after its start an unfinished attempt can be refuted by its number's reports: past any live call. */
+export function refutableAfterMs(config: SettleDeps['config']): number {
+  return config.UPSTREAM_TIMEOUT_MS + config.REPORT_ORDER_MARGIN_MS;
 }
 
 /** Answers how many attempts it settled (sent again or failed), so the scheduler's next pass comes soon. */
@@ -27,6 +34,12 @@ export async function settleAbandonedAttempts(deps: SettleDeps): Promise<number>
   const resent = await deps.sweeps.releaseUnfinishedAttempts('awaiting slot', graceMs);
   if (resent > 0)
     deps.logger.warn('messages a stopped worker held before their slot sent again', { count: resent });
+  const refutedAfter = refutableAfterMs(deps.config);
+  const refuted = await deps.sweeps.releaseRefutedAttempts(refutedAfter, refutedAfter);
+  if (refuted > 0)
+    deps.logger.warn('sends the upstream never took (its reports of their number came past them) sent again', {
+      count: refuted,
+    });
   const windowMs = settleWindowMs(deps.config);
   let again = 0;
   if (UNKNOWN_OUTCOME_POLICY === 'resend') {
@@ -36,7 +49,7 @@ export async function settleAbandonedAttempts(deps: SettleDeps): Promise<number>
         count: again,
       });
   }
-  return resent + again + (await failUnknownOutcomes(deps, windowMs));
+  return resent + refuted + again + (await failUnknownOutcomes(deps, windowMs));
 }
 
 /** Fails the sends of unknown outcome whose window ran out (after their one resend, under `resend`). */

@@ -1,4 +1,10 @@
-import { continueTrace, formatTraceparent, runWithTrace, type TraceContext } from '@bm/platform';
+import {
+  continueTrace,
+  formatTraceparent,
+  isTransientFailure,
+  runWithTrace,
+  type TraceContext,
+} from '@bm/platform';
 import { describeFailure, retryDelayMs, retryRuleOf } from '../lifecycle/message-lifecycle';
 import { applyPendingReports } from '../statuses/apply-status-report.use-case';
 import { changeStatus, sentRecord, type ChangeStatusDeps } from '../statuses/change-status';
@@ -24,6 +30,12 @@ export type DeliverDeps = ChangeStatusDeps &
     | 'rateCard'
   >;
 
+/**
+ * Writes what a send worker knows (the upstream's answer, a claim it gives back) until it is written. An answer in
+ * hand is never thrown away for an outage: while the database or the broker is away (a transient failure), the
+ * write is tried again for as long as it lasts, at most `PERSIST_RETRY_MAX_MS` apart; only a process that dies can
+ * leave an outcome unknown (issue 33). Any other failure is given up after 8 tries.
+ */
 async function persistently<T>(
   deps: Pick<MessagingDeps, 'logger'>,
   what: string,
@@ -33,12 +45,15 @@ async function persistently<T>(
     try {
       return await write();
     } catch (err) {
-      if (attempt >= 8) throw err;
+      if (attempt >= 8 && !isTransientFailure(err)) throw err;
       deps.logger.warn(`${what} failed, retrying`, { attempt, error: (err as Error).message });
-      await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 10_000)));
+      await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** Math.min(attempt, 10), PERSIST_RETRY_MAX_MS)));
     }
   }
 }
+
+/** The longest pause between two tries of a write that must be made (an answer in hand). */
+const PERSIST_RETRY_MAX_MS = 5_000;
 
 /**
  * A message whose slot comes due within this time of the claim is handed to the upstream without first

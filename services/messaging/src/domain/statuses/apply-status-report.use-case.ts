@@ -176,8 +176,19 @@ export async function applyStatusReports(
         [...locked, ...settled],
       ),
     );
+    await deps.statusReports.markReportedThrough(tx, reportedThrough(reports, messages, settled));
     return outcomes;
   });
+}
+
+/** The send answers of the messages this batch's reports named, by number: how far its reports have come. */
+function reportedThrough(
+  reports: readonly StatusReport[],
+  messages: ReadonlyMap<string, MessageLog>,
+  settled: readonly MessageLog[],
+): Array<{ channelAccountId: string; sentAt: Date }> {
+  const named = [...reports.flatMap((r) => messages.get(r.item.provider_message_id) ?? []), ...settled];
+  return named.flatMap((m) => (m.sentAt ? [{ channelAccountId: m.channelAccountId, sentAt: m.sentAt }] : []));
 }
 
 /**
