@@ -313,6 +313,9 @@ describe('the dashboard part 2 (campaigns, opt-outs, flows, notifications, overv
     ).toBe(1);
     const capacity = page.getByRole('row').filter({ hasText: big.channelAccountId });
     expect(await capacity.textContent()).toMatch(/\d+ used/);
+    // The capacity is the number's business portfolio's (by default its WABA).
+    const byNumber = page.getByRole('table', { name: 'Capacity by number' });
+    expect(await byNumber.getByRole('columnheader', { name: 'Portfolio' }).count()).toBe(1);
     await shot(page, 'overview');
     expect(consoleErrors).toEqual([]);
   });

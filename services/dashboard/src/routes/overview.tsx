@@ -64,6 +64,8 @@ function Charts({ stats }: { stats: MessageStats }) {
 const CAPACITY_COLUMNS: Column<ChannelAccount>[] = [
   { header: 'Number', cell: (a) => phone(a.display_phone_number) },
   { header: 'API ID', cell: (a) => <code>{a.channel_account_id}</code> },
+  // The daily limit is the business portfolio's: every number of it draws on the same capacity.
+  { header: 'Portfolio', cell: (a) => a.business_id },
   { header: 'Capacity used today', cell: (a) => <CapacityBar capacity={a.capacity} /> },
 ];
 
