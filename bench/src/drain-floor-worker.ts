@@ -1,4 +1,5 @@
 import { Agent } from 'node:http';
+import { join } from 'node:path';
 import amqp from 'amqplib';
 import { Pool } from 'pg';
 import { postJson } from './harness';
@@ -13,8 +14,17 @@ interface Command {
   body: unknown;
 }
 
+// The Graph API version the worker speaks (messaging's UPSTREAM_API_VERSION, v24.0 by default): the sandbox plays
+// the wire of that version, whose work per send (user ids, the portfolio's limit, pricing) the floor must share.
+const { loadMessagingConfig } = require(
+  join(__dirname, '..', '..', 'services', 'messaging', 'dist', 'config.js'),
+) as {
+  loadMessagingConfig: (env: NodeJS.ProcessEnv) => { UPSTREAM_API_VERSION: string };
+};
+const version = process.env.FLOOR_API_VERSION ?? loadMessagingConfig(process.env).UPSTREAM_API_VERSION;
+
 const sandbox = new URL(
-  `/${process.env.FLOOR_API_VERSION ?? 'v21.0'}/${process.env.FLOOR_PHONE_NUMBER_ID ?? ''}/messages`,
+  `/${version}/${process.env.FLOOR_PHONE_NUMBER_ID ?? ''}/messages`,
   process.env.FLOOR_SANDBOX_URL ?? 'http://127.0.0.1:4010',
 );
 const concurrency = Number(process.env.FLOOR_CONCURRENCY ?? 200);
