@@ -759,6 +759,9 @@ it(
         `(${outage.stopsMissing.length} not applied); dead letters: ${outage.deadLetters}\n`,
     );
     if (outage.unapplied.length > 0) process.stdout.write(`unapplied: ${outage.unapplied.join(', ')}\n`);
+    // Named, so that a miss can be followed through messaging's outbox and the dispatcher's deliveries.
+    if (outage.webhooksMissing.length > 0)
+      process.stdout.write(`without their webhook: ${outage.webhooksMissing.join(', ')}\n`);
     expect({
       unappliedReports: outage.unapplied.length,
       webhooksMissing: outage.webhooksMissing.length,
