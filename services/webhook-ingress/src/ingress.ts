@@ -1,6 +1,6 @@
 import {
+  campaignClientFor,
   createServiceRuntime,
-  InternalClient,
   messagingClientFor,
   openServiceBase,
   OutboxRelay,
@@ -35,14 +35,7 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
   const { logger, metrics, dataSource, amqp } = base;
   const events = new InboundEventRepository(dataSource, logger);
   const messaging = messagingClientFor(config);
-  const campaign = config.CAMPAIGN_URL
-    ? new InternalClient({
-        service: 'campaign',
-        baseUrl: config.CAMPAIGN_URL,
-        token: config.INTERNAL_TOKEN,
-        timeoutMs: config.MESSAGING_TIMEOUT_MS,
-      })
-    : undefined;
+  const campaign = config.CAMPAIGN_URL ? campaignClientFor(config) : undefined;
   const deps: IngressDeps = {
     config,
     logger,

@@ -698,7 +698,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove an opted-out contact */
+        /** Remove an opted-out contact (the path names a phone or a user id) */
         delete: operations["removeOptOut"];
         options?: never;
         head?: never;
@@ -12307,7 +12307,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Remove an opted-out contact */
+            /** @description Remove an opted-out contact (the path names a phone or a user id) */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

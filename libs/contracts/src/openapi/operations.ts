@@ -243,7 +243,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: [],
   }),
   removeOptOut: api({
-    summary: 'Remove an opted-out contact',
+    summary: 'Remove an opted-out contact (the path names a phone or a user id)',
     tag: 'Opt-outs',
     status: 200,
     data: 'OptOutDeleted',
@@ -368,7 +368,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     auth: 'upstream',
     status: 200,
     data: 'Received',
-    errors: ['INVALID_SIGNATURE', 'PAYLOAD_TOO_LARGE', 'INVALID_JSON'],
+    errors: ['INVALID_SIGNATURE', 'PAYLOAD_TOO_LARGE', 'INVALID_JSON', 'SERVICE_UNAVAILABLE'],
   },
   getHealth: {
     summary: 'Health of the gateway and its dependencies',

@@ -143,12 +143,7 @@ export class InternalClient {
       throw new AppError('SERVICE_UNAVAILABLE', `The ${service} service answered ${status} to ${what}`);
     }
     const code = body.error?.code;
-    if (
-      isErrorCode(code) &&
-      code !== 'VALIDATION_ERROR' &&
-      status >= 400 &&
-      status < 500
-    ) {
+    if (isErrorCode(code) && code !== 'VALIDATION_ERROR' && status >= 400 && status < 500) {
       const message = typeof body.error?.message === 'string' ? body.error.message : undefined;
       const details = body.error?.details;
       throw new AppError(
@@ -182,6 +177,24 @@ export function messagingClientFor(config: MessagingCallerConfig): InternalClien
   return new InternalClient({
     service: 'messaging',
     baseUrl: config.MESSAGING_URL,
+    token: config.INTERNAL_TOKEN,
+    timeoutMs: config.MESSAGING_TIMEOUT_MS,
+  });
+}
+
+/** The settings of a service that calls the campaign service's internal endpoints. */
+export interface CampaignCallerConfig {
+  CAMPAIGN_URL: string;
+  INTERNAL_TOKEN: string;
+}
+
+/** The internal client of the campaign service, from the caller's configuration; bounded like messaging's calls. */
+export function campaignClientFor(
+  config: CampaignCallerConfig & { MESSAGING_TIMEOUT_MS: number },
+): InternalClient {
+  return new InternalClient({
+    service: 'campaign',
+    baseUrl: config.CAMPAIGN_URL,
     token: config.INTERNAL_TOKEN,
     timeoutMs: config.MESSAGING_TIMEOUT_MS,
   });

@@ -43,13 +43,16 @@ export class OptOutRepository implements OptOuts {
     return rows.length > 0;
   }
 
-  async link(tenantId: number, link: CustomerLink): Promise<void> {
-    await this.db.query(
+  async link(tenantId: number, link: CustomerLink): Promise<boolean> {
+    const rows = await queryRows<{ user_id: string }>(
+      this.db,
       `INSERT INTO campaign.customer_links (tenant_id, user_id, phone) VALUES ($1, $2, $3)
        ON CONFLICT (tenant_id, user_id) DO UPDATE SET phone = EXCLUDED.phone, linked_at = now()
-       WHERE customer_links.phone <> EXCLUDED.phone`,
+       WHERE customer_links.phone <> EXCLUDED.phone
+       RETURNING user_id`,
       [tenantId, link.userId, link.phone],
     );
+    return rows.length > 0;
   }
 
   async forget(tenantId: number, address: string): Promise<void> {

@@ -70,7 +70,8 @@ export function applyCustomerStop(
  */
 async function linkCustomer(deps: CustomerOptOutDeps, tenantId: number, link: CustomerLink): Promise<void> {
   await changeOptOut(deps, async (tx) => {
-    await tx.optOuts.link(tenantId, link);
+    // A link already known was merged when it was made (and every opt-out since covers both): nothing to do.
+    if (!(await tx.optOuts.link(tenantId, link))) return { changes: [] };
     const [byPhone, byUserId] = await Promise.all([
       tx.optOuts.find(tenantId, link.phone),
       tx.optOuts.find(tenantId, link.userId),

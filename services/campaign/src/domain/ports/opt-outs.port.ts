@@ -25,8 +25,8 @@ export interface OptOuts {
   find(tenantId: number, phone: string): Promise<OptOut | undefined>;
   /** Removes a phone; whether it was there. */
   remove(tenantId: number, phone: string): Promise<boolean>;
-  /** Records that a phone and a user id are one customer (a user id belongs to one phone). */
-  link(tenantId: number, link: CustomerLink): Promise<void>;
+  /** Records that a phone and a user id are one customer (a user id belongs to one phone); whether it is new. */
+  link(tenantId: number, link: CustomerLink): Promise<boolean>;
   /** Drops the links of an address the customer left. */
   forget(tenantId: number, address: string): Promise<void>;
   /** The customer's other addresses: those linked to this one. */
