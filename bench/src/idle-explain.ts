@@ -32,9 +32,10 @@ const { RetentionRepository } = load('webhook-dispatcher', 'data-access/retentio
 
 /** Volumes: a day of a busy number's traffic, and the finished rows a retention keeps. */
 const FILL = [
-  `INSERT INTO messaging.channel_accounts (id, tenant_id, phone_number_id, waba_id, display_phone_number,
-     access_token_sealed, tier, throughput_per_second)
-   VALUES ('ca_explain', 1, '100000000000001', '200000000000001', '15550001111', 'sealed', 'TIER_1K', 80)`,
+  `INSERT INTO messaging.channel_accounts (id, tenant_id, phone_number_id, waba_id, business_id,
+     display_phone_number, access_token_sealed, tier, throughput_per_second)
+   VALUES ('ca_explain', 1, '100000000000001', '200000000000001', '200000000000001', '15550001111', 'sealed',
+           'TIER_1K', 80)`,
   // Most messages finished (read, delivered, failed); a few scheduled in the future, retrying, in flight.
   `INSERT INTO messaging.message_logs (tenant_id, channel_account_id, to_phone, message_type, content,
      conversation_category, status, provider_message_id, scheduled_at, next_attempt_at, attempt_started_at,

@@ -107,9 +107,9 @@ async function seedAccount(db: Client): Promise<Account> {
   };
   // Never used to send: the benchmark only reports statuses of messages it seeds as sent.
   await db.query(
-    `INSERT INTO messaging.channel_accounts (id, tenant_id, phone_number_id, waba_id, display_phone_number,
-       access_token_sealed, tier, throughput_per_second)
-     VALUES ($1, $2, $3, $4, '15550009999', 'unused', 'TIER_UNLIMITED', 1000)`,
+    `INSERT INTO messaging.channel_accounts (id, tenant_id, phone_number_id, waba_id, business_id,
+       display_phone_number, access_token_sealed, tier, throughput_per_second)
+     VALUES ($1, $2, $3, $4, $4, '15550009999', 'unused', 'TIER_UNLIMITED', 1000)`,
     [account.id, account.tenantId, account.phoneNumberId, account.wabaId],
   );
   return account;
