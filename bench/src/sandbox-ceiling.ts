@@ -36,7 +36,7 @@ const { messageBody } = require(join(MESSAGING_DIST, 'data-access/upstream/messa
     callbackData: string,
   ) => Record<string, unknown>;
 };
-const { callbackDataOf } = require(join(MESSAGING_DIST, 'domain/statuses/send-attempt.js')) as {
+const { callbackDataOf } = require(join(MESSAGING_DIST, 'domain/lifecycle/message-lifecycle.js')) as {
   callbackDataOf: (message: { id: number; sendAttempts: number }) => string;
 };
 

@@ -143,7 +143,8 @@ export class GroupCommit<T, R = void> {
 
   private async run(group: Array<Waiting<T, R>>): Promise<void> {
     try {
-      const results = (await this.applyThroughConflicts(group.map((w) => w.item))) as readonly R[] | undefined;
+      const results = (await this.applyThroughConflicts(group.map((w) => w.item))) as
+        readonly R[] | undefined;
       group.forEach((w, i) => w.resolve(results?.[i] as R));
       return;
     } catch (err) {
@@ -191,7 +192,8 @@ const CONFLICT_ATTEMPTS = 3;
 
 /** A PostgreSQL deadlock (40P01) or serialization failure (40001), as pg or TypeORM's QueryFailedError reports it. */
 function isLockConflict(err: unknown): boolean {
-  const code = (e: unknown) => (e !== null && typeof e === 'object' ? (e as { code?: unknown }).code : undefined);
+  const code = (e: unknown) =>
+    e !== null && typeof e === 'object' ? (e as { code?: unknown }).code : undefined;
   const c = code(err) ?? code((err as { driverError?: unknown } | null)?.driverError);
   return c === '40P01' || c === '40001';
 }

@@ -116,3 +116,29 @@ export function isTransientFailure(err: unknown): boolean {
   }
   return false;
 }
+
+/** The longest pause between two tries of a write that must be made. */
+const PERSIST_RETRY_MAX_MS = 5_000;
+
+/**
+ * Makes a write that must not be lost (an answer in hand, a claim given back) until it is made: while a dependency
+ * is away (a transient failure) it is tried again for as long as that lasts, at most `PERSIST_RETRY_MAX_MS` apart;
+ * any other failure is given up after 8 tries.
+ */
+export async function persistently<T>(
+  logger: { warn(message: string, fields?: Record<string, unknown>): void },
+  what: string,
+  write: () => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await write();
+    } catch (err) {
+      if (attempt >= 8 && !isTransientFailure(err)) throw err;
+      logger.warn(`${what} failed, retrying`, { attempt, error: (err as Error).message });
+      await new Promise((r) =>
+        setTimeout(r, Math.min(250 * 2 ** Math.min(attempt, 10), PERSIST_RETRY_MAX_MS)),
+      );
+    }
+  }
+}

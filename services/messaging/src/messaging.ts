@@ -25,6 +25,8 @@ import { DUE_CHANNEL, MessageSweepRepository } from './data-access/message-sweep
 import { MessageLogWriter } from './data-access/message-log-writer';
 import { MessagingOutbox } from './data-access/outbox';
 import { RedisSlotSchedule } from './data-access/redis-slot-schedule';
+import { ClaimedSends } from './data-access/send-hand-over';
+import { StatusReportBatches } from './data-access/status-report-batches';
 import { StatusReportRepository } from './data-access/status-report.repository';
 import { TemplateRepository } from './data-access/template.repository';
 import { idempotentRequests, TransactionRunner } from './data-access/unit-of-work';
@@ -33,6 +35,7 @@ import { upstreamMetrics } from './data-access/upstream/upstream-metrics';
 import { expireFlowSessions } from './domain/flows/expire-flow-sessions.use-case';
 import type { MessagingDeps } from './domain/messaging-deps';
 import { releaseDueMessages } from './domain/scheduling/release-due-messages.use-case';
+import { applyStatusReports } from './domain/statuses/apply-status-report.use-case';
 import { expirePendingReports } from './domain/statuses/expire-pending-reports.use-case';
 import { ThroughputLimiter } from './domain/sending/throughput-limiter';
 import { registerConsumers } from './entry-points/consumers/messaging.consumers';
@@ -57,6 +60,8 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
   const redis = createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger });
   const messages = new MessageLogRepository(dataSource, config.CAPACITY_WINDOW_MS);
   const messageWriter = new MessageLogWriter(messages, dataSource);
+  const accounts = new ChannelAccountRepository(dataSource);
+  const statusReports = new StatusReportRepository(dataSource);
   const deps: MessagingService['deps'] = {
     dataSource,
     config,
@@ -70,12 +75,25 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
       config.UPSTREAM_TIMEOUT_MS,
       upstreamMetrics(metrics),
     ),
-    accounts: new ChannelAccountRepository(dataSource),
+    accounts,
     templates: new TemplateRepository(dataSource),
     messages,
     reader: messages,
     sendQueue: messages,
-    statusReports: new StatusReportRepository(dataSource),
+    handOver: new ClaimedSends(
+      messages,
+      new ThroughputLimiter(new RedisSlotSchedule(redis), config.THROUGHPUT_SAFETY),
+      config,
+      logger,
+    ),
+    statusReports,
+    statusIntake: new StatusReportBatches(
+      dataSource,
+      statusReports,
+      accounts,
+      (tx, reports, found) => applyStatusReports(deps, tx, reports, found),
+      logger,
+    ),
     sweeps: new MessageSweepRepository(dataSource),
     messageWriter,
     customers: new CustomerStateRepository(dataSource),
@@ -149,12 +167,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
         dashboardRoutes(router, deps);
       },
     },
-    consumers: () =>
-      registerConsumers(
-        amqp,
-        deps,
-        new ThroughputLimiter(new RedisSlotSchedule(redis), config.THROUGHPUT_SAFETY),
-      ),
+    consumers: () => registerConsumers(amqp, deps),
     relay,
     tasks: [scheduler, flowSweep, reportRetention],
     drain: [messageWriter.inserts],

@@ -52,14 +52,14 @@ function corkEachTurn(stream: unknown): void {
     corked = false;
     stream.uncork();
   };
-  stream.write = ((...args: unknown[]) => {
+  stream.write = (...args: unknown[]) => {
     if (!corked) {
       corked = true;
       stream.cork();
       process.nextTick(uncork);
     }
     return write(...args);
-  });
+  };
 }
 
 /** The broker said no (bad credentials, missing rights, topology that does not match): retrying will not help. */

@@ -67,10 +67,10 @@ export class CustomerStateRepository implements CustomerStateStore {
   }
 
   async forget(tx: EntityManager, tenantId: number, address: string): Promise<void> {
-    await tx.query('DELETE FROM messaging.customer_links WHERE tenant_id = $1 AND (user_id = $2 OR phone = $2)', [
-      tenantId,
-      address,
-    ]);
+    await tx.query(
+      'DELETE FROM messaging.customer_links WHERE tenant_id = $1 AND (user_id = $2 OR phone = $2)',
+      [tenantId, address],
+    );
   }
 
   async addressesOf(tenantId: number, address: string, db: Db = this.dataSource): Promise<string[]> {

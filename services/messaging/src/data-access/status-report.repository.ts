@@ -124,7 +124,12 @@ export class StatusReportRepository implements StatusReportStore {
    * Clears `held`, records `played_at` (the earliest) and, when a report priced the message, its pricing and cost
    * (the last mark's: marks come in arrival order); rows locked in id order, as every batch does.
    */
-  async markReported(tx: EntityManager, marks: ReportMark[]): Promise<void> {
+  async markReported(
+    tx: EntityManager,
+    marks: ReportMark[],
+    reportedThrough: ReadonlyArray<{ channelAccountId: string; sentAt: Date }>,
+  ): Promise<void> {
+    await this.markReportedThrough(tx, reportedThrough);
     if (marks.length === 0) return;
     const byId = new Map<number, { played: Date | null; priced: ReportMark['priced'] }>();
     for (const mark of marks) {
@@ -169,7 +174,8 @@ export class StatusReportRepository implements StatusReportStore {
     );
   }
 
-  async markReportedThrough(
+  /** Records each number's latest send answer among the messages the reports named (report_marks, per backend). */
+  private async markReportedThrough(
     tx: EntityManager,
     marks: ReadonlyArray<{ channelAccountId: string; sentAt: Date }>,
   ): Promise<void> {

@@ -10,8 +10,8 @@ import type { IdempotentRequests } from './ports/idempotency.port';
 import type { MessageLogStore, MessageLogWriterPort } from './ports/message-log.port';
 import type { MessageReader } from './ports/message-reader.port';
 import type { MessageSweeps } from './ports/message-sweep.port';
-import type { SendQueue } from './ports/send-queue.port';
-import type { StatusReportStore } from './ports/status-report.port';
+import type { SendHandOver, SendQueue } from './ports/send-queue.port';
+import type { StatusReportIntake, StatusReportStore } from './ports/status-report.port';
 import type { EventOutbox } from './ports/outbox.port';
 import type { UnitOfWork } from './ports/unit-of-work.port';
 import type { UpstreamAccountApi, UpstreamSender } from './ports/upstream.port';
@@ -35,7 +35,11 @@ export interface MessagingDeps {
   reader: MessageReader;
   /** The send path's claims and their settlement. */
   sendQueue: SendQueue;
+  /** The send path's claims, paced and handed to the upstream. */
+  handOver: SendHandOver;
   statusReports: StatusReportStore;
+  /** Where status reports come in, to be applied in batches. */
+  statusIntake: StatusReportIntake;
   /** The scheduler pass's batches (due, stranded, unfinished). */
   sweeps: MessageSweeps;
   /** Batches the send path's inserts (group commit). */

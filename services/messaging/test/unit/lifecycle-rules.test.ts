@@ -7,6 +7,8 @@ import {
   normalizeKeyword,
 } from '../../src/domain/flows/flow-rules';
 import {
+  attemptOf,
+  callbackDataOf,
   canMoveTo,
   describeFailure,
   isServiceWindowOpen,
@@ -17,7 +19,6 @@ import {
   SERVICE_WINDOW_HOURS,
   statusesBefore,
 } from '../../src/domain/lifecycle/message-lifecycle';
-import { attemptOf, callbackDataOf } from '../../src/domain/statuses/send-attempt';
 
 /* Messaging's pure rules, without a database, a broker or the upstream: a message's statuses and sub-states, the
  * service window, a send attempt's name in the upstream's reports, and a conversation flow's graph. */

@@ -11,7 +11,12 @@ import type { Tx } from '../ports/unit-of-work.port';
 type CustomerDeps = Pick<MessagingDeps, 'customers'>;
 
 /** The address a customer's window and messages are kept under: their phone when known, else their user id. */
-export async function keyAddressOf(deps: CustomerDeps, tenantId: number, address: string, tx?: Tx): Promise<string> {
+export async function keyAddressOf(
+  deps: CustomerDeps,
+  tenantId: number,
+  address: string,
+  tx?: Tx,
+): Promise<string> {
   if (!isUserIdAddress(address)) return address;
   const addresses = await deps.customers.addressesOf(tenantId, address, tx);
   return addresses.find((a) => !isUserIdAddress(a)) ?? address;

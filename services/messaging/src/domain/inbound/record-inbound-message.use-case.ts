@@ -77,7 +77,8 @@ export async function recordInboundMessage(
       at,
     };
     // Flow sessions and their replies are kept by phone: a customer known by user id only goes to a person.
-    const routed = knownPhone !== null && (await routeInboundToFlow(deps, tx, message, item, newConversation));
+    const routed =
+      knownPhone !== null && (await routeInboundToFlow(deps, tx, message, item, newConversation));
     if (!routed) await requestLiveChat(deps, tx, message, null);
     return true;
   });

@@ -1,4 +1,6 @@
 import { isUserIdAddress, type MessageStatus } from '@bm/contracts';
+import { buildEvent } from '../emit-event';
+import type { MessageLog, SentRecord } from '../ports/message-log.port';
 
 /*
  * A message's life, as plain rules: its statuses and the order they move in (CONTRACT.md "Message status
@@ -128,4 +130,72 @@ export function recipientOf(m: { toPhone: string; toUserId: string | null }): {
   userId: string | null;
 } {
   return { phone: isUserIdAddress(m.toPhone) ? null : m.toPhone, userId: m.toUserId };
+}
+
+/** One send attempt of a message log: its id and the attempt number the claim gave it. */
+export interface SendAttemptId {
+  messageLogId: number;
+  attempt: number;
+}
+
+// `bm1:` marks our own data (another sender on the same WABA may use the field too) and its format's version.
+const FORMAT = /^bm1:(\d{1,18}):(\d{1,6})$/;
+
+/**
+ * The `biz_opaque_callback_data` of a send attempt. The upstream echoes it in every status report of the
+ * message, which is how a report is tied to a send whose answer (and so whose wamid) never arrived.
+ */
+export function callbackDataOf(message: { id: number; sendAttempts: number }): string {
+  return `bm1:${message.id}:${message.sendAttempts}`;
+}
+
+/** The send attempt a status report names, or undefined when it carries no callback data of ours. */
+export function attemptOf(callbackData: string | null | undefined): SendAttemptId | undefined {
+  const match = FORMAT.exec(callbackData ?? '');
+  if (!match) return undefined;
+  return { messageLogId: Number(match[1]), attempt: Number(match[2]) };
+}
+
+export interface StatusChange {
+  status: MessageStatus;
+  at?: Date;
+  providerMessageId?: string;
+  errorCode?: number | null;
+  errorMessage?: string | null;
+}
+
+/** The fields of `message.status_updated` for a message now in its new status. */
+export function statusEventFields(updated: MessageLog, previous: MessageStatus) {
+  return {
+    message_log_id: updated.id,
+    channel_account_id: updated.channelAccountId,
+    status: updated.status,
+    previous_status: previous,
+    to_phone: recipientOf(updated).phone,
+    provider_message_id: updated.providerMessageId,
+    error_code: updated.errorCode,
+    error_message: updated.errorMessage,
+    campaign_id: updated.campaignId,
+    campaign_recipient_id: updated.campaignRecipientId,
+    campaign_recipient_attempt: updated.campaignRecipientAttempt,
+  };
+}
+
+/** A queued message the upstream accepted as `providerMessageId`, with its `sent` event, as `markSent` takes it. */
+export function sentRecord(
+  message: MessageLog,
+  providerMessageId: string,
+  traceparent: string | undefined,
+  held = false,
+): SentRecord {
+  const view: MessageLog = { ...message, status: 'sent', providerMessageId };
+  const event = buildEvent<'message.status_updated'>(message.tenantId, statusEventFields(view, 'queued'));
+  return {
+    id: message.id,
+    providerMessageId,
+    eventId: event.messageId,
+    event: event.payload,
+    traceparent,
+    held,
+  };
 }

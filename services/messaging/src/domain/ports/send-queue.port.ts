@@ -1,4 +1,5 @@
 import type { MessageLog, SentRecord } from './message-log.port';
+import type { SendResult } from './upstream.port';
 import type { Tx } from './unit-of-work.port';
 
 /**
@@ -23,4 +24,33 @@ export interface SendQueue {
    * whose status reports overtook the send. In `tx` when given.
    */
   markSent(sent: SentRecord[], tx?: Tx): Promise<Array<{ message: MessageLog; hasPendingReports: boolean }>>;
+}
+
+/** A number ready to send: its pace, and a call of the upstream for one claimed message from it. */
+export interface SendingNumber {
+  throughputPerSecond: number;
+  send(message: MessageLog): Promise<SendResult>;
+}
+
+/** What a handed-over message's call answered. */
+export interface HandedOver {
+  message: MessageLog;
+  result: SendResult;
+}
+
+/**
+ * The send path's machinery: claims, the pace of each number, and the claims' hand-over to the upstream, so that
+ * a worker dying at any point leaves each message either never sent (given back, sent again) or handed over
+ * (its outcome settled by the upstream's reports).
+ */
+export interface SendHandOver {
+  /**
+   * Claims queued messages for one attempt each and hands each to its number's `send` at its throughput slot;
+   * answers each handed-over message with what its call answered. A claim not handed over (the number could not be
+   * opened, the budget could not be asked, its slot is far off) is given back, to come again: nothing was sent.
+   */
+  handOver(
+    ids: number[],
+    numberFor: (channelAccountId: string) => Promise<SendingNumber>,
+  ): Promise<HandedOver[]>;
 }

@@ -1,22 +1,11 @@
-import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
-import type { ForwardMove, MessageLog } from './message-log.port';
+import type { InboundStatusItem } from '@bm/contracts';
+import type { ForwardMove } from './message-log.port';
 import type { MessagePricing } from '@bm/platform';
 import type { Tx } from './unit-of-work.port';
+import type { StatusReport } from '../lifecycle/status-reports';
 
 /** Status reports of messages, applied in batches, and those that came before their message's wamid. */
 export interface StatusReportStore {
-  /**
-   * Locks the messages with these provider ids whose status is one of the report's `movableFrom` (a receipt can
-   * move them), or with the ids `attempts.wait`, in id order (no deadlock between batches); and those of
-   * `attempts.skipLocked` that no other transaction holds. Answers the locked messages; as `settled` those with
-   * these provider ids that no receipt of the batch can move (read unlocked: statuses only move forward, so they
-   * never will); as `busy` those of `attempts.skipLocked` another transaction holds (their rows as last committed).
-   */
-  lockForReports(
-    tx: Tx,
-    reports: Array<{ providerMessageId: string; movableFrom: readonly MessageStatus[] }>,
-    attempts: { wait: number[]; skipLocked: number[] },
-  ): Promise<{ messages: MessageLog[]; settled: MessageLog[]; busy: MessageLog[] }>;
   /** Keeps receipts whose message has no provider id yet, to be applied once the send records it. */
   keepPendingReports(tx: Tx, items: InboundStatusItem[]): Promise<void>;
   /** Moves each message forward and writes its status event, one statement for the batch. */
@@ -24,14 +13,14 @@ export interface StatusReportStore {
   /**
    * What reports say beside a status move, one statement for the batch: a held message is held no longer (any
    * later report), a voice message was played (`playedAt`, the first report's time kept), and the message's
-   * pricing and cost (`priced`, the latest report's).
+   * pricing and cost (`priced`, the latest report's); and how far each number's reports have come, the latest send
+   * answer (`sent_at`) among the messages they named (see `refutedAttempts` in the sweeps).
    */
-  markReported(tx: Tx, marks: ReportMark[]): Promise<void>;
-  /**
-   * Records how far each number's reports have come: the latest send answer (`sent_at`) among the messages the
-   * batch's reports named (see `refutedAttempts` in the sweeps).
-   */
-  markReportedThrough(tx: Tx, marks: ReadonlyArray<{ channelAccountId: string; sentAt: Date }>): Promise<void>;
+  markReported(
+    tx: Tx,
+    marks: ReportMark[],
+    reportedThrough: ReadonlyArray<{ channelAccountId: string; sentAt: Date }>,
+  ): Promise<void>;
   /** Takes the reports kept for a provider message id, now that a message has it. */
   takePendingReports<R>(tx: Tx, providerMessageId: string): Promise<Array<{ status: string; report: R }>>;
   /**
@@ -41,6 +30,14 @@ export interface StatusReportStore {
   messagesWithOrphanedReports(after: ReportCursor | null, limit: number): Promise<OrphanedReports>;
   /** Deletes up to `limit` kept reports older than `retentionHours`; answers how many. */
   deleteExpiredPendingReports(retentionHours: number, limit: number): Promise<number>;
+}
+
+/**
+ * Where status reports come in: gathered into batches, their messages locked, and applied by the status rules
+ * (applyStatusReports) in the batch's transaction. Answers once the report is applied (or kept for its wamid).
+ */
+export interface StatusReportIntake {
+  submit(report: StatusReport): Promise<void>;
 }
 
 /** A report's mark on a message beside its status (see `markReported`). */

@@ -37,9 +37,12 @@ export async function settleAbandonedAttempts(deps: SettleDeps): Promise<number>
   const refutedAfter = refutableAfterMs(deps.config);
   const refuted = await deps.sweeps.releaseRefutedAttempts(refutedAfter, refutedAfter);
   if (refuted > 0)
-    deps.logger.warn('sends the upstream never took (its reports of their number came past them) sent again', {
-      count: refuted,
-    });
+    deps.logger.warn(
+      'sends the upstream never took (its reports of their number came past them) sent again',
+      {
+        count: refuted,
+      },
+    );
   const windowMs = settleWindowMs(deps.config);
   let again = 0;
   if (UNKNOWN_OUTCOME_POLICY === 'resend') {

@@ -1,6 +1,4 @@
-import type { MessageStatus } from '@bm/contracts';
-import { buildEvent } from '../emit-event';
-import type { MessageLog, SentRecord } from '../ports/message-log.port';
+import type { MessageLog } from '../ports/message-log.port';
 import type { Tx } from '../ports/unit-of-work.port';
 import {
   isFrequencyCapped,
@@ -8,54 +6,16 @@ import {
   type FrequencyCapRetryDeps,
 } from './frequency-cap-retry';
 import type { MessagingDeps } from '../messaging-deps';
-import { recipientOf, statusesBefore, stopsMarketing } from '../lifecycle/message-lifecycle';
+import {
+  recipientOf,
+  statusEventFields,
+  statusesBefore,
+  stopsMarketing,
+  type StatusChange,
+} from '../lifecycle/message-lifecycle';
 
 /** What a status change touches: the message log, the outbox, and the frequency-cap retry it may create. */
 export type ChangeStatusDeps = Pick<MessagingDeps, 'messages' | 'outbox'> & FrequencyCapRetryDeps;
-
-export interface StatusChange {
-  status: MessageStatus;
-  at?: Date;
-  providerMessageId?: string;
-  errorCode?: number | null;
-  errorMessage?: string | null;
-}
-
-/** The fields of `message.status_updated` for a message now in its new status. */
-export function statusEventFields(updated: MessageLog, previous: MessageStatus) {
-  return {
-    message_log_id: updated.id,
-    channel_account_id: updated.channelAccountId,
-    status: updated.status,
-    previous_status: previous,
-    to_phone: recipientOf(updated).phone,
-    provider_message_id: updated.providerMessageId,
-    error_code: updated.errorCode,
-    error_message: updated.errorMessage,
-    campaign_id: updated.campaignId,
-    campaign_recipient_id: updated.campaignRecipientId,
-    campaign_recipient_attempt: updated.campaignRecipientAttempt,
-  };
-}
-
-/** A queued message the upstream accepted as `providerMessageId`, with its `sent` event, as `markSent` takes it. */
-export function sentRecord(
-  message: MessageLog,
-  providerMessageId: string,
-  traceparent: string | undefined,
-  held = false,
-): SentRecord {
-  const view: MessageLog = { ...message, status: 'sent', providerMessageId };
-  const event = buildEvent<'message.status_updated'>(message.tenantId, statusEventFields(view, 'queued'));
-  return {
-    id: message.id,
-    providerMessageId,
-    eventId: event.messageId,
-    event: event.payload,
-    traceparent,
-    held,
-  };
-}
 
 /**
  * Moves a message to a new status when the rules allow it (a conditional UPDATE, so concurrent reports cannot

@@ -2,7 +2,6 @@ import { DELIVER_COMMAND, deliverCommandSchema, retryPolicyOf } from '@bm/contra
 import { currentTraceparent, GroupCommit, runInTrace, validate, type AmqpClient } from '@bm/platform';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 import { deliverMessages } from '../../domain/sending/deliver-message.use-case';
-import type { ThroughputLimiter } from '../../domain/sending/throughput-limiter';
 
 /**
  * `messaging.deliver`: the deliver commands of queued messages. Messages to deliver that arrive together (within
@@ -10,16 +9,12 @@ import type { ThroughputLimiter } from '../../domain/sending/throughput-limiter'
  * delivered at once (a command may carry hundreds), in batches of half that, so the next one gathers while the
  * current one is on the wire.
  */
-export async function consumeDeliverCommands(
-  amqp: AmqpClient,
-  deps: MessagingDeps,
-  limiter: ThroughputLimiter,
-): Promise<void> {
+export async function consumeDeliverCommands(amqp: AmqpClient, deps: MessagingDeps): Promise<void> {
   const deliveries = new GroupCommit<{ id: number; traceparent: string | undefined }>(
     (batch) => {
       // Each message of a batch keeps the trace of its own delivery.
       const traces = new Map(batch.map((m) => [m.id, m.traceparent]));
-      return deliverMessages(deps, limiter, [...traces.keys()], (id) => traces.get(id));
+      return deliverMessages(deps, [...traces.keys()], (id) => traces.get(id));
     },
     {
       name: 'deliveries',
