@@ -4,11 +4,11 @@ import type {
   Campaign,
   Campaigns,
   CostEstimate,
-  Uploads,
   NewCampaign,
   RecipientCounts,
   StatusChange,
 } from '../domain/ports/campaigns.port';
+import type { Uploads } from '../domain/ports/uploads.port';
 import type { Db } from './db';
 
 interface Row {

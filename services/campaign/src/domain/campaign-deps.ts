@@ -1,7 +1,8 @@
 import type { Logger, RateCard } from '@bm/platform';
 import type { CampaignConfig } from '../config';
 import type { CampaignMetrics } from './campaign-metrics';
-import type { Campaigns, Uploads } from './ports/campaigns.port';
+import type { Campaigns } from './ports/campaigns.port';
+import type { Uploads } from './ports/uploads.port';
 import type { MessagingPort } from './ports/messaging.port';
 import type { OptOuts } from './ports/opt-outs.port';
 import type { Recipients } from './ports/recipients.port';

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { MessageStatsReader, StatsRow } from '../domain/ports/customer.port';
+import type { MessageStatsReader, StatsRow } from '../domain/ports/stats.port';
 
 /**
  * The counters the message_logs triggers keep (migration MessageStats1764900000010): a range of one tenant's

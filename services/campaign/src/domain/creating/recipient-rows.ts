@@ -35,7 +35,8 @@ export function chunkOf(
     // The recipient's address: their user id when given (it must look like one), else their phone's digits. A
     // row with neither, or a malformed one, is kept as submitted, to fail.
     const userId = item.user_id === undefined ? null : item.user_id;
-    const normalized = userId !== null ? (isUserIdAddress(userId) ? userId : null) : normalizePhone(item.phone ?? '');
+    const normalized =
+      userId !== null ? (isUserIdAddress(userId) ? userId : null) : normalizePhone(item.phone ?? '');
     const phone = normalized ?? storableText(userId ?? item.phone ?? '');
     if (seen.has(phone)) continue;
     seen.add(phone);

@@ -3,7 +3,8 @@ import type {
   OutboxEvent,
   RecordAnswer as PlatformRecordAnswer,
 } from '@bm/platform';
-import type { Campaigns, Uploads } from './campaigns.port';
+import type { Campaigns } from './campaigns.port';
+import type { Uploads } from './uploads.port';
 import type { OptOuts } from './opt-outs.port';
 import type { Recipients } from './recipients.port';
 

@@ -36,7 +36,9 @@ export function optOutRoutes(router: Router, deps: CampaignDeps): void {
         async (req, res) => {
           // The path names the customer by phone or by user id.
           const path = String(req.params.phone);
-          const address = isUserIdAddress(path) ? path : validate(optOutPhoneParamSchema.label('phone'), path);
+          const address = isUserIdAddress(path)
+            ? path
+            : validate(optOutPhoneParamSchema.label('phone'), path);
           res.json(ok(await removeOptOut(deps, tenantOf(res), address)));
         },
       ],

@@ -7,7 +7,7 @@ import {
 } from '@bm/contracts';
 import { roundCost } from '@bm/platform';
 import type { MessagingDeps } from '../messaging-deps';
-import type { StatsRow } from '../ports/customer.port';
+import type { StatsRow } from '../ports/stats.port';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

@@ -1,13 +1,6 @@
 import type { CustomerLink } from '@bm/contracts';
 import type { Tx } from './unit-of-work.port';
 
-export interface StatsRow {
-  /** The bucket's start, UTC. */
-  start: Date;
-  status: string;
-  count: number;
-}
-
 /** A customer's message as stored, once per upstream message id. */
 export interface NewInboundMessage {
   providerMessageId: string;
@@ -51,21 +44,4 @@ export interface CustomerStateStore {
 export interface InboundMessageStore {
   /** False when it was stored before (a redelivered webhook). */
   insert(tx: Tx, message: NewInboundMessage): Promise<boolean>;
-}
-
-/** The per-tenant counters of message statuses, by hour and by day. */
-export interface MessageStatsReader {
-  hourly(tenantId: number, from: Date): Promise<StatsRow[]>;
-  daily(tenantId: number, from: Date): Promise<StatsRow[]>;
-  failuresByError(
-    tenantId: number,
-    from: Date,
-    limit: number,
-  ): Promise<Array<{ error: string; count: number }>>;
-  /** The tenant's message costs per day and pricing category since `from`, in one currency. */
-  costDaily(
-    tenantId: number,
-    from: Date,
-    currency: string,
-  ): Promise<Array<{ start: Date; category: string; amount: number }>>;
 }
