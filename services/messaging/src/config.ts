@@ -48,6 +48,12 @@ export interface MessagingConfig extends CommonConfig, RateCardConfig {
    * upstream may show, with room to spare (README, failures).
    */
   REPORT_ORDER_MARGIN_MS: number;
+  /**
+   * How long a send worker's lease on its claims lasts unless renewed (it is renewed five times within it): once it
+   * has lapsed, the worker is taken as dead and its claims are taken over at once. A worker never hands a claim
+   * to the upstream while its own lease may have lapsed.
+   */
+  SEND_WORKER_LEASE_MS: number;
   /** A queued message untouched this long gets a new delivery command (its first may have been lost). */
   STRANDED_AFTER_MS: number;
   FREQUENCY_CAP_RETRY_DELAY_MS: number;
@@ -93,6 +99,7 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv = process.env): Reado
         .default(15 * 60 * 1000),
       UNKNOWN_OUTCOME_POLICY: Joi.string().valid('fail', 'resend').default('resend'),
       REPORT_ORDER_MARGIN_MS: Joi.number().integer().min(0).default(10_000),
+      SEND_WORKER_LEASE_MS: Joi.number().integer().min(500).default(10_000),
       STRANDED_AFTER_MS: Joi.number().integer().min(1000).default(300_000),
       FREQUENCY_CAP_RETRY_DELAY_MS: Joi.number()
         .integer()

@@ -26,6 +26,7 @@ import { MessageLogWriter } from './data-access/message-log-writer';
 import { MessagingOutbox } from './data-access/outbox';
 import { RedisSlotSchedule } from './data-access/redis-slot-schedule';
 import { ClaimedSends } from './data-access/send-hand-over';
+import { SendWorkerLease } from './data-access/send-worker-lease';
 import { StatusReportBatches } from './data-access/status-report-batches';
 import { StatusReportRepository } from './data-access/status-report.repository';
 import { TemplateRepository } from './data-access/template.repository';
@@ -62,6 +63,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
   const messageWriter = new MessageLogWriter(messages, dataSource);
   const accounts = new ChannelAccountRepository(dataSource);
   const statusReports = new StatusReportRepository(dataSource);
+  const lease = new SendWorkerLease(dataSource, config.SEND_WORKER_LEASE_MS);
   const deps: MessagingService['deps'] = {
     dataSource,
     config,
@@ -82,6 +84,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     sendQueue: messages,
     handOver: new ClaimedSends(
       messages,
+      lease,
       new ThroughputLimiter(new RedisSlotSchedule(redis), config.THROUGHPUT_SAFETY),
       config,
       logger,
@@ -136,6 +139,16 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
   );
   listener.listen(DUE_CHANNEL, (at) => scheduler.wakeAt(new Date(Number(at))));
   listener.onReconnect(() => scheduler.wake());
+  // The send worker's lease on its claims; a renewal that finds another worker's lapsed has the scheduler take its
+  // claims over now.
+  const leaseRenewal = new PeriodicTask(
+    'send worker lease',
+    Math.floor(config.SEND_WORKER_LEASE_MS / 5),
+    async () => {
+      if ((await lease.renew()) > 0) scheduler.wake();
+    },
+    logger,
+  );
   const reportRetention = new PeriodicTask(
     'pending report retention',
     10 * 60 * 1000,
@@ -169,8 +182,9 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     },
     consumers: () => registerConsumers(amqp, deps),
     relay,
-    tasks: [scheduler, flowSweep, reportRetention],
-    drain: [messageWriter.inserts],
+    tasks: [leaseRenewal, scheduler, flowSweep, reportRetention],
+    // Once the consumers stopped nothing is in flight: the lease ends, so no replica waits for it to lapse.
+    drain: [messageWriter.inserts, { stop: () => lease.release().catch(() => undefined) }],
     connections: [{ name: 'pg listener', close: () => listener.close() }],
   });
   return { ...runtime, deps };

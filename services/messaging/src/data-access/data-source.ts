@@ -27,6 +27,7 @@ import { SendsToUserIds1766000000004 } from './migrations/1766000000004-sends-to
 import { MessageCostDaily1766000000005 } from './migrations/1766000000005-message-cost-daily';
 import { CustomerLinks1766000000006 } from './migrations/1766000000006-customer-links';
 import { ReportMarks1766200000000 } from './migrations/1766200000000-report-marks';
+import { SendWorkerLeases1766300000000 } from './migrations/1766300000000-send-worker-leases';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -61,6 +62,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       MessageCostDaily1766000000005,
       CustomerLinks1766000000006,
       ReportMarks1766200000000,
+      SendWorkerLeases1766300000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

@@ -307,15 +307,16 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
    * that dies mid-call leaves them marked, so no message is handed over twice for one attempt. Messages not
    * queued, already being sent or waiting for a retry are left out.
    */
-  async claimAttempts(ids: number[]): Promise<MessageLog[]> {
+  async claimAttempts(ids: number[], claimant: string): Promise<MessageLog[]> {
     const rows = await queryRows<Row>(
       this.dataSource,
       `UPDATE messaging.message_logs
-          SET send_attempts = send_attempts + 1, attempt_started_at = now(), awaiting_slot = false, updated_at = now()
+          SET send_attempts = send_attempts + 1, attempt_started_at = now(), awaiting_slot = false, updated_at = now(),
+              claimed_by = $2
         WHERE id = ANY($1::bigint[]) AND status = 'queued' AND attempt_started_at IS NULL
           AND (next_attempt_at IS NULL OR next_attempt_at <= now())
         RETURNING *`,
-      [ids],
+      [ids, claimant],
     );
     return rows.map(toMessageLog);
   }

@@ -86,6 +86,30 @@ export class MessageSweepRepository implements MessageSweeps {
     return rows.length;
   }
 
+  async releaseOrphanedClaims(marginMs: number): Promise<{ awaitingSlot: number; refuted: number }> {
+    const rows = await queryRows<{ awaiting: boolean }>(
+      this.dataSource,
+      `WITH o AS (
+         SELECT s.id, s.awaiting_slot FROM messaging.message_logs s
+          WHERE s.status = 'queued' AND s.attempt_started_at IS NOT NULL AND s.claimed_by IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM messaging.send_workers w
+                             WHERE w.id = s.claimed_by AND w.lease_until >= now())
+            AND (s.awaiting_slot
+                 OR EXISTS (SELECT 1 FROM messaging.report_marks r
+                             WHERE r.channel_account_id = s.channel_account_id
+                               AND r.reported_through > s.attempt_started_at + $1 * interval '1 millisecond'))
+          LIMIT ${SWEEP_BATCH} FOR UPDATE OF s SKIP LOCKED)
+       UPDATE messaging.message_logs m
+          SET attempt_started_at = NULL, next_attempt_at = now(), updated_at = now(), awaiting_slot = false,
+              claimed_by = NULL
+         FROM o WHERE m.id = o.id
+       RETURNING o.awaiting_slot AS awaiting`,
+      [marginMs],
+    );
+    const awaitingSlot = rows.filter((r) => r.awaiting).length;
+    return { awaitingSlot, refuted: rows.length - awaitingSlot };
+  }
+
   async releaseRefutedAttempts(olderThanMs: number, marginMs: number): Promise<number> {
     const rows = await queryRows<{ id: string }>(
       this.dataSource,

@@ -1,7 +1,13 @@
 import { persistently, type Logger } from '@bm/platform';
 import type { MessagingConfig } from '../config';
 import type { MessageLog } from '../domain/ports/message-log.port';
-import type { HandedOver, SendHandOver, SendingNumber, SendQueue } from '../domain/ports/send-queue.port';
+import type {
+  HandedOver,
+  SendHandOver,
+  SendingNumber,
+  SendQueue,
+  WorkerLease,
+} from '../domain/ports/send-queue.port';
 import type { SendResult } from '../domain/ports/upstream.port';
 import type { ThroughputLimiter } from '../domain/sending/throughput-limiter';
 
@@ -12,7 +18,7 @@ import type { ThroughputLimiter } from '../domain/sending/throughput-limiter';
 const HAND_OVER_UNRECORDED_MS = 100;
 /** Not handed over: leaving the awaiting state could not be recorded; its claim goes back. */
 const UNRECORDED = Symbol('unrecorded');
-/** Not handed over: the claim is no longer this worker's. */
+/** Not handed over: the claim is no longer this worker's (another took it over, or may have: the lease lapsed). */
 const NOT_OURS = Symbol('not ours');
 /** Not handed over: its slot had passed by the time the hand-over was recorded; its claim goes back. */
 const LATE = Symbol('late');
@@ -37,6 +43,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class ClaimedSends implements SendHandOver {
   constructor(
     private readonly queue: SendQueue,
+    private readonly lease: WorkerLease,
     private readonly limiter: ThroughputLimiter,
     private readonly config: Pick<MessagingConfig, 'ATTEMPT_GRACE_MS' | 'SEND_RETRY_BASE_MS'>,
     private readonly logger: Logger,
@@ -46,7 +53,9 @@ export class ClaimedSends implements SendHandOver {
     ids: number[],
     numberFor: (channelAccountId: string) => Promise<SendingNumber>,
   ): Promise<HandedOver[]> {
-    const claimed = await this.queue.claimAttempts(ids);
+    // Claims name this worker, whose lease must hold while it has them (a start, or a lapse: renewed first).
+    if (!this.lease.holds()) await this.lease.renew();
+    const claimed = await this.queue.claimAttempts(ids, this.lease.id);
     const byAccount = new Map<string, MessageLog[]>();
     for (const m of claimed)
       byAccount.set(m.channelAccountId, [...(byAccount.get(m.channelAccountId) ?? []), m]);
@@ -112,6 +121,8 @@ export class ClaimedSends implements SendHandOver {
                 const wait = dueAt[k] - Date.now();
                 if (wait > 0) await sleep(wait);
                 if (Date.now() - dueAt[k] > this.limiter.latenessAllowedMs) return LATE;
+                // A worker whose lease may have lapsed (a stalled process) may have had its claims taken over.
+                if (!this.lease.holds()) return NOT_OURS;
                 return number.send(message);
               })(),
             );

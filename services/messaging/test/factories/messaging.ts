@@ -46,7 +46,11 @@ export async function setupMessaging(overrides: Record<string, string> = {}) {
     }),
   );
   await migrateOnce('messaging', config, () => createMessagingDataSource(config));
-  const served = await serveInProcess(await createMessagingService(config), config.DATABASE_URL);
+  // The test's own reads go straight to the database, also when the service reaches it through a proxy.
+  const served = await serveInProcess(
+    await createMessagingService(config),
+    testEnv().DATABASE_URL ?? config.DATABASE_URL,
+  );
   const exchange = await exchangeTap(config);
 
   return {

@@ -162,10 +162,7 @@ describe('a batch of status reports', () => {
   it('when a report is priced or played, then it marks its message; a held one is held no longer', () => {
     const pricing = { billable: true, pricing_model: 'PMP', type: 'regular', category: 'marketing' };
     const plan = planStatusReports(
-      [
-        report('wamid.1', 'delivered', { pricing }),
-        report('wamid.2', 'played'),
-      ],
+      [report('wamid.1', 'delivered', { pricing }), report('wamid.2', 'played')],
       {
         locked: [message(), message({ id: 2, providerMessageId: 'wamid.2', status: 'read', held: true })],
         settled: [],

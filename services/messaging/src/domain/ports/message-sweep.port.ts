@@ -16,6 +16,13 @@ export interface MessageSweeps {
    * more than `marginMs` after the attempt started has been reported. Returns how many.
    */
   releaseRefutedAttempts(olderThanMs: number, marginMs: number): Promise<number>;
+  /**
+   * Takes over the claims of workers whose lease has lapsed (dead, or stalled past their lease), to be sent again
+   * now: those still awaiting their slot at once, since they never left; those handed over once their number's
+   * reports have come past them (a send of the same number answered more than `marginMs` after the claim has been
+   * reported, none naming it). Returns how many of each.
+   */
+  releaseOrphanedClaims(marginMs: number): Promise<{ awaitingSlot: number; refuted: number }>;
   lockUnknownOutcomes(tx: Tx, olderThanMs: number): Promise<MessageLog[]>;
   /**
    * The earliest time a scheduled message or a retry falls due (or fell due just now), or an attempt in flight reaches the

@@ -7,8 +7,8 @@ import type { Tx } from './unit-of-work.port';
  * claim waits for its throughput slot, and settles the attempt (sent, retry later, or given back).
  */
 export interface SendQueue {
-  /** Claims queued messages for one send attempt each, recorded before the upstream call. */
-  claimAttempts(ids: number[]): Promise<MessageLog[]>;
+  /** Claims queued messages for one send attempt each, recorded before the upstream call, as `claimant`'s. */
+  claimAttempts(ids: number[], claimant: string): Promise<MessageLog[]>;
   /** Gives back claims of messages that were never handed over; they come again after `delayMs`. */
   releaseClaims(ids: number[], delayMs: number): Promise<void>;
   /** Records that claimed messages wait for their slot (`true`) or are about to be handed over; the ids still held. */
@@ -53,4 +53,19 @@ export interface SendHandOver {
     ids: number[],
     numberFor: (channelAccountId: string) => Promise<SendingNumber>,
   ): Promise<HandedOver[]>;
+}
+
+/**
+ * A send worker's lease on the claims it makes (SEND_WORKER_LEASE_MS): renewed every few seconds; once it has lapsed
+ * the worker is taken as dead and its claims are taken over by the sweep at once.
+ */
+export interface WorkerLease {
+  /** The worker's id, written on each of its claims. */
+  readonly id: string;
+  /** Whether the lease surely still holds, by this process' clock: a worker hands nothing over once it may not. */
+  holds(): boolean;
+  /** Renews it; answers how many other workers' leases had lapsed (their claims are to be taken over now). */
+  renew(): Promise<number>;
+  /** Ends it at a clean stop, once nothing is in flight. */
+  release(): Promise<void>;
 }
