@@ -1,4 +1,4 @@
-import { freshPhone, useMessaging } from './factories/messaging';
+import { sendReportedNow, unfinishedClaim, useMessaging } from './factories/messaging';
 
 /*
  * Issue 33, a crash costs seconds: a send a dead worker had claimed (attempt started, no answer recorded) is settled
@@ -15,26 +15,8 @@ describe('messaging alone: sends a dead worker claimed, settled by their number 
     UNKNOWN_OUTCOME_WINDOW_MS: '600000',
   });
 
-  /** A message whose first attempt a killed worker started `startedAgo` and never finished. */
-  const claimedByADeadWorker = async (startedAgo: string) => {
-    const phone = freshPhone();
-    const accepted = await t.send({ phone, scheduled_at: '2031-01-01T00:00:00Z' }).expect(202);
-    const id = accepted.body.data.message_log_id as number;
-    await m.query(
-      `UPDATE messaging.message_logs SET status = 'queued', scheduled_at = NULL, send_attempts = 1,
-              attempt_started_at = now() - interval '${startedAgo}', awaiting_slot = false WHERE id = $1`,
-      [id],
-    );
-    return { id, phone };
-  };
-
-  /** A send of the same number, answered now, and its `sent` report. */
-  const laterSendReported = async () => {
-    const id = (await t.send({ phone: freshPhone() }).expect(202)).body.data.message_log_id as number;
-    const sent = await t.messageIn(id, ['sent']);
-    await t.report(sent.provider_message_id as string, 'sent');
-    await t.messageIn(id, ['sent']);
-  };
+  const claimedByADeadWorker = (startedAgo: string) => unfinishedClaim(m, t, { startedAgo });
+  const laterSendReported = () => sendReportedNow(t);
 
   it("when no report of the claim's number has come past it, then nothing is decided: it is neither sent nor failed", async () => {
     const { id, phone } = await claimedByADeadWorker('3 seconds');

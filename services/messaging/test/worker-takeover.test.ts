@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { freshPhone, useMessaging } from './factories/messaging';
+import { sendReportedNow, unfinishedClaim, useMessaging } from './factories/messaging';
 
 /*
  * Issue 33, a worker that starts takes over at once: a claim names its worker, and a worker whose lease has lapsed
@@ -15,25 +15,10 @@ describe('messaging alone: the claims of a worker whose lease lapsed', () => {
     UNKNOWN_OUTCOME_WINDOW_MS: '600000',
   });
 
-  /** A message claimed a second ago by `worker` (no lease unless given one), waiting for its slot or handed over. */
-  const claimedBy = async (worker: string, awaitingSlot: boolean) => {
-    const phone = freshPhone();
-    const accepted = await t.send({ phone, scheduled_at: '2031-01-01T00:00:00Z' }).expect(202);
-    const id = accepted.body.data.message_log_id as number;
-    await m.query(
-      `UPDATE messaging.message_logs SET status = 'queued', scheduled_at = NULL, send_attempts = 1,
-              attempt_started_at = now() - interval '1 second', awaiting_slot = $2, claimed_by = $3 WHERE id = $1`,
-      [id, awaitingSlot, worker],
-    );
-    return { id, phone };
-  };
-
-  const laterSendReported = async () => {
-    const id = (await t.send({ phone: freshPhone() }).expect(202)).body.data.message_log_id as number;
-    const sent = await t.messageIn(id, ['sent']);
-    await t.report(sent.provider_message_id as string, 'sent');
-    await t.messageIn(id, ['sent']);
-  };
+  /** A message claimed a second ago by `worker`, waiting for its slot or handed over. */
+  const claimedBy = (worker: string, awaitingSlot: boolean) =>
+    unfinishedClaim(m, t, { startedAgo: '1 second', awaitingSlot, claimedBy: worker });
+  const laterSendReported = () => sendReportedNow(t);
 
   const quietly = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -137,6 +137,34 @@ export async function connectTenant(m: MessagingContext) {
 export type TenantContext = Awaited<ReturnType<typeof connectTenant>>;
 
 /**
+ * A message whose first attempt a worker started `startedAgo` (an SQL interval) and never finished, as a killed
+ * worker leaves it: handed over, or held for its slot; naming its worker (`claimedBy`) or none, as older replicas.
+ */
+export async function unfinishedClaim(
+  m: MessagingContext,
+  t: TenantContext,
+  claim: { startedAgo: string; awaitingSlot?: boolean; claimedBy?: string | null },
+) {
+  const phone = freshPhone();
+  const accepted = await t.send({ phone, scheduled_at: '2031-01-01T00:00:00Z' }).expect(202);
+  const id = accepted.body.data.message_log_id as number;
+  await m.query(
+    `UPDATE messaging.message_logs SET status = 'queued', scheduled_at = NULL, send_attempts = 1,
+            attempt_started_at = now() - $2::interval, awaiting_slot = $3, claimed_by = $4 WHERE id = $1`,
+    [id, claim.startedAgo, claim.awaitingSlot ?? false, claim.claimedBy ?? null],
+  );
+  return { id, phone };
+}
+
+/** A send of the tenant's number, answered now, and its `sent` report: the number's reports have come this far. */
+export async function sendReportedNow(t: TenantContext): Promise<void> {
+  const id = (await t.send({ phone: freshPhone() }).expect(202)).body.data.message_log_id as number;
+  const sent = await t.messageIn(id, ['sent']);
+  await t.report(sent.provider_message_id as string, 'sent');
+  await t.messageIn(id, ['sent']);
+}
+
+/**
  * Messaging (with these settings) and one connected tenant for a test file: started before its tests, stopped
  * after them. The two objects are filled in when the file starts.
  */
