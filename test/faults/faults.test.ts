@@ -12,9 +12,11 @@ import { ADMIN_TOKEN, Cluster, type ServiceName } from './cluster';
  * The fault suite: a campaign, a stream of single sends and the sandbox's status webhooks run while every
  * service in turn is killed with SIGKILL and started again. Afterwards every accepted send and every campaign
  * recipient has ended exactly once (the sandbox received each at most once), and every event the services
- * committed reached the client's receiver. `FAULTS=full` (pnpm test:faults) adds a larger campaign and
- * outages of RabbitMQ, PostgreSQL and Redis of 15 s each, which touch the machine's shared services: never in
- * parallel with other work.
+ * committed reached the client's receiver. `FAULTS=full` (pnpm test:faults) restarts each killed service 3 s
+ * later, kills messaging a second time twice within 10 s, and adds a larger campaign and outages of RabbitMQ,
+ * PostgreSQL and Redis of 60 s each while the sandbox retries a refused webhook every 30 s, as the real network
+ * does (so the refused reports come back after the reconciliation window, and an answer in hand must decide);
+ * those outages touch the machine's shared services: never in parallel with other work.
  *
  * During every fault a customer also writes STOP (through the sandbox, signed, as the upstream would), and the
  * sandbox reports each status in a webhook call of its own. Afterwards every `delivered` report the ingress
@@ -41,17 +43,21 @@ const FULL = process.env.FAULTS === 'full';
 const RECIPIENTS = FULL ? 5_000 : 400;
 /**
  * The campaign's number sends this many a second (the single sends have a fast number of their own), so the
- * campaign is still sending through the faults: 400 take about 33 s (the kills), 5,000 about 170 s (the kills
+ * campaign is still sending through the faults: 400 take about 33 s (the kills), 5,000 about 7 min (the kills
  * and the outages of RabbitMQ, PostgreSQL and Redis that follow them).
  */
-const CAMPAIGN_MPS = FULL ? 30 : 12;
+const CAMPAIGN_MPS = 12;
 /** How long the suite waits, after a fault's recovery, for the work accepted so far to settle. */
 const SETTLE_MS = FULL ? 60_000 : 30_000;
 /** The campaign service goes second, while most of its recipients are certainly still pending. */
 const KILLED: ServiceName[] = ['gateway', 'campaign', 'messaging', 'webhook-ingress', 'webhook-dispatcher'];
 const FINAL = ['sent', 'delivered', 'read', 'failed'];
 /** How long each shared service stays stopped in the full form. */
-const OUTAGE_MS = 15_000;
+const OUTAGE_MS = 60_000;
+/** How long a killed service stays down before it is started again. */
+const RESTART_AFTER_MS = FULL ? 3_000 : 500;
+/** The full form's refused webhooks come back this often, as the real network's do. */
+const WEBHOOK_RETRY_MS = '30000';
 /** The cluster's own queue names, so the run's other test files (same prefix) never share its dead-letter queues. */
 const PREFIX = `${testEnv().AMQP_PREFIX}.faults`;
 const SENT = ['sent', 'delivered', 'read'];
@@ -68,14 +74,14 @@ interface Outage {
 const PG = 'pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql)" main';
 const OUTAGES: Outage[] = [
   {
-    fault: 'RabbitMQ stopped 15 s',
+    fault: 'RabbitMQ stopped 60 s',
     stop: 'rabbitmqctl stop_app',
     start: 'rabbitmqctl start_app',
     inHealth: false,
   },
-  { fault: 'PostgreSQL stopped 15 s', stop: `${PG} stop -m fast`, start: `${PG} start`, inHealth: true },
+  { fault: 'PostgreSQL stopped 60 s', stop: `${PG} stop -m fast`, start: `${PG} start`, inHealth: true },
   {
-    fault: 'Redis stopped 15 s',
+    fault: 'Redis stopped 60 s',
     stop: 'redis-cli shutdown nosave',
     start:
       'redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no ' +
@@ -88,7 +94,6 @@ function sh(command: string): void {
   const result = spawnSync('bash', ['-c', command], { stdio: 'ignore' });
   if (result.status !== 0) throw new Error(`${command} failed`);
 }
-
 
 /**
  * Phones `1415<exchange digit><6 digits>`, counting up: campaign recipients and single sends draw from
@@ -107,7 +112,15 @@ function phoneSeries(exchangeDigit: '2' | '3' | '4'): () => string {
   };
 }
 
-const cluster = new Cluster({ env: { AMQP_PREFIX: PREFIX } });
+const cluster = new Cluster({
+  env: {
+    AMQP_PREFIX: PREFIX,
+    ...(FULL && {
+      SANDBOX_WEBHOOK_RETRY_BASE_MS: WEBHOOK_RETRY_MS,
+      SANDBOX_WEBHOOK_RETRY_MAX_MS: WEBHOOK_RETRY_MS,
+    }),
+  },
+});
 const received = new Map<string, number>();
 const receiver = createServer((req: IncomingMessage, res) => {
   const id = String(req.headers['x-webhook-id'] ?? '');
@@ -272,8 +285,7 @@ async function outageChecks(
     );
     const acknowledgedStops = stopsSent.filter((phone) => stops.has(phone));
     const queues = (await admin('GET', '/admin/v1/dead-letters')).body.data?.queues as
-      | Array<{ dead_letters: number }>
-      | undefined;
+      Array<{ dead_letters: number }> | undefined;
     return {
       deliveredAcknowledged: delivered.length,
       unapplied: delivered.filter((id) => !applied(id) && !failedAsUnknown(id)),
@@ -534,14 +546,26 @@ it(
     const outages = FULL ? OUTAGES : [];
     for (const [i, name] of KILLED.entries()) {
       await sleep(1_000);
+      await inject(`kill -9 ${name}, restarted`, i === KILLED.length - 1 && !FULL, async () => {
+        await cluster.kill(name);
+        sendStop();
+        await sleep(RESTART_AFTER_MS);
+        await cluster.startService(name);
+      });
+    }
+    if (FULL) {
+      await sleep(1_000);
       await inject(
-        `kill -9 ${name}, restarted`,
-        i === KILLED.length - 1 && outages.length === 0,
+        'kill -9 messaging twice within 10 s, restarted 3 s after each',
+        outages.length === 0,
         async () => {
-          await cluster.kill(name);
-          sendStop();
-          await sleep(500);
-          await cluster.startService(name);
+          for (const _ of [1, 2]) {
+            await cluster.kill('messaging');
+            sendStop();
+            await sleep(RESTART_AFTER_MS);
+            await cluster.startService('messaging');
+            await sleep(4_000);
+          }
         },
       );
     }
@@ -781,15 +805,12 @@ it(
     const campaign = (await api('GET', `/api/v1/campaigns/${campaignId}`)).body.data!;
     expect({ completed, total: campaign.total_count }).toEqual({ completed: true, total: RECIPIENTS });
     expect(ids.length).toBeGreaterThan(20);
-    // A messaging kill leaves "outcome unknown" mostly for what was in the upstream call or due within 100 ms of
-    // its batch's claim (messages waiting longer are recorded as awaiting their slot and sent again). Seen: 0-13
-    // of 400 and 17 of 5,000, against 50-195 of 400 before the awaiting state; a regression shows here.
-    expect(failedUnsent).toBeLessThanOrEqual(RECIPIENTS * 0.05);
-    // Of those, each the upstream took is settled by the status reports naming its attempt: none fails falsely
-    // (89 of 3,000 did before the attempt was named in the send).
-    const messagingKill = faults.findIndex((f) => f.name.startsWith('kill -9 messaging'));
-    expect({ falselyFailedAtMessagingKill: inWindow(falselyFailed, messagingKill).length }).toEqual({
-      falselyFailedAtMessagingKill: 0,
+    // A crash costs seconds, not failures (issue 33): a send a killed worker held is taken over and sent again
+    // when it never reached the upstream (0-13 of 400 and 17 of 5,000 failed before), and one the upstream took is
+    // settled by the status reports naming its attempt (89 of 3,000 failed falsely before the attempt was named).
+    expect({ failedUnsent, falselyFailed: falselyFailed.length }).toEqual({
+      failedUnsent: 0,
+      falselyFailed: 0,
     });
     // The campaign was still sending when its service was killed.
     expect(faults.find((f) => f.name.startsWith('kill -9 campaign'))!.pending).toBeGreaterThan(0);

@@ -65,6 +65,7 @@ export function createSandboxApp(config: Readonly<SandboxConfig>, logger?: Logge
     logger: log,
     maxAttempts: config.SANDBOX_WEBHOOK_MAX_ATTEMPTS,
     retryBaseMs: config.SANDBOX_WEBHOOK_RETRY_BASE_MS,
+    retryMaxMs: config.SANDBOX_WEBHOOK_RETRY_MAX_MS,
   });
   const deps: SandboxDeps = { config, state, timers, webhooks, logger: log };
 

@@ -18,6 +18,8 @@ export interface SandboxConfig {
   SANDBOX_DEFAULT_DISPLAY_PHONE_NUMBER: string;
   SANDBOX_WEBHOOK_MAX_ATTEMPTS: number;
   SANDBOX_WEBHOOK_RETRY_BASE_MS: number;
+  /** The longest pause between two tries of a refused webhook (equal to the base: a fixed interval). */
+  SANDBOX_WEBHOOK_RETRY_MAX_MS: number;
   SANDBOX_MAX_RECORDS: number;
   /** The Graph API version the sandbox plays at least; v24.0 and later speak the 2026 wire (WIRE-2026.md). */
   SANDBOX_GRAPH_VERSION: string;
@@ -47,6 +49,7 @@ export const sandboxEnvSchema = {
   SANDBOX_DEFAULT_DISPLAY_PHONE_NUMBER: Joi.string().min(1).default('15550000000'),
   SANDBOX_WEBHOOK_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(5),
   SANDBOX_WEBHOOK_RETRY_BASE_MS: Joi.number().integer().min(1).default(500),
+  SANDBOX_WEBHOOK_RETRY_MAX_MS: Joi.number().integer().min(1).default(3_600_000),
   SANDBOX_MAX_RECORDS: Joi.number().integer().min(1).default(100_000),
   SANDBOX_GRAPH_VERSION: Joi.string()
     .pattern(/^v\d+\.\d+$/)

@@ -14,17 +14,23 @@ interface SenderOptions {
   logger: Logger;
   maxAttempts: number;
   retryBaseMs: number;
+  /** The longest pause between two tries. */
+  retryMaxMs?: number;
 }
 
 const ATTEMPT_TIMEOUT_MS = 5_000;
 
-/** Posts signed webhooks like the upstream: retried with backoff on a non-2xx or a network error, never thrown. */
+/**
+ * Posts signed webhooks like the upstream: retried with backoff (capped at `retryMaxMs`; base = cap is a fixed
+ * interval, as the real network's retries of a refused webhook come every 30 s or so) on a non-2xx or a network
+ * error, never thrown.
+ */
 export class WebhookSender {
   constructor(private readonly options: SenderOptions) {}
 
   /** Resolves true once a 2xx answered, false after the last attempt or when the sandbox resets. */
   async deliver(kind: string, target: WebhookTarget, payload: unknown): Promise<boolean> {
-    const { state, timers, logger, maxAttempts, retryBaseMs } = this.options;
+    const { state, timers, logger, maxAttempts, retryBaseMs, retryMaxMs = Infinity } = this.options;
     const raw = Buffer.from(JSON.stringify(payload));
     const signature = signBody(raw, target.secret);
     const record: WebhookRecord = {
@@ -61,7 +67,8 @@ export class WebhookSender {
       } catch (err) {
         record.attempts.push({ at, error: (err as Error).message });
       }
-      if (attempt < maxAttempts && !(await timers.sleep(retryBaseMs * 2 ** (attempt - 1)))) break;
+      const pauseMs = Math.min(retryBaseMs * 2 ** (attempt - 1), retryMaxMs);
+      if (attempt < maxAttempts && !(await timers.sleep(pauseMs))) break;
     }
     logger.warn('webhook not delivered', { kind, url: target.url, attempts: record.attempts.length });
     return false;
