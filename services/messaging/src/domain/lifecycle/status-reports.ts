@@ -2,7 +2,9 @@ import { costOf, type RateCard } from '@bm/platform';
 import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
 import { buildEvent } from '../emit-event';
 import type { ForwardMove, MessageLog, SentRecord } from '../ports/message-log.port';
-import type { ReportMark } from '../ports/status-report.port';
+import type { ReportMark, StatusReport } from '../ports/status-report.port';
+
+export type { StatusReport };
 import {
   attemptOf,
   canMoveTo,
@@ -21,12 +23,6 @@ import {
  * its status (a hold ended, a voice message played, a price). The use case applies the plan; data access locks
  * and writes it.
  */
-
-/** A receipt and the trace of the webhook that brought it. */
-export interface StatusReport {
-  item: InboundStatusItem;
-  traceparent?: string;
-}
 
 type ReportFields = Pick<InboundStatusItem, 'status' | 'errors' | 'occurred_at'>;
 

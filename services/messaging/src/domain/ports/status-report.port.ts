@@ -1,8 +1,7 @@
 import type { InboundStatusItem } from '@bm/contracts';
 import type { ForwardMove } from './message-log.port';
-import type { MessagePricing } from '@bm/platform';
 import type { Tx } from './unit-of-work.port';
-import type { StatusReport } from '../lifecycle/status-reports';
+import type { MessagePricing } from '@bm/platform';
 
 /** Status reports of messages, applied in batches, and those that came before their message's wamid. */
 export interface StatusReportStore {
@@ -40,13 +39,6 @@ export interface StatusReportIntake {
   submit(report: StatusReport): Promise<void>;
 }
 
-/** A report's mark on a message beside its status (see `markReported`). */
-export interface ReportMark {
-  id: number;
-  playedAt: Date | null;
-  priced: { pricing: MessagePricing; cost: number; currency: string } | null;
-}
-
 /** A point in the kept reports' arrival order. */
 export interface ReportCursor {
   at: Date;
@@ -59,4 +51,17 @@ export interface OrphanedReports {
   next: ReportCursor | null;
   /** The database's time of the check. */
   checkedAt: Date;
+}
+
+/** A receipt and the trace of the webhook that brought it. */
+export interface StatusReport {
+  item: InboundStatusItem;
+  traceparent?: string;
+}
+
+/** A report's mark on a message beside its status (the status store's `markReported`). */
+export interface ReportMark {
+  id: number;
+  playedAt: Date | null;
+  priced: { pricing: MessagePricing; cost: number; currency: string } | null;
 }
