@@ -19,7 +19,15 @@ describe('messaging alone: an answer in hand through a database outage', () => {
     const proxied = new URL(direct);
     proxied.hostname = '127.0.0.1';
     proxied.port = String(proxy.port);
-    m = await setupMessaging({ DATABASE_URL: proxied.toString() });
+    m = await setupMessaging({
+      DATABASE_URL: proxied.toString(),
+      // The outage outlasts the reconciliation window and the worker's lease: neither may settle the send while
+      // the worker holds its answer.
+      UPSTREAM_TIMEOUT_MS: '3000',
+      ATTEMPT_GRACE_MS: '300',
+      UNKNOWN_OUTCOME_WINDOW_MS: '1000',
+      SEND_WORKER_LEASE_MS: '2000',
+    });
   });
 
   afterAll(async () => {
@@ -28,7 +36,7 @@ describe('messaging alone: an answer in hand through a database outage', () => {
     await proxy.close();
   });
 
-  it('when the upstream accepts a send while PostgreSQL is away, then its answer is recorded once it is back, and it is never sent again', async () => {
+  it('when the upstream accepts a send while PostgreSQL is away, longer than the window and the lease, then its answer is recorded once it is back, and it is never sent again', async () => {
     const t = await connectTenant(m);
     const phone = freshPhone();
     const wamid = `wamid.in-hand.${phone}`;
@@ -47,6 +55,8 @@ describe('messaging alone: an answer in hand through a database outage', () => {
 
     const sent = await t.messageIn(id, ['sent', 'failed'], 30_000);
     expect(sent).toMatchObject({ status: 'sent', provider_message_id: wamid, error_message: null });
+    // Long enough for a sweep that took the send for unknown to have sent it again.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(m.upstream.sendsTo(phone)).toHaveLength(1);
   }, 60_000);
 });

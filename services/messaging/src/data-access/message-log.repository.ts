@@ -321,15 +321,29 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
     return rows.map(toMessageLog);
   }
 
-  /** Gives back claims of messages that were never handed over; they come again after `delayMs`. */
-  async releaseClaims(ids: number[], delayMs: number): Promise<void> {
+  /**
+   * Gives back `claimant`'s claims of messages that were never handed over; they come again after `delayMs`. A claim
+   * another worker holds now (taken over meanwhile) is left alone.
+   */
+  async releaseClaims(ids: number[], delayMs: number, claimant: string): Promise<void> {
     if (ids.length === 0) return;
     await this.dataSource.query(
       `UPDATE messaging.message_logs
           SET attempt_started_at = NULL, awaiting_slot = false, send_attempts = greatest(send_attempts - 1, 0),
-              next_attempt_at = now() + $2 * interval '1 millisecond', updated_at = now()
-        WHERE id = ANY($1::bigint[]) AND status = 'queued' AND attempt_started_at IS NOT NULL`,
-      [ids, delayMs],
+              next_attempt_at = now() + $2 * interval '1 millisecond', updated_at = now(), claimed_by = NULL
+        WHERE id = ANY($1::bigint[]) AND status = 'queued' AND attempt_started_at IS NOT NULL
+          AND claimed_by IS NOT DISTINCT FROM $3::uuid`,
+      [ids, delayMs, claimant],
+    );
+  }
+
+  /** Leaves `claimant`'s claims whose outcome is unknown to the sweeps (the upstream's reports, then the window). */
+  async leaveToSweeps(ids: number[], claimant: string): Promise<void> {
+    if (ids.length === 0) return;
+    await this.dataSource.query(
+      `UPDATE messaging.message_logs SET claimed_by = NULL
+        WHERE id = ANY($1::bigint[]) AND status = 'queued' AND claimed_by = $2::uuid`,
+      [ids, claimant],
     );
   }
 

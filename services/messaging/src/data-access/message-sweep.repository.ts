@@ -13,6 +13,16 @@ export const DUE_CHANNEL = 'messaging_due';
 const SWEEP_BATCH = 500;
 
 /**
+ * A claim whose worker is alive is that worker's to settle (it may hold the upstream's answer and be waiting for the
+ * database to record it): the sweeps leave it alone. A worker is alive while its lease row exists: a row is deleted
+ * only by another worker that saw it lapse while its own lease held throughout a lease's length (SendWorkerLease),
+ * so a database outage, which stops every renewal, kills no one. A claim without a worker (a replica older than
+ * the leases, or an unknown outcome its worker handed over) is the sweeps' at once.
+ */
+const NOT_A_LIVE_WORKERS = (alias: string) =>
+  `NOT EXISTS (SELECT 1 FROM messaging.send_workers w WHERE w.id = ${alias}.claimed_by)`;
+
+/**
  * The scheduler's queries over message logs: batches of due, stranded or unfinished messages, each taken with
  * SKIP LOCKED so that several replicas sweep side by side.
  */
@@ -76,9 +86,9 @@ export class MessageSweepRepository implements MessageSweeps {
       `UPDATE messaging.message_logs
           SET attempt_started_at = NULL, next_attempt_at = now(), updated_at = now(),
               resent_after_unknown_outcome = resent_after_unknown_outcome OR NOT awaiting_slot, awaiting_slot = false
-        WHERE id IN (SELECT id FROM messaging.message_logs
+        WHERE id IN (SELECT id FROM messaging.message_logs s
                       WHERE status = 'queued' AND attempt_started_at IS NOT NULL AND ${which}
-                        AND attempt_started_at < now() - $1 * interval '1 millisecond'
+                        AND attempt_started_at < now() - $1 * interval '1 millisecond' AND ${NOT_A_LIVE_WORKERS('s')}
                       LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
         RETURNING id`,
       [olderThanMs],
@@ -92,8 +102,7 @@ export class MessageSweepRepository implements MessageSweeps {
       `WITH o AS (
          SELECT s.id, s.awaiting_slot FROM messaging.message_logs s
           WHERE s.status = 'queued' AND s.attempt_started_at IS NOT NULL AND s.claimed_by IS NOT NULL
-            AND NOT EXISTS (SELECT 1 FROM messaging.send_workers w
-                             WHERE w.id = s.claimed_by AND w.lease_until >= now())
+            AND ${NOT_A_LIVE_WORKERS('s')}
             AND (s.awaiting_slot
                  OR EXISTS (SELECT 1 FROM messaging.report_marks r
                              WHERE r.channel_account_id = s.channel_account_id
@@ -117,7 +126,7 @@ export class MessageSweepRepository implements MessageSweeps {
           SET attempt_started_at = NULL, next_attempt_at = now(), updated_at = now()
         WHERE id IN (SELECT s.id FROM messaging.message_logs s
                       WHERE s.status = 'queued' AND s.attempt_started_at IS NOT NULL AND NOT s.awaiting_slot
-                        AND s.attempt_started_at < now() - $1 * interval '1 millisecond'
+                        AND s.attempt_started_at < now() - $1 * interval '1 millisecond' AND ${NOT_A_LIVE_WORKERS('s')}
                         AND EXISTS (SELECT 1 FROM messaging.report_marks r
                                      WHERE r.channel_account_id = s.channel_account_id
                                        AND r.reported_through > s.attempt_started_at + $2 * interval '1 millisecond')
@@ -132,10 +141,10 @@ export class MessageSweepRepository implements MessageSweeps {
   async lockUnknownOutcomes(tx: EntityManager, olderThanMs: number): Promise<MessageLog[]> {
     const rows = await queryRows<Row>(
       tx,
-      `SELECT * FROM messaging.message_logs
+      `SELECT s.* FROM messaging.message_logs s
         WHERE status = 'queued' AND attempt_started_at IS NOT NULL AND NOT awaiting_slot
-          AND attempt_started_at < now() - $1 * interval '1 millisecond'
-        LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED`,
+          AND attempt_started_at < now() - $1 * interval '1 millisecond' AND ${NOT_A_LIVE_WORKERS('s')}
+        LIMIT ${SWEEP_BATCH} FOR UPDATE OF s SKIP LOCKED`,
       [olderThanMs],
     );
     return rows.map(toMessageLog);

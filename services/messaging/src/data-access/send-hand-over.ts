@@ -18,12 +18,14 @@ import type { ThroughputLimiter } from '../domain/sending/throughput-limiter';
 const HAND_OVER_UNRECORDED_MS = 100;
 /** Not handed over: leaving the awaiting state could not be recorded; its claim goes back. */
 const UNRECORDED = Symbol('unrecorded');
-/** Not handed over: the claim is no longer this worker's (another took it over, or may have: the lease lapsed). */
+/** Not handed over: the claim is no longer this worker's (a sweep gave it to another). */
 const NOT_OURS = Symbol('not ours');
+/** Not handed over: this worker's lease may have lapsed, so its claim may have been taken over; given back if not. */
+const LAPSED = Symbol('lapsed');
 /** Not handed over: its slot had passed by the time the hand-over was recorded; its claim goes back. */
 const LATE = Symbol('late');
 
-type CallOutcome = SendResult | typeof UNRECORDED | typeof NOT_OURS | typeof LATE;
+type CallOutcome = SendResult | typeof UNRECORDED | typeof NOT_OURS | typeof LATE | typeof LAPSED;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -121,8 +123,9 @@ export class ClaimedSends implements SendHandOver {
                 const wait = dueAt[k] - Date.now();
                 if (wait > 0) await sleep(wait);
                 if (Date.now() - dueAt[k] > this.limiter.latenessAllowedMs) return LATE;
-                // A worker whose lease may have lapsed (a stalled process) may have had its claims taken over.
-                if (!this.lease.holds()) return NOT_OURS;
+                // A worker whose lease may have lapsed (a stalled process) may have had its claims taken over:
+                // it sends nothing, and gives back those still its own.
+                if (!this.lease.holds()) return LAPSED;
                 return number.send(message);
               })(),
             );
@@ -149,6 +152,11 @@ export class ClaimedSends implements SendHandOver {
       this.logger.warn('hand-over not recorded, claims given back', { messages: unrecorded.length });
       await this.giveBack(unrecorded, this.config.SEND_RETRY_BASE_MS);
     }
+    const lapsed = idsOf(messages.filter((_m, i) => results[i] === LAPSED));
+    if (lapsed.length > 0) {
+      this.logger.warn('lease may have lapsed, claims given back unsent', { messages: lapsed.length });
+      await this.giveBack(lapsed, this.config.SEND_RETRY_BASE_MS);
+    }
     const late = idsOf(messages.filter((_m, i) => results[i] === LATE));
     if (late.length > 0) {
       this.logger.warn('slot passed before the hand-over was recorded, claims given back', {
@@ -157,14 +165,20 @@ export class ClaimedSends implements SendHandOver {
       await this.giveBack(late, 0);
     }
     return results.flatMap((result, i) =>
-      result === UNRECORDED || result === NOT_OURS || result === LATE
-        ? []
-        : [{ message: messages[i], result }],
+      typeof result === 'symbol' ? [] : [{ message: messages[i], result }],
+    );
+  }
+
+  leaveUnknown(ids: number[]): Promise<void> {
+    return persistently(this.logger, 'leaving unknown outcomes to the sweeps', () =>
+      this.queue.leaveToSweeps(ids, this.lease.id),
     );
   }
 
   private giveBack(ids: number[], delayMs: number): Promise<void> {
     if (ids.length === 0) return Promise.resolve();
-    return persistently(this.logger, 'giving claims back', () => this.queue.releaseClaims(ids, delayMs));
+    return persistently(this.logger, 'giving claims back', () =>
+      this.queue.releaseClaims(ids, delayMs, this.lease.id),
+    );
   }
 }

@@ -9,8 +9,10 @@ import type { Tx } from './unit-of-work.port';
 export interface SendQueue {
   /** Claims queued messages for one send attempt each, recorded before the upstream call, as `claimant`'s. */
   claimAttempts(ids: number[], claimant: string): Promise<MessageLog[]>;
-  /** Gives back claims of messages that were never handed over; they come again after `delayMs`. */
-  releaseClaims(ids: number[], delayMs: number): Promise<void>;
+  /** Gives back `claimant`'s claims of messages that were never handed over; they come again after `delayMs`. */
+  releaseClaims(ids: number[], delayMs: number, claimant: string): Promise<void>;
+  /** Leaves `claimant`'s claims whose outcome is unknown to the sweeps (while it holds them, they leave them be). */
+  leaveToSweeps(ids: number[], claimant: string): Promise<void>;
   /** Records that claimed messages wait for their slot (`true`) or are about to be handed over; the ids still held. */
   markAwaitingSlot(claimed: MessageLog[], awaiting: boolean): Promise<Set<number>>;
   /**
@@ -53,6 +55,12 @@ export interface SendHandOver {
     ids: number[],
     numberFor: (channelAccountId: string) => Promise<SendingNumber>,
   ): Promise<HandedOver[]>;
+  /**
+   * Hands over claims whose call's outcome is unknown (a timeout, a broken connection) to the sweeps: the
+   * upstream's reports naming the attempt settle them, else the window. Until then, while this worker lives, its
+   * claims are its own to settle (it may hold an answer it cannot record yet).
+   */
+  leaveUnknown(ids: number[]): Promise<void>;
 }
 
 /**

@@ -117,11 +117,13 @@ export async function deliverMessages(
       deps.unitOfWork.inTransaction((tx) => applyPendingReports(deps, tx, message)),
     );
   }
+  // An unknown outcome stays queued, its attempt recorded, until a status report naming this attempt gives it its
+  // wamid, or the sweeps settle it (its number's reports came past it, or the window ran out).
+  const unknown = outcomes.filter(({ result }) => !result.ok && result.unknown);
+  if (unknown.length > 0) await deps.handOver.leaveUnknown(unknown.map(({ message }) => message.id));
   for (const { message, result } of outcomes) {
     if (result.ok) continue;
     if (result.unknown) {
-      // Nothing is written: the attempt stays recorded, the message queued, until a status report naming this
-      // attempt gives it its wamid, or the reconciliation window runs out (settle-unknown-outcomes).
       runWithTrace(traceOf(message.id), () =>
         deps.logger.warn('send outcome unknown, waiting for its status report', {
           message_log_id: message.id,
