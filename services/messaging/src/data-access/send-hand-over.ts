@@ -25,6 +25,9 @@ const LAPSED = Symbol('lapsed');
 /** Not handed over: its slot had passed by the time the hand-over was recorded; its claim goes back. */
 const LATE = Symbol('late');
 
+/** The longest wait of claims given back while the number's budget cannot be asked. */
+const MAX_PAUSE_MS = 5_000;
+
 type CallOutcome = SendResult | typeof UNRECORDED | typeof NOT_OURS | typeof LATE | typeof LAPSED;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -43,6 +46,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * back (sent late, it would crowd the next second at the upstream, which counts arrivals).
  */
 export class ClaimedSends implements SendHandOver {
+  /** How long claims given back for an unavailable budget wait: doubled on each failure in a row. */
+  private pauseMs = 0;
+
   constructor(
     private readonly queue: SendQueue,
     private readonly lease: WorkerLease,
@@ -136,14 +142,20 @@ export class ClaimedSends implements SendHandOver {
       );
       // A slow number's later slots are far off: those messages give their claim back rather than wait claimed.
       if (granted < messages.length) await this.giveBack(idsOf(messages.slice(granted)), 0);
+      this.pauseMs = 0;
     } catch (err) {
-      // The number could not be opened or its budget asked (Redis away): nothing was sent, nothing is counted.
+      // The number could not be opened or its budget asked (Redis away): nothing was sent, nothing is counted. The
+      // claims come back later each time it happens again, up to MAX_PAUSE_MS: an outage of a minute must not turn
+      // every queued message into a claim and a delivery command every few hundred milliseconds, a backlog the
+      // deliveries then have to work through after it.
+      this.pauseMs = Math.min(Math.max(this.config.SEND_RETRY_BASE_MS, this.pauseMs * 2), MAX_PAUSE_MS);
       const unsent = idsOf(messages.slice(calls.length));
       this.logger.warn('sending paused, claims given back', {
         messages: unsent.length,
+        retry_in_ms: this.pauseMs,
         error: (err as Error).message,
       });
-      await this.giveBack(unsent, this.config.SEND_RETRY_BASE_MS);
+      await this.giveBack(unsent, this.pauseMs);
     }
     const results = await Promise.all(calls);
     await marks.catch(() => undefined);
