@@ -34,9 +34,9 @@ export class SendWorkerLease implements WorkerLease {
       this.dataSource,
       `WITH renewed AS (
          INSERT INTO messaging.send_workers (id, lease_until) VALUES ($1, now() + $2 * interval '1 millisecond')
-         ON CONFLICT (id) DO UPDATE SET lease_until = EXCLUDED.lease_until RETURNING id),
+         ON CONFLICT (id) DO UPDATE SET lease_until = EXCLUDED.lease_until),
        lapsed AS (DELETE FROM messaging.send_workers WHERE lease_until < now() AND id <> $1 AND $3 RETURNING id)
-       SELECT (SELECT count(*) FROM lapsed)::int AS lapsed, (SELECT count(*) FROM renewed)::int AS renewed`,
+       SELECT count(*)::int AS lapsed FROM lapsed`,
       [this.id, this.leaseMs, this.holds() && began - this.holdingSince >= this.leaseMs],
     );
     if (!this.holds()) this.holdingSince = began;

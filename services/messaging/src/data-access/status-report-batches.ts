@@ -75,8 +75,10 @@ export class StatusReportBatches implements StatusReportIntake {
           ? 'busy'
           : 'applied';
       });
+      // Only a message without its wamid can be given one by a report naming its attempt: only its number is asked.
       const numberOf = new Map<string, string>();
-      for (const accountId of new Set(messages.map((m) => m.channelAccountId))) {
+      const unanswered = messages.filter((m) => m.providerMessageId === null);
+      for (const accountId of new Set(unanswered.map((m) => m.channelAccountId))) {
         const account = await this.accounts.findCached(accountId);
         if (account) numberOf.set(accountId, account.phoneNumberId);
       }
