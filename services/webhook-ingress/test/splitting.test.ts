@@ -83,6 +83,8 @@ describe('splitting upstream bodies into inbound items', () => {
       event_id: expect.any(String),
       tenant_id: ownerA.tenant_id,
       occurred_at: '2025-06-08T20:59:43.000Z',
+      // When ingress received the body: orders two choices the upstream dated in the same second.
+      received_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/),
       waba_id: wabaId,
       phone_number_id: numberA,
       message_id: ids.text,

@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { internalEndpoint } from './endpoint';
 import { userIdSchema } from '../schemas/customer-address';
+import { isoInstantSchema } from '../schemas/domain-events';
 
 /*
  * The campaign service's internal endpoints (not on the public route table). webhook-ingress tells it, before it
@@ -12,6 +13,9 @@ export interface CustomerStopRequest {
   /** The customer's address: a phone's digits or a user id. */
   address: string;
   source: 'keyword' | 'marketing_stop';
+  /** When the customer chose it and when ingress received it (CustomerChoiceTime); now where absent. */
+  chosen_at?: string;
+  received_at?: string;
 }
 
 const customerStop = internalEndpoint<Record<string, never>, CustomerStopRequest, { address: string }>({
@@ -20,6 +24,8 @@ const customerStop = internalEndpoint<Record<string, never>, CustomerStopRequest
   input: Joi.object<CustomerStopRequest>({
     address: Joi.alternatives(Joi.string().pattern(/^\d{1,15}$/), userIdSchema).required(),
     source: Joi.string().valid('keyword', 'marketing_stop').required(),
+    chosen_at: isoInstantSchema,
+    received_at: isoInstantSchema,
   }),
 });
 

@@ -105,7 +105,12 @@ export const inboundMediaSchema = Joi.object<InboundMedia>({
   filename: Joi.string(),
 }).unknown(true);
 
-export type MessageReceivedEvent = DomainEventBase & MessageReceivedFields;
+/**
+ * `message.received` between services: the webhook's fields and, for the campaign service's keyword rule, when the
+ * customer wrote it and when we received it (CustomerChoiceTime; absent from a producer that predates them).
+ */
+export type MessageReceivedEvent = DomainEventBase &
+  MessageReceivedFields & { written_at?: string; received_at?: string };
 export const messageReceivedSchema = domainEventSchema<MessageReceivedEvent>({
   channel_account_id: Joi.string().required(),
   // A customer is addressed by phone or by user id (CONTRACT.md, the network of late 2026): one at least. The
@@ -118,6 +123,8 @@ export const messageReceivedSchema = domainEventSchema<MessageReceivedEvent>({
   type: Joi.string().required(),
   text: nullableString.allow(''),
   media: inboundMediaSchema.allow(null).required(),
+  written_at: isoInstantSchema,
+  received_at: isoInstantSchema,
 }).custom(namesTheCustomer);
 
 export interface CampaignEvent extends DomainEventBase, CampaignEventFields {
@@ -208,6 +215,9 @@ export interface MarketingPreferenceEvent extends DomainEventBase {
   value: 'stop' | 'resume';
   /** What said so: `error_131050` (a refused send) or `user_preferences` (the upstream's webhook). */
   reason: 'error_131050' | 'user_preferences';
+  /** When the customer chose it and when we received it (CustomerChoiceTime); absent from an older producer. */
+  chosen_at?: string;
+  received_at?: string;
 }
 export const marketingPreferenceSchema = domainEventSchema<MarketingPreferenceEvent>({
   channel_account_id: Joi.string().required(),
@@ -218,6 +228,8 @@ export const marketingPreferenceSchema = domainEventSchema<MarketingPreferenceEv
   user_id: nullableString,
   value: Joi.string().valid('stop', 'resume').required(),
   reason: Joi.string().valid('error_131050', 'user_preferences').required(),
+  chosen_at: isoInstantSchema,
+  received_at: isoInstantSchema,
 });
 
 /**

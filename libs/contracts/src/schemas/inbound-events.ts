@@ -15,6 +15,11 @@ export interface InboundItemBase {
   tenant_id: number | null;
   /** The upstream's timestamp of the item (Unix seconds converted to ISO 8601 UTC). */
   occurred_at: string;
+  /**
+   * When webhook-ingress received the body (ISO 8601 UTC, milliseconds): orders two items the upstream dated in the
+   * same second (a customer's stop and resume, say). Absent from the items of a producer that predates it.
+   */
+  received_at?: string;
   waba_id: string;
   /** Absent on account-level changes, which carry no metadata. */
   phone_number_id: string | null;
@@ -24,6 +29,7 @@ const inboundBaseKeys = {
   event_id: ulidSchema.required(),
   tenant_id: tenantIdSchema.allow(null).required(),
   occurred_at: isoInstantSchema.required(),
+  received_at: isoInstantSchema,
   waba_id: Joi.string().required(),
   phone_number_id: Joi.string().allow(null).required(),
 };

@@ -79,3 +79,54 @@ export function optOutIntent(text: string | null | undefined): 'opt_out' | 'opt_
   if (OPT_IN_WORDS.has(word)) return 'opt_in';
   return null;
 }
+
+/** A customer's marketing preference, as one `user_preferences` item tells it (WIRE-2026.md). */
+export interface MarketingPreference {
+  /** The customer's phone digits; null for one named by user id only. */
+  phone: string | null;
+  user_id: string | null;
+  value: 'stop' | 'resume';
+  /** When the customer chose it (the item's `timestamp`, else the change's), ISO 8601 UTC. */
+  chosen_at: string;
+}
+
+const textOf = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/**
+ * The marketing preferences a `user_preferences` change's value holds: its `marketing_messages` items saying `stop`
+ * or `resume` that name the customer. `changedAt` (ISO) dates an item without a `timestamp` of its own.
+ */
+export function marketingPreferencesOf(
+  value: Record<string, unknown>,
+  changedAt: string,
+): MarketingPreference[] {
+  const items = Array.isArray(value.user_preferences) ? (value.user_preferences as unknown[]) : [];
+  const preferences: MarketingPreference[] = [];
+  for (const p of items) {
+    if (typeof p !== 'object' || p === null) continue;
+    const { category, value: choice, wa_id: waId, user_id: userId, timestamp } = p as Record<string, unknown>;
+    if (category !== 'marketing_messages' || (choice !== 'stop' && choice !== 'resume')) continue;
+    const phone = textOf(waId)?.replace(/\D/g, '') || null;
+    const user = textOf(userId);
+    if (!phone && !user) continue;
+    const seconds = Number(timestamp);
+    const chosenAt =
+      timestamp !== undefined && Number.isFinite(seconds) && seconds > 0
+        ? new Date(seconds * 1000).toISOString()
+        : changedAt;
+    preferences.push({ phone, user_id: user, value: choice, chosen_at: chosenAt });
+  }
+  return preferences;
+}
+
+/**
+ * When a customer made a choice about marketing (a stop or resume, a STOP or START keyword), so that only their
+ * latest counts whatever order the copies of their choices arrive in: the upstream's time of it (seconds), then
+ * when we received it, which orders two choices the upstream dated in the same second.
+ */
+export interface CustomerChoiceTime {
+  /** ISO 8601 UTC. */
+  chosen_at: string;
+  /** ISO 8601 UTC; the same as `chosen_at` where unknown. */
+  received_at: string;
+}

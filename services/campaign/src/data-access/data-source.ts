@@ -9,6 +9,7 @@ import { IdleWake1765200000000 } from './migrations/1765200000000-idle-wake';
 import { RecipientCounts1765400000000 } from './migrations/1765400000000-recipient-counts';
 import { CustomersByUserId1766000000000 } from './migrations/1766000000000-customers-by-user-id';
 import { CampaignCost1766100000000 } from './migrations/1766100000000-campaign-cost';
+import { CustomerChoices1766400000000 } from './migrations/1766400000000-customer-choices';
 
 export const CAMPAIGN_SCHEMA = 'campaign';
 
@@ -27,6 +28,7 @@ export function createCampaignDataSource(config: CampaignConfig): DataSource {
       RecipientCounts1765400000000,
       CustomersByUserId1766000000000,
       CampaignCost1766100000000,
+      CustomerChoices1766400000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'campaign',

@@ -1,6 +1,6 @@
 import type { CustomerLink, OptOutSource } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
-import type { OptOut, OptOuts } from '../domain/ports/opt-outs.port';
+import type { ChoiceTime, OptOut, OptOuts } from '../domain/ports/opt-outs.port';
 import type { Db } from './db';
 
 interface Row {
@@ -69,6 +69,19 @@ export class OptOutRepository implements OptOuts {
       [tenantId, address],
     );
     return rows.map((r) => r.a);
+  }
+
+  async recordChoice(tenantId: number, address: string, at: ChoiceTime): Promise<boolean> {
+    // A row lost to the WHERE is still locked (ON CONFLICT DO UPDATE), so two choices of one address take turns.
+    const rows = await queryRows<{ address: string }>(
+      this.db,
+      `INSERT INTO campaign.customer_choices (tenant_id, address, chosen_at, received_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (tenant_id, address) DO UPDATE SET chosen_at = EXCLUDED.chosen_at, received_at = EXCLUDED.received_at
+       WHERE (customer_choices.chosen_at, customer_choices.received_at) < (EXCLUDED.chosen_at, EXCLUDED.received_at)
+       RETURNING address`,
+      [tenantId, address, at.chosenAt, at.receivedAt],
+    );
+    return rows.length > 0;
   }
 
   /** The version of a change just made in this transaction (after its row operation, which holds the row's lock). */

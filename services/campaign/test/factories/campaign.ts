@@ -101,6 +101,20 @@ export async function setupCampaign(overrides: Record<string, string> = {}) {
         ...{ tenant_id: tenantId, channel_account_id: channelAccountId, from, name: null },
         ...{ message_id: `wamid.in.${uniqueSuffix()}`, type: 'text', text, media: null },
       }),
+    /** Publishes a customer's choice of marketing as messaging does (from a `user_preferences` webhook). */
+    customerChose: (
+      tenantId: number,
+      channelAccountId: string,
+      phone: string,
+      value: 'stop' | 'resume',
+      at: { chosen_at: string; received_at: string },
+    ) =>
+      exchange.publish('customer.marketing_preference', {
+        ...{ tenant_id: tenantId, channel_account_id: channelAccountId, phone, user_id: null },
+        ...{ value, reason: 'user_preferences', ...at },
+      }),
+    /** Publishes any event on the service's exchange, as a neighbour would. */
+    publish: exchange.publish,
     stop: async () => {
       await served.stop();
       await exchange.close();

@@ -6,7 +6,8 @@ import type { CustomerStops } from '../domain/ingress-ports';
 export class CampaignCustomerStops implements CustomerStops {
   constructor(private readonly campaign: InternalClient) {}
 
-  async stop(tenantId: number, address: string, source: 'keyword' | 'marketing_stop'): Promise<void> {
-    await this.campaign.call(CAMPAIGN_ENDPOINTS.customerStop, { tenantId, params: {}, input: { address, source } });
+  async stop(tenantId: number, stop: Parameters<CustomerStops['stop']>[1]): Promise<void> {
+    const input = { address: stop.address, source: stop.source, ...stop.at };
+    await this.campaign.call(CAMPAIGN_ENDPOINTS.customerStop, { tenantId, params: {}, input });
   }
 }

@@ -1,8 +1,8 @@
-import { optOutIntent } from '@bm/contracts';
+import { marketingPreferencesOf, optOutIntent, type CustomerChoiceTime } from '@bm/contracts';
 import { AppError } from '@bm/platform';
 import type { SplitItem } from './inbound-item';
 import type { IngressDeps } from './ingress-deps';
-import { isObject, arrayOf } from './inbound-item';
+import { isObject } from './inbound-item';
 
 /** A customer who stopped marketing, as one webhook tells it. */
 export interface CustomerStop {
@@ -10,6 +10,8 @@ export interface CustomerStop {
   /** A phone's digits or a user id. */
   address: string;
   source: 'keyword' | 'marketing_stop';
+  /** When they chose it: the campaign service keeps only a customer's latest choice. */
+  at: CustomerChoiceTime;
 }
 
 // Bodies that cannot hold a stop are answered without being split here (the splitter does it after the answer).
@@ -21,18 +23,22 @@ const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ?
 export function customerStopsOf(items: readonly SplitItem[]): CustomerStop[] {
   const stops: CustomerStop[] = [];
   for (const item of items) {
+    const receivedAt = item.payload.received_at ?? item.payload.occurred_at;
     if (item.routingKey === 'inbound.message') {
       const m = item.payload;
       const address = m.from?.replace(/\D/g, '') || m.from_user_id;
-      if (m.phone_number_id && address && optOutIntent(m.text) === 'opt_out')
-        stops.push({ phoneNumberId: m.phone_number_id, address, source: 'keyword' });
+      if (m.phone_number_id && address && optOutIntent(m.text) === 'opt_out') {
+        const at = { chosen_at: m.occurred_at, received_at: receivedAt };
+        stops.push({ phoneNumberId: m.phone_number_id, address, source: 'keyword', at });
+      }
     } else if (item.routingKey === 'inbound.account_update' && item.payload.field === 'user_preferences') {
       const details = item.payload.details;
       const phoneNumberId = isObject(details.metadata) ? text(details.metadata.phone_number_id) : null;
-      for (const p of arrayOf(details.user_preferences)) {
-        if (!isObject(p) || p.category !== 'marketing_messages' || p.value !== 'stop') continue;
-        const address = text(p.wa_id)?.replace(/\D/g, '') || text(p.user_id);
-        if (phoneNumberId && address) stops.push({ phoneNumberId, address, source: 'marketing_stop' });
+      if (!phoneNumberId) continue;
+      for (const p of marketingPreferencesOf(details, item.payload.occurred_at)) {
+        if (p.value !== 'stop') continue;
+        const at = { chosen_at: p.chosen_at, received_at: receivedAt };
+        stops.push({ phoneNumberId, address: (p.phone ?? p.user_id)!, source: 'marketing_stop', at });
       }
     }
   }
@@ -60,7 +66,7 @@ export async function honourCustomerStops(
   try {
     for (const stop of stops) {
       const owner = await deps.accounts.ownerOf(stop.phoneNumberId);
-      if (owner) await deps.customerStops.stop(owner.tenantId, stop.address, stop.source);
+      if (owner) await deps.customerStops.stop(owner.tenantId, stop);
     }
   } catch (err) {
     deps.logger.warn("a customer's stop could not be applied before the answer; the upstream will retry", {

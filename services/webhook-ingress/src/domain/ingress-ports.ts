@@ -1,3 +1,4 @@
+import type { CustomerChoiceTime } from '@bm/contracts';
 import type { SplitItem } from './inbound-item';
 
 /*
@@ -37,7 +38,11 @@ export interface AccountDirectory {
 
 /** The campaign service's opt-out list, told of a customer's stop before the webhook is answered. */
 export interface CustomerStops {
-  stop(tenantId: number, address: string, source: 'keyword' | 'marketing_stop'): Promise<void>;
+  /** A stop at `address` (a phone's digits or a user id), chosen at `at`. */
+  stop(
+    tenantId: number,
+    stop: { address: string; source: 'keyword' | 'marketing_stop'; at: CustomerChoiceTime },
+  ): Promise<void>;
 }
 
 /** An item ready for the outbox, with the delivery it came in and the tenant when one is known. */

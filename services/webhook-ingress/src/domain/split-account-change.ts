@@ -37,6 +37,7 @@ export function splitAccountChange(
     event_id: newUlid(),
     tenant_id: null,
     occurred_at: isoFromUnixSeconds(entryTime, receivedAt),
+    received_at: receivedAt.toISOString(),
     waba_id: wabaId,
     phone_number_id: null,
   };

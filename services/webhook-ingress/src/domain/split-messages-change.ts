@@ -72,6 +72,7 @@ function messageItem(ctx: ChangeContext, message: Json, contacts: Map<string, Co
     event_id: newUlid(),
     tenant_id: null,
     occurred_at: isoFromUnixSeconds(message.timestamp, ctx.receivedAt),
+    received_at: ctx.receivedAt.toISOString(),
     waba_id: ctx.wabaId,
     phone_number_id: ctx.phoneNumberId,
     message_id: id,

@@ -7,8 +7,7 @@ import {
   type MessageReceivedEvent,
   type OptOutSource,
 } from '@bm/contracts';
-import type { CampaignDeps } from '../campaign-deps';
-import type { OptOutChange } from '../ports/opt-outs.port';
+import type { ChoiceTime, OptOutChange } from '../ports/opt-outs.port';
 import { optOutChangedEvent } from '../emit-event';
 import {
   changeOptOut,
@@ -18,7 +17,19 @@ import {
   type OptOutDeps,
 } from './record-opt-out-change';
 
-type CustomerOptOutDeps = OptOutDeps & Pick<CampaignDeps, 'optOuts'>;
+type CustomerOptOutDeps = OptOutDeps;
+
+/** A choice's time from the fields that tell it; an older producer's event, without them, is dated `otherwise`. */
+export function choiceTimeOf(
+  chosenAt: string | undefined,
+  receivedAt: string | undefined,
+  otherwise: string,
+): ChoiceTime {
+  return {
+    chosenAt: new Date(chosenAt ?? otherwise),
+    receivedAt: new Date(receivedAt ?? chosenAt ?? otherwise),
+  };
+}
 
 /**
  * A customer's message. One that names both their phone and their user id links the two (one customer from then
@@ -34,7 +45,8 @@ export async function applyInboundKeyword(
   const intent = optOutIntent(event.text);
   const address = link?.phone ?? event.from ?? event.from_user_id;
   if (intent === null || !address) return;
-  await applyCustomerChoice(deps, event.tenant_id, address, intent === 'opt_out', 'keyword');
+  const at = choiceTimeOf(event.written_at, event.received_at, event.occurred_at);
+  await applyCustomerChoice(deps, event.tenant_id, { address, at }, intent === 'opt_out', 'keyword');
 }
 
 /**
@@ -47,21 +59,22 @@ export async function applyMarketingPreference(
 ): Promise<void> {
   const address = event.phone ?? event.user_id;
   if (!address) return;
-  await applyCustomerChoice(deps, event.tenant_id, address, event.value === 'stop', 'marketing_stop');
+  const at = choiceTimeOf(event.chosen_at, event.received_at, event.occurred_at);
+  await applyCustomerChoice(deps, event.tenant_id, { address, at }, event.value === 'stop', 'marketing_stop');
 }
 
 /**
  * A customer's stop told by webhook-ingress before it answers the upstream's webhook (a STOP keyword, or a
  * `user_preferences` stop): applied at once, so from that answer on every send is checked against it. The same
- * stop coming again through the broker finds it there and changes nothing.
+ * stop coming again through the broker is no later than itself and changes nothing.
  */
 export function applyCustomerStop(
   deps: CustomerOptOutDeps,
   tenantId: number,
-  address: string,
+  stop: { address: string; at: ChoiceTime },
   source: OptOutSource,
 ): Promise<void> {
-  return applyCustomerChoice(deps, tenantId, address, true, source);
+  return applyCustomerChoice(deps, tenantId, stop, true, source);
 }
 
 /**
@@ -106,36 +119,37 @@ export async function moveCustomer(
 }
 
 /**
- * One answer to "may this customer get marketing?", whoever asked: an opt-out is told to messaging's copy before
- * it commits, so from the moment the opt-out list shows it a MARKETING send is refused (told after the commit,
- * the list could show it a moment before messaging knew). Told first, a failure errs toward not sending: an
- * opt-out whose commit fails is redelivered and committed then, and a repeat tells messaging what it already
- * holds. Lifting one is committed first and told after, for the same reason. Every address linked to the
- * customer's goes with it.
+ * One answer to "may this customer get marketing?", whoever asked. Only the customer's latest choice counts: one
+ * made before the last applied (a copy arriving late, by the other road or after a concurrent consumer's) changes
+ * nothing. An opt-out is told to messaging's copy before it commits, so from the moment the opt-out list shows it
+ * a MARKETING send is refused (told after the commit, the list could show it a moment before messaging knew).
+ * Told first, a failure errs toward not sending: an opt-out whose commit fails is redelivered and committed then,
+ * and a repeat tells messaging what it already holds. Lifting one is committed first and told after, for the same
+ * reason. Every address linked to the customer's goes with it.
  */
 async function applyCustomerChoice(
   deps: CustomerOptOutDeps,
   tenantId: number,
-  address: string,
+  choice: { address: string; at: ChoiceTime },
   optOut: boolean,
   source: OptOutSource,
 ): Promise<void> {
+  const { address, at } = choice;
   if (!optOut) {
     await changeOptOut(deps, async (tx) => ({
-      changes: await setCustomerOptOut(tx, tenantId, address, false, source),
+      changes: (await tx.optOuts.recordChoice(tenantId, address, at))
+        ? await setCustomerOptOut(tx, tenantId, address, false, source)
+        : [],
     }));
     return;
   }
-  const addresses = [address, ...(await deps.optOuts.linkedTo(tenantId, address))];
-  const changes: OptOutChange[] = [];
-  for (const phone of addresses) {
-    const change = { tenantId, phone, optedOut: true, version: await deps.optOuts.nextVersion() };
-    await syncMessagingCopy(deps, change);
-    changes.push(change);
-  }
+  // The choice's row stays locked while messaging is told: a later choice waits, and its version comes after.
   await deps.unitOfWork.run(async (tx) => {
-    for (const change of changes) {
-      if ((await tx.optOuts.add(tenantId, change.phone, source)) === undefined) continue;
+    if (!(await tx.optOuts.recordChoice(tenantId, address, at))) return;
+    for (const phone of [address, ...(await tx.optOuts.linkedTo(tenantId, address))]) {
+      const change = { tenantId, phone, optedOut: true, version: await tx.optOuts.nextVersion() };
+      await syncMessagingCopy(deps, change);
+      if ((await tx.optOuts.add(tenantId, phone, source)) === undefined) continue;
       await tx.outbox.enqueue([optOutChangedEvent(change, source)]);
     }
   });

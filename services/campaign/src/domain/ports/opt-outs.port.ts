@@ -7,6 +7,12 @@ export interface OptOut {
   createdAt: Date;
 }
 
+/** When a customer made a choice about marketing: the upstream's time of it, then when we received it. */
+export interface ChoiceTime {
+  chosenAt: Date;
+  receivedAt: Date;
+}
+
 /** One committed change of a phone's opt-out, in the order of the tenant's changes. */
 export interface OptOutChange {
   tenantId: number;
@@ -31,6 +37,11 @@ export interface OptOuts {
   forget(tenantId: number, address: string): Promise<void>;
   /** The customer's other addresses: those linked to this one. */
   linkedTo(tenantId: number, address: string): Promise<string[]>;
+  /**
+   * Keeps `at` as the customer's latest choice at this address, unless one as late or later is kept (a copy of it,
+   * or a choice made after it): whether it is the latest. Locks the address's choice until the unit of work ends.
+   */
+  recordChoice(tenantId: number, address: string, at: ChoiceTime): Promise<boolean>;
   /** The version of a change just made in this unit of work (after its add or remove, which locks the row). */
   nextVersion(): Promise<number>;
   /** A page, newest first; `phonePrefix` (digits) narrows it to the phones that start with it. */

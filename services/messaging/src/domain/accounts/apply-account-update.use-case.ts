@@ -1,4 +1,5 @@
 import {
+  marketingPreferencesOf,
   MESSAGING_TIERS,
   TIER_DAILY_LIMIT,
   type InboundAccountUpdateItem,
@@ -12,8 +13,6 @@ const BUSINESS_CAPABILITY = 'business_capability_update';
 const USER_PREFERENCES = 'user_preferences';
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-const list = (v: unknown): Array<Record<string, unknown>> =>
-  Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null) : [];
 
 /**
  * The portfolio's limit as `business_capability_update` writes it: a tier (TIER_2K, as its parameter table says), or
@@ -37,18 +36,19 @@ async function applyUserPreferences(
   const phoneNumberId = text(metadata?.phone_number_id);
   const number = phoneNumberId ? await deps.accounts.findByPhoneNumberId(phoneNumberId) : undefined;
   const accounts = number ? [number] : await deps.accounts.listByWaba(item.waba_id);
-  const preferences = list(item.details.user_preferences).filter(
-    (p) => p.category === 'marketing_messages' && (p.value === 'stop' || p.value === 'resume'),
-  );
+  const preferences = marketingPreferencesOf(item.details, item.occurred_at);
+  const receivedAt = item.received_at ?? item.occurred_at;
   await deps.unitOfWork.inTransaction(async (tx) => {
     for (const account of accounts)
       for (const p of preferences)
         await deps.outbox.emit(tx, 'customer.marketing_preference', account.tenantId, {
           channel_account_id: account.id,
-          phone: text(p.wa_id)?.replace(/\D/g, '') || null,
-          user_id: text(p.user_id),
-          value: p.value as 'stop' | 'resume',
+          phone: p.phone,
+          user_id: p.user_id,
+          value: p.value,
           reason: 'user_preferences',
+          chosen_at: p.chosen_at,
+          received_at: receivedAt,
         });
   });
 }

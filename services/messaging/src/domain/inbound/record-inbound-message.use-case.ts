@@ -63,6 +63,9 @@ export async function recordInboundMessage(
       type: item.type,
       text: item.text,
       media: item.media,
+      // When the customer wrote it and when we received it: the campaign service keeps their latest STOP or START.
+      written_at: item.occurred_at,
+      received_at: item.received_at ?? item.occurred_at,
     });
     // The phone flows answer at: the one the message names, else the one the user id is linked to.
     const knownPhone = phone ?? (isUserIdAddress(from) ? null : from);

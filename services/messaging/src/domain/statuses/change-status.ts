@@ -28,9 +28,10 @@ export async function changeStatus(
   message: MessageLog,
   change: StatusChange,
 ): Promise<MessageLog | undefined> {
+  const at = change.at ?? new Date();
   const updated = await deps.messages.moveTo(tx, message.id, statusesBefore(change.status), {
     ...change,
-    at: change.at ?? new Date(),
+    at,
   });
   if (!updated) return undefined;
   // The published webhook reports sent, delivered, read and failed; a cancellation is the client's own act.
@@ -51,6 +52,8 @@ export async function changeStatus(
       user_id: recipientOf(updated).userId,
       value: 'stop',
       reason: 'error_131050',
+      // The refusal's time orders it among the customer's own choices (a resume after it lifts it).
+      chosen_at: at.toISOString(),
     });
   return updated;
 }
