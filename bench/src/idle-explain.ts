@@ -126,8 +126,9 @@ async function explainAll(db: Client): Promise<Explained[]> {
   const sweep = (x: ReturnType<typeof explainer>) => new MessageSweepRepository(x);
   await run('messaging scheduler: due scheduled messages', (x) => sweep(x).lockDueScheduled(x.manager));
   await run('messaging scheduler: due retries', (x) => sweep(x).takeDueRetries(x.manager));
-  await run('messaging scheduler: stranded queued messages', (x) =>
-    sweep(x).touchStranded(x.manager, 300_000),
+  await run('messaging scheduler: the longest-waiting ready message', (x) => sweep(x).oldestReady());
+  await run('messaging scheduler: stranded queued messages (when one waited that long)', (x) =>
+    sweep(x).touchStranded(x.manager, new Date(Date.now() - 300_000)),
   );
   await run('messaging scheduler: attempts awaiting a slot', (x) =>
     sweep(x).releaseUnfinishedAttempts('awaiting slot', 40_000),

@@ -21,6 +21,7 @@ import { createMessagingDataSource, MESSAGING_SCHEMA } from './data-access/data-
 import { InboundMessageRepository } from './data-access/inbound-message.repository';
 import { MessageLogRepository } from './data-access/message-log.repository';
 import { MessageStatsRepository } from './data-access/message-stats.repository';
+import { DeliveryQueue } from './data-access/delivery-queue-watch';
 import { DUE_CHANNEL, MessageSweepRepository } from './data-access/message-sweep.repository';
 import { MessageLogWriter } from './data-access/message-log-writer';
 import { MessagingOutbox } from './data-access/outbox';
@@ -98,6 +99,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
       logger,
     ),
     sweeps: new MessageSweepRepository(dataSource),
+    deliveryQueue: new DeliveryQueue(dataSource, amqp),
     messageWriter,
     customers: new CustomerStateRepository(dataSource),
     inbound: new InboundMessageRepository(),

@@ -6,7 +6,7 @@ import type {
   MessageHandler,
   PublishOptions,
 } from './amqp.types';
-import { consumerMetrics, reportQueueDepths, type ConsumerMetrics } from './amqp-metrics';
+import { consumerMetrics, readDepths, reportQueueDepths, type ConsumerMetrics } from './amqp-metrics';
 import { withTraceparent } from '../tracing/trace-context';
 import { confirmPublish } from './confirm-publish';
 import { QueueConsumer } from './queue-consumer';
@@ -121,6 +121,17 @@ export class AmqpClient implements EventPublisher {
       this.consumers.splice(this.consumers.indexOf(consumer), 1);
       throw err;
     }
+  }
+
+  /**
+   * The messages waiting in `${prefix}.${queue}` and its retry queue, not yet handed to a consumer; rejects when not
+   * connected or when either queue cannot be read.
+   */
+  async waitingIn(queue: string): Promise<number> {
+    const names = queueNames(this.options.prefix, queue);
+    const depths = await readDepths(this.connection, [names.main, names.retry]);
+    if (depths.length < 2) throw new Error(`queue ${names.main} could not be read`);
+    return depths[0].value + depths[1].value;
   }
 
   /**

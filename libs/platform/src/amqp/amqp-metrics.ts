@@ -51,7 +51,7 @@ export function consumerMetrics(metrics: ServiceMetrics): ConsumerMetrics {
 }
 
 /** The ready messages of each named queue, read on a throwaway channel (a queue gone missing closes only it). */
-async function readDepths(
+export async function readDepths(
   connection: ChannelModel | undefined,
   names: string[],
 ): Promise<Array<{ labels: { queue: string }; value: number }>> {

@@ -51,20 +51,26 @@ export class MessageSweepRepository implements MessageSweeps {
     return rows.map((r) => Number(r.id));
   }
 
-  /**
-   * Touches a batch of queued messages with no attempt and no retry due that have not moved for `olderThanMs`;
-   * their ids, each to get a new delivery command.
-   */
-  async touchStranded(tx: EntityManager, olderThanMs: number): Promise<number[]> {
+  async oldestReady(): Promise<Date | undefined> {
+    const [row] = await queryRows<{ updated_at: Date }>(
+      this.dataSource,
+      `SELECT updated_at FROM messaging.message_logs
+        WHERE status = 'queued' AND attempt_started_at IS NULL AND next_attempt_at IS NULL
+        ORDER BY updated_at LIMIT 1`,
+    );
+    return row?.updated_at;
+  }
+
+  async touchStranded(tx: EntityManager, untouchedSince: Date): Promise<number[]> {
     const rows = await queryRows<{ id: string }>(
       tx,
       `UPDATE messaging.message_logs SET updated_at = now()
         WHERE id IN (SELECT id FROM messaging.message_logs
                       WHERE status = 'queued' AND attempt_started_at IS NULL AND next_attempt_at IS NULL
-                        AND updated_at < now() - $1 * interval '1 millisecond'
+                        AND updated_at < $1
                       LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
         RETURNING id`,
-      [olderThanMs],
+      [untouchedSince],
     );
     return rows.map((r) => Number(r.id));
   }

@@ -10,7 +10,7 @@ import type { FlowStore } from './ports/flow.port';
 import type { IdempotentRequests } from './ports/idempotency.port';
 import type { MessageLogStore, MessageLogWriterPort } from './ports/message-log.port';
 import type { MessageReader } from './ports/message-reader.port';
-import type { MessageSweeps } from './ports/message-sweep.port';
+import type { DeliveryQueueWatch, MessageSweeps } from './ports/message-sweep.port';
 import type { SendHandOver, SendQueue } from './ports/send-queue.port';
 import type { StatusReportIntake, StatusReportStore } from './ports/status-report.port';
 import type { EventOutbox } from './ports/outbox.port';
@@ -43,6 +43,8 @@ export interface MessagingDeps {
   statusIntake: StatusReportIntake;
   /** The scheduler pass's batches (due, stranded, unfinished). */
   sweeps: MessageSweeps;
+  /** When the delivery queue was last seen drained, by which the sweep tells a lost command from a waiting one. */
+  deliveryQueue: DeliveryQueueWatch;
   /** Batches the send path's inserts (group commit). */
   messageWriter: MessageLogWriterPort;
   customers: CustomerStateStore;

@@ -5,7 +5,13 @@ import type { Tx } from './unit-of-work.port';
 export interface MessageSweeps {
   lockDueScheduled(tx: Tx): Promise<MessageLog[]>;
   takeDueRetries(tx: Tx): Promise<number[]>;
-  touchStranded(tx: Tx, olderThanMs: number): Promise<number[]>;
+  /** When the longest-untouched ready queued message (no attempt, no retry due) was last touched, if any. */
+  oldestReady(): Promise<Date | undefined>;
+  /**
+   * Touches a batch of queued messages, ready (no attempt, no retry due), untouched since `untouchedSince`; their
+   * ids, each to get a new delivery command.
+   */
+  touchStranded(tx: Tx, untouchedSince: Date): Promise<number[]>;
   releaseUnfinishedAttempts(
     kind: 'awaiting slot' | 'unknown outcome, not resent',
     olderThanMs: number,
@@ -29,4 +35,13 @@ export interface MessageSweeps {
    * end of its window (`settleAfterMs` after it started), if any.
    */
   nextDueAt(settleAfterMs: number): Promise<Date | undefined>;
+}
+
+/** The delivery queue, as the stranded sweep needs to see it. */
+export interface DeliveryQueueWatch {
+  /**
+   * The latest instant before which every delivery command issued has left the queue for a worker, as last seen
+   * (the queue empty, and no command older still waiting in the outbox); undefined until seen so.
+   */
+  drainedThrough(): Promise<Date | undefined>;
 }
