@@ -10,6 +10,7 @@ import { RecipientCounts1765400000000 } from './migrations/1765400000000-recipie
 import { CustomersByUserId1766000000000 } from './migrations/1766000000000-customers-by-user-id';
 import { CampaignCost1766100000000 } from './migrations/1766100000000-campaign-cost';
 import { CustomerChoices1766400000000 } from './migrations/1766400000000-customer-choices';
+import { IdempotencyClaimTokens1766500000000 } from './migrations/1766500000000-idempotency-claim-tokens';
 
 export const CAMPAIGN_SCHEMA = 'campaign';
 
@@ -29,6 +30,7 @@ export function createCampaignDataSource(config: CampaignConfig): DataSource {
       CustomersByUserId1766000000000,
       CampaignCost1766100000000,
       CustomerChoices1766400000000,
+      IdempotencyClaimTokens1766500000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'campaign',
