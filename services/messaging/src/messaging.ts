@@ -9,6 +9,7 @@ import {
   rateCardFromSetting,
   SecretBox,
   type ServiceRuntime,
+  InternalClient,
 } from '@bm/platform';
 import type { DataSource } from 'typeorm';
 import type { MessagingConfig } from './config';
@@ -19,6 +20,8 @@ import { FlowRepository } from './data-access/flow.repository';
 import { FlowSessionRepository } from './data-access/flow-session.repository';
 import { createMessagingDataSource, MESSAGING_SCHEMA } from './data-access/data-source';
 import { InboundMessageRepository } from './data-access/inbound-message.repository';
+import { ConversationRepository } from './data-access/conversation.repository';
+import { GatewayDashboardUsers } from './data-access/gateway-dashboard-users';
 import { MessageLogRepository } from './data-access/message-log.repository';
 import { MessageStatsRepository } from './data-access/message-stats.repository';
 import { DUE_CHANNEL, MessageSweepRepository } from './data-access/message-sweep.repository';
@@ -64,6 +67,13 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
   const accounts = new ChannelAccountRepository(dataSource);
   const statusReports = new StatusReportRepository(dataSource);
   const lease = new SendWorkerLease(dataSource, config.SEND_WORKER_LEASE_MS);
+  const gateway = new InternalClient({
+    service: 'gateway',
+    baseUrl: config.GATEWAY_URL,
+    token: config.INTERNAL_TOKEN,
+    timeoutMs: config.GATEWAY_TIMEOUT_MS,
+    connections: 4,
+  });
   const deps: MessagingService['deps'] = {
     dataSource,
     config,
@@ -101,6 +111,8 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     messageWriter,
     customers: new CustomerStateRepository(dataSource),
     inbound: new InboundMessageRepository(),
+    conversations: new ConversationRepository(dataSource),
+    dashboardUsers: new GatewayDashboardUsers(gateway),
     stats: new MessageStatsRepository(dataSource),
     ledger: new ConversationLedger(dataSource, config.CAPACITY_WINDOW_MS),
     idempotency: idempotentRequests(new IdempotencyStore(dataSource, MESSAGING_SCHEMA)),
@@ -185,7 +197,10 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     tasks: [leaseRenewal, scheduler, flowSweep, reportRetention],
     // Once the consumers stopped nothing is in flight: the lease ends, so no replica waits for it to lapse.
     drain: [messageWriter.inserts, { stop: () => lease.release().catch(() => undefined) }],
-    connections: [{ name: 'pg listener', close: () => listener.close() }],
+    connections: [
+      { name: 'pg listener', close: () => listener.close() },
+      { name: 'gateway client', close: () => gateway.close() },
+    ],
   });
   return { ...runtime, deps };
 }
