@@ -47,6 +47,7 @@ import { capacityRoutes } from './entry-points/http/capacity.routes';
 import { optOutCopyRoutes } from './entry-points/http/opt-outs.routes';
 import { channelLookupRoutes } from './entry-points/http/channel-lookup.routes';
 import { flowRoutes } from './entry-points/http/flows.routes';
+import { conversationRoutes } from './entry-points/http/conversations.routes';
 import { messageRoutes } from './entry-points/http/messages.routes';
 import { templateRoutes } from './entry-points/http/templates.routes';
 import { dashboardRoutes } from './entry-points/http/dashboard.routes';
@@ -189,6 +190,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
         optOutCopyRoutes(router, deps);
         channelLookupRoutes(router, deps);
         flowRoutes(router, deps);
+        conversationRoutes(router, deps);
         dashboardRoutes(router, deps);
       },
     },
