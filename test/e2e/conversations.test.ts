@@ -131,6 +131,9 @@ describe('the live-chat inbox over the gateway: conversations, threads, replies,
     } while (before);
     expect(texts).toEqual(['one', 'two', 'three', 'four']);
     await api().get(`/api/v1/conversations/${c.id}/messages?before=not-a-cursor`).expect(422);
+    const huge = Buffer.from('99999999999999999999|0|x').toString('base64url');
+    await api().get(`/api/v1/conversations/${c.id}/messages?before=${huge}`).expect(422);
+    await api().get('/api/v1/conversations?q=a%00b').expect(422);
     const bad = await api().get(`/api/v1/conversations/${c.id}/messages?limit=0`).expect(422);
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
   });

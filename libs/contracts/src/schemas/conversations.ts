@@ -124,6 +124,8 @@ export const listConversationsQuerySchema = Joi.object<ListConversationsQuery>({
     .trim()
     .min(1)
     .max(100)
+    // No control characters (a NUL is no text PostgreSQL can compare).
+    .pattern(/^[^\p{Cc}]*$/u, 'text')
     .description("Part of the customer's phone, user id, name or username, or of a message's text"),
   ...paginationQuerySchema,
 });

@@ -228,6 +228,17 @@ export class ConversationRepository implements ConversationStore {
     return updated.length > 0 ? this.find(tenantId, id) : undefined;
   }
 
+  async latestInboundMessageId(conversationId: string): Promise<string | null> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT provider_message_id AS id FROM messaging.inbound_messages
+        WHERE conversation_id = $1
+          AND received_at = (SELECT max(received_at) FROM messaging.inbound_messages WHERE conversation_id = $1)
+        ORDER BY arrival_id DESC NULLS LAST, provider_message_id DESC LIMIT 1`,
+      [conversationId],
+    );
+    return rows[0]?.id ?? null;
+  }
+
   async markRead(tenantId: number, id: string): Promise<Conversation | undefined> {
     const updated: unknown[] = await this.dataSource.query(
       `UPDATE messaging.inbox_conversations SET unread_count = 0, read_at = now(), updated_at = now()

@@ -6,7 +6,8 @@ import { sqlMigration } from '@bm/platform';
  * is `inbox_conversations`: `conversations` is the capacity ledger's (business-initiated conversations).
  *
  * A customer's messages point at their conversation (`conversation_id`), with their text beside the raw body for
- * the search. Messages sent to the customer are not copied: the thread reads them from `message_logs` by account
+ * the search, and the ingress event id they came in (`arrival_id`, a ULID: the order they reached us, which tells
+ * apart messages the upstream stamped with the same second). Messages sent to the customer are not copied: the thread reads them from `message_logs` by account
  * and recipient, through the index below.
  *
  * Indexes, for 100,000 conversations and 1,000,000 messages in one tenant:
@@ -53,7 +54,7 @@ export const InboxConversations1766400000000 = sqlMigration('InboxConversations1
        USING gin ((coalesce(customer_phone, '') || ' ' || coalesce(customer_user_id, '') || ' ' ||
                    coalesce(customer_name, '') || ' ' || coalesce(username, '')) public.gin_trgm_ops)`,
     `ALTER TABLE messaging.inbound_messages
-       ADD COLUMN conversation_id text, ADD COLUMN text text, ADD COLUMN stored_at timestamptz DEFAULT now()`,
+       ADD COLUMN conversation_id text, ADD COLUMN text text, ADD COLUMN arrival_id text`,
     `CREATE INDEX inbound_messages_thread_idx
        ON messaging.inbound_messages (conversation_id, received_at DESC, provider_message_id DESC)
        WHERE conversation_id IS NOT NULL`,
@@ -67,7 +68,7 @@ export const InboxConversations1766400000000 = sqlMigration('InboxConversations1
     'DROP INDEX messaging.inbound_messages_text_idx',
     'DROP INDEX messaging.inbound_messages_thread_idx',
     `ALTER TABLE messaging.inbound_messages
-       DROP COLUMN conversation_id, DROP COLUMN text, DROP COLUMN stored_at`,
+       DROP COLUMN conversation_id, DROP COLUMN text, DROP COLUMN arrival_id`,
     'DROP TABLE messaging.inbox_conversations',
   ],
 });

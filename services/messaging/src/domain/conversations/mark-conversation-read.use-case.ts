@@ -16,7 +16,7 @@ export async function markConversationRead(
   const conversation = await findConversation(deps, tenantId, id);
   const marked = await deps.conversations.markRead(tenantId, id);
   if (!marked) throw new AppError('NOT_FOUND', 'Conversation not found');
-  const messageId = conversation.lastInboundMessageId;
+  const messageId = await deps.conversations.latestInboundMessageId(conversation.id);
   if (!messageId) return { conversation: toConversationDto(marked), receipt: null };
   const account = await deps.accounts.findById(conversation.channelAccountId);
   if (!account) throw new AppError('NOT_FOUND', 'Conversation not found');

@@ -25,7 +25,10 @@ export function encodeCursor(e: ThreadEntry): string {
 
 /** The cursor a client passed back; anything else is a validation error on `before`. */
 export function decodeCursor(value: string): ThreadCursor {
-  const match = /^(\d{1,19})\|([01])\|(.+)$/s.exec(Buffer.from(value, 'base64url').toString('utf8'));
+  // Printable ASCII ids and at most 16 digits of microseconds (past the year 2200): nothing the database refuses.
+  const match = /^(\d{1,16})\|([01])\|([\x21-\x7e]{1,200})$/.exec(
+    Buffer.from(value, 'base64url').toString('utf8'),
+  );
   const outbound = match?.[2] === '1';
   if (!match || (outbound && !/^\d{1,18}$/.test(match[3]))) {
     throw new AppError('VALIDATION_ERROR', undefined, {

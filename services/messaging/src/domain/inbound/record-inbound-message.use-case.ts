@@ -44,6 +44,7 @@ export async function recordInboundMessage(
       type: item.type,
       body: item.raw,
       receivedAt: at,
+      arrivalId: item.event_id,
     });
     if (!inserted) return false;
     // The customer's phone, else (a customer with a username may come without one) the phone their user id is

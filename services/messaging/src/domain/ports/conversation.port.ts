@@ -90,6 +90,11 @@ export interface ConversationStore {
     id: string,
     changes: { status?: ConversationStatus; assignee?: string | null },
   ): Promise<Conversation | undefined>;
+  /**
+   * The upstream id of the customer's latest message in the conversation: by the upstream's time, then (same
+   * second) by the order the messages reached us.
+   */
+  latestInboundMessageId(conversationId: string): Promise<string | null>;
   /** No unread messages left, read now. */
   markRead(tenantId: number, id: string): Promise<Conversation | undefined>;
   /** A reply from the inbox is activity: the conversation moves up the listing. */
