@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import { AmqpClient, createLogger, runMigrations, startHttpServer, type RunningServer } from '@bm/platform';
 import { testEnv, uniqueSuffix } from '@bm/platform/testing';
@@ -19,6 +20,15 @@ import { registerSecret } from './secrets';
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 
 let migrations: Promise<void> | undefined;
+
+/** A port no one listens on now (the OS's choice), for a server that must be named before it starts. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 /** Every service's migrations, once per run. */
 export function migrateAll(): Promise<void> {
@@ -94,6 +104,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   );
   const sandboxServer = await startHttpServer(sandbox.app, 0, '127.0.0.1');
   servers.push(sandboxServer);
+  // Messaging asks the gateway about dashboard users (a conversation's assignee): the gateway's port is chosen first.
+  const gatewayPort = await freePort();
   const messaging: MessagingService[] = [];
   const messagingServers: RunningServer[] = [];
   for (let i = 0; i < (options.messagingReplicas ?? 1); i += 1) {
@@ -102,6 +114,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         UPSTREAM_BASE_URL: sandboxServer.url,
         SCHEDULER_INTERVAL_MS: '100',
         SEND_RETRY_BASE_MS: '100',
+        GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
         ...options.messagingEnv,
         ...options.replicaEnv?.(i),
       }),
@@ -130,7 +143,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       }),
     ),
   );
-  const gatewayServer = await startHttpServer(gateway.app, 0, '127.0.0.1');
+  const gatewayServer = await startHttpServer(gateway.app, gatewayPort, '127.0.0.1');
   checkAnswersAgainstOpenApi(gatewayServer);
   const env = testEnv();
   const broker = new AmqpClient({

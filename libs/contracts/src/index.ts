@@ -23,6 +23,7 @@ export * from './schemas/campaign-list';
 export * from './schemas/webhooks';
 export * from './schemas/opt-outs';
 export * from './schemas/flows';
+export * from './schemas/conversations';
 export * from './schemas/domain-events';
 export * from './schemas/inbound-events';
 export * from './schemas/inbound-audit';

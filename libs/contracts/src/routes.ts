@@ -108,6 +108,32 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     service: 'messaging',
     operationId: 'listFlowSessions',
   },
+  { method: 'GET', path: '/api/v1/conversations', service: 'messaging', operationId: 'listConversations' },
+  { method: 'GET', path: '/api/v1/conversations/:id', service: 'messaging', operationId: 'getConversation' },
+  {
+    method: 'PATCH',
+    path: '/api/v1/conversations/:id',
+    service: 'messaging',
+    operationId: 'updateConversation',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/conversations/:id/messages',
+    service: 'messaging',
+    operationId: 'listConversationMessages',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/conversations/:id/messages',
+    service: 'messaging',
+    operationId: 'replyToConversation',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/conversations/:id/read',
+    service: 'messaging',
+    operationId: 'markConversationRead',
+  },
 ];
 
 /** The upstream network's endpoints: no API key (the signature or verify token is checked by the service). */

@@ -14,6 +14,7 @@ import type { GatewayConfig } from './config';
 import { ApiKeyRepository } from './data-access/api-key.repository';
 import { AuthInvalidationChannel } from './data-access/auth-invalidation.store';
 import { DashboardUserRepository } from './data-access/dashboard-user.repository';
+import { internalRouter } from './entry-points/http/internal.routes';
 import { createGatewayDataSource } from './data-access/data-source';
 import { KeyUsageStore } from './data-access/key-usage.store';
 import { SessionStore } from './data-access/session.store';
@@ -95,6 +96,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       // The public API first: it is nearly every request, and no other router answers under /api/v1, so its
       // requests need not walk past the docs, health, dashboard and admin routes to reach it.
       a.use(publicApiRouter(deps, forward, targets, tenantApiKeyRoutes(deps)));
+      a.use(internalRouter(deps, config.INTERNAL_TOKEN));
       a.use(docsRouter());
       a.use(healthRouter(deps, config.HEALTH_TIMEOUT_MS));
       a.use(upstreamWebhookRouter(forward, targets));

@@ -63,6 +63,9 @@ export interface MessagingConfig extends CommonConfig, RateCardConfig {
   BODY_LIMIT: string;
   /** How often flow sessions that waited past their timeout are ended. */
   FLOW_SWEEP_INTERVAL_MS: number;
+  /** The gateway's internal API: who the tenant's dashboard users are (a conversation's assignee). */
+  GATEWAY_URL: string;
+  GATEWAY_TIMEOUT_MS: number;
 }
 
 /** The messaging service's configuration, read from the environment once. */
@@ -115,6 +118,10 @@ export function loadMessagingConfig(env: NodeJS.ProcessEnv = process.env): Reado
         .default(24 * 3600 * 1000),
       BODY_LIMIT: Joi.string().default('1mb'),
       FLOW_SWEEP_INTERVAL_MS: Joi.number().integer().min(20).default(5_000),
+      GATEWAY_URL: Joi.string()
+        .uri({ scheme: ['http', 'https'] })
+        .default('http://127.0.0.1:3000'),
+      GATEWAY_TIMEOUT_MS: Joi.number().integer().min(100).default(5_000),
       ...rateCardEnvSchema,
     },
     env,

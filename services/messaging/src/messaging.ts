@@ -9,6 +9,7 @@ import {
   rateCardFromSetting,
   SecretBox,
   type ServiceRuntime,
+  InternalClient,
 } from '@bm/platform';
 import type { DataSource } from 'typeorm';
 import type { MessagingConfig } from './config';
@@ -19,6 +20,8 @@ import { FlowRepository } from './data-access/flow.repository';
 import { FlowSessionRepository } from './data-access/flow-session.repository';
 import { createMessagingDataSource, MESSAGING_SCHEMA } from './data-access/data-source';
 import { InboundMessageRepository } from './data-access/inbound-message.repository';
+import { ConversationRepository } from './data-access/conversation.repository';
+import { GatewayDashboardUsers } from './data-access/gateway-dashboard-users';
 import { MessageLogRepository } from './data-access/message-log.repository';
 import { MessageStatsRepository } from './data-access/message-stats.repository';
 import { DeliveryQueue } from './data-access/delivery-queue-watch';
@@ -45,6 +48,7 @@ import { capacityRoutes } from './entry-points/http/capacity.routes';
 import { optOutCopyRoutes } from './entry-points/http/opt-outs.routes';
 import { channelLookupRoutes } from './entry-points/http/channel-lookup.routes';
 import { flowRoutes } from './entry-points/http/flows.routes';
+import { conversationRoutes } from './entry-points/http/conversations.routes';
 import { messageRoutes } from './entry-points/http/messages.routes';
 import { templateRoutes } from './entry-points/http/templates.routes';
 import { dashboardRoutes } from './entry-points/http/dashboard.routes';
@@ -65,6 +69,13 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
   const accounts = new ChannelAccountRepository(dataSource);
   const statusReports = new StatusReportRepository(dataSource);
   const lease = new SendWorkerLease(dataSource, config.SEND_WORKER_LEASE_MS);
+  const gateway = new InternalClient({
+    service: 'gateway',
+    baseUrl: config.GATEWAY_URL,
+    token: config.INTERNAL_TOKEN,
+    timeoutMs: config.GATEWAY_TIMEOUT_MS,
+    connections: 4,
+  });
   const deps: MessagingService['deps'] = {
     dataSource,
     config,
@@ -103,6 +114,8 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     messageWriter,
     customers: new CustomerStateRepository(dataSource),
     inbound: new InboundMessageRepository(),
+    conversations: new ConversationRepository(dataSource),
+    dashboardUsers: new GatewayDashboardUsers(gateway),
     stats: new MessageStatsRepository(dataSource),
     ledger: new ConversationLedger(dataSource, config.CAPACITY_WINDOW_MS),
     idempotency: idempotentRequests(new IdempotencyStore(dataSource, MESSAGING_SCHEMA)),
@@ -179,6 +192,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
         optOutCopyRoutes(router, deps);
         channelLookupRoutes(router, deps);
         flowRoutes(router, deps);
+        conversationRoutes(router, deps);
         dashboardRoutes(router, deps);
       },
     },
@@ -187,7 +201,10 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     tasks: [leaseRenewal, scheduler, flowSweep, reportRetention],
     // Once the consumers stopped nothing is in flight: the lease ends, so no replica waits for it to lapse.
     drain: [messageWriter.inserts, { stop: () => lease.release().catch(() => undefined) }],
-    connections: [{ name: 'pg listener', close: () => listener.close() }],
+    connections: [
+      { name: 'pg listener', close: () => listener.close() },
+      { name: 'gateway client', close: () => gateway.close() },
+    ],
   });
   return { ...runtime, deps };
 }

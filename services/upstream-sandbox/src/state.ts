@@ -67,6 +67,14 @@ export interface WebhookAttempt {
   error?: string;
 }
 
+/** A read receipt the business sent for a customer's message. */
+export interface ReadReceiptRecord {
+  phone_number_id: string;
+  message_id: string;
+  typing_indicator: boolean;
+  received_at: string;
+}
+
 export interface WebhookRecord {
   seq: number;
   kind: string;
@@ -111,6 +119,8 @@ export interface SandboxState {
   /** `phone_number_id|user id` -> when the customer last wrote (their service window). */
   windows: Map<string, number>;
   webhooks: WebhookRecord[];
+  /** Read receipts taken (`status: read` on the messages endpoint), oldest first. */
+  readReceipts: ReadReceiptRecord[];
   maxRecords: number;
   seq: number;
 }
@@ -141,6 +151,7 @@ export function createState(config: SandboxConfig): SandboxState {
     businesses: new Map(),
     windows: new Map(),
     webhooks: [],
+    readReceipts: [],
     maxRecords: config.SANDBOX_MAX_RECORDS,
     seq: 0,
   };
@@ -159,6 +170,7 @@ export function resetState(state: SandboxState, config: SandboxConfig): void {
   state.businesses.clear();
   state.windows.clear();
   state.webhooks.length = 0;
+  state.readReceipts.length = 0;
 }
 
 /** Appends to a bounded log: the oldest entries go once it is full, so long benchmarks keep memory flat. */

@@ -2,3 +2,4 @@ export * from './endpoint';
 export * from './messaging';
 export * from './commands';
 export * from './campaign';
+export * from './gateway';

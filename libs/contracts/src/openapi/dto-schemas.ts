@@ -5,6 +5,7 @@ import { RECIPIENT_STATUSES } from '../schemas/campaign-recipients';
 import { MESSAGING_TIERS } from '../schemas/common';
 import { CONVERSATION_CATEGORIES } from '../schemas/messages';
 import { FLOW_SESSION_STATUSES, FLOW_STATUSES, saveFlowSchema } from '../schemas/flows';
+import { CONVERSATION_STATUSES, MESSAGE_DIRECTIONS } from '../schemas/conversations';
 import {
   INBOUND_EVENT_OUTCOMES,
   INBOUND_ITEM_STATES,
@@ -351,6 +352,99 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
   FlowSessionList: object({
     sessions: { type: 'array', items: ref('FlowSession') },
     pagination: ref('Pagination'),
+  }),
+  Conversation: object({
+    id: ulid,
+    channel_account_id: ulid,
+    customer: object({
+      phone: {
+        ...nullable(str),
+        description: 'Digits, country code first; null for a customer known by user id only',
+      },
+      user_id: { ...nullable(str), description: 'The business-scoped user id, as the upstream wrote it' },
+      name: nullable(str),
+      username: nullable(str),
+    }),
+    status: oneOf(CONVERSATION_STATUSES),
+    assignee: { ...nullable(str), description: "A dashboard user's id, or null" },
+    open_until: {
+      ...nullable(instant),
+      description:
+        "When the customer's 24 h service window closes; null while it is closed (only templates go)",
+    },
+    unread_count: int,
+    read_at: nullable(instant),
+    last_activity_at: { ...instant, description: 'The latest customer message or reply from the inbox' },
+    last_message_text: nullable(str),
+    created_at: instant,
+  }),
+  ConversationList: object({
+    conversations: { type: 'array', items: ref('Conversation') },
+    pagination: ref('Pagination'),
+  }),
+  ConversationMessage: object({
+    direction: oneOf(MESSAGE_DIRECTIONS),
+    provider_message_id: nullable(str),
+    message_log_id: {
+      ...nullable(int),
+      description: 'Outbound only: the message log (GET /api/v1/messages/{id})',
+    },
+    type: { ...str, description: "The upstream's message type (text, image, location, interactive, ...)" },
+    status: { ...nullable(oneOf(MESSAGE_STATUSES)), description: "Outbound only: the message log's status" },
+    template: nullable(object({ name: str, language: str })),
+    error_message: nullable(str),
+    created_at: instant,
+    text: {
+      ...nullable(str),
+      description: 'The text, a media caption, or the title of a button or list reply',
+    },
+    media: nullable(
+      object({
+        id: nullable(str),
+        url: nullable(str),
+        mime_type: nullable(str),
+        caption: nullable(str),
+        filename: nullable(str),
+        sha256: nullable(str),
+      }),
+    ),
+    location: nullable(
+      object({
+        latitude: nullable({ type: 'number' }),
+        longitude: nullable({ type: 'number' }),
+        name: nullable(str),
+        address: nullable(str),
+        url: nullable(str),
+      }),
+    ),
+    contacts: nullable({ type: 'array', items: { type: 'object' } }),
+    reaction: nullable(object({ message_id: nullable(str), emoji: nullable(str) })),
+    reply: {
+      ...nullable(object({ type: str, id: nullable(str), title: nullable(str), payload: nullable(str) })),
+      description: "A quick-reply button's or an interactive message's answer",
+    },
+    context_message_id: { ...nullable(str), description: 'The upstream message this one answers' },
+    raw: {
+      ...nullable({ type: 'object' }),
+      description: "The upstream's message object, for a type not modelled by the fields above",
+    },
+  }),
+  ConversationMessages: object({
+    messages: { type: 'array', items: ref('ConversationMessage'), description: 'Oldest first' },
+    next_before: {
+      ...nullable(str),
+      description: 'Pass as `before` for the page of older messages; null when there is none',
+    },
+  }),
+  ConversationRead: object({
+    conversation: ref('Conversation'),
+    receipt: nullable(
+      object({
+        message_id: str,
+        sent: { type: 'boolean', description: 'Whether the upstream took the read receipt' },
+        error: nullable(str),
+      }),
+    ),
   }),
   HealthReport: object({
     status: oneOf(['healthy', 'degraded']),

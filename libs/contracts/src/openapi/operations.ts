@@ -17,6 +17,12 @@ import { listCampaignsQuerySchema } from '../schemas/campaign-list';
 import { addOptOutSchema, listOptOutsQuerySchema } from '../schemas/opt-outs';
 import { listFlowSessionsQuerySchema, listFlowsQuerySchema, saveFlowSchema } from '../schemas/flows';
 import { listInboundEventsQuerySchema } from '../schemas/inbound-audit';
+import {
+  conversationMessagesQuerySchema,
+  conversationReplySchema,
+  listConversationsQuerySchema,
+  updateConversationSchema,
+} from '../schemas/conversations';
 import { listTemplatesQuerySchema, submitTemplateSchema } from '../schemas/templates';
 import { webhookDeliveriesQuerySchema, webhookSettingsSchema } from '../schemas/webhooks';
 
@@ -353,6 +359,53 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     status: 200,
     data: 'FlowSessionList',
     errors: ['FLOW_NOT_FOUND'],
+  }),
+  listConversations: api({
+    summary: 'The live-chat inbox: conversations, newest activity first',
+    tag: 'Conversations',
+    query: listConversationsQuerySchema,
+    status: 200,
+    data: 'ConversationList',
+    errors: [],
+  }),
+  getConversation: api({
+    summary: 'A conversation: its customer, service window, status, assignee and unread count',
+    tag: 'Conversations',
+    status: 200,
+    data: 'Conversation',
+    errors: ['NOT_FOUND'],
+  }),
+  updateConversation: api({
+    summary: "Open or close a conversation, or assign it to one of the tenant's dashboard users",
+    tag: 'Conversations',
+    body: updateConversationSchema,
+    status: 200,
+    data: 'Conversation',
+    errors: ['NOT_FOUND'],
+  }),
+  listConversationMessages: api({
+    summary: "A conversation's messages in both directions, oldest first, a page back at a time",
+    tag: 'Conversations',
+    query: conversationMessagesQuerySchema,
+    status: 200,
+    data: 'ConversationMessages',
+    errors: ['NOT_FOUND'],
+  }),
+  replyToConversation: api({
+    summary: "Reply to the conversation's customer: a text inside the service window, a template at any time",
+    tag: 'Conversations',
+    body: conversationReplySchema,
+    status: 202,
+    data: 'SendAcknowledgement',
+    errors: ['NOT_FOUND', ...TEMPLATE_SEND, 'IDEMPOTENCY_KEY_CONFLICT', 'MESSAGING_TIER_LIMIT_EXCEEDED'],
+    idempotent: true,
+  }),
+  markConversationRead: api({
+    summary: "Mark a conversation read and send the upstream read receipt for the customer's latest message",
+    tag: 'Conversations',
+    status: 200,
+    data: 'ConversationRead',
+    errors: ['NOT_FOUND'],
   }),
   verifyChannelWebhook: {
     summary: "The upstream network's verification GET: echoes hub.challenge as text/plain",

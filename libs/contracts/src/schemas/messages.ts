@@ -115,8 +115,8 @@ export const sendTemplateMessageSchema = Joi.object<SendTemplateMessageRequest>(
  * POST /api/v1/messages/send. One object whose `data` follows `message_type`, so an unknown type is an error on
  * `message_type` alone and, with abortEarly off, every missing or bad field is listed in one answer.
  */
-export const sendMessageSchema = Joi.object<SendMessageRequest>({
-  ...commonKeys,
+/** `message_type` and the `data` that follows it: a send's, and a reply's in a conversation. */
+export const messageContentKeys = {
   message_type: Joi.string()
     .valid(...MESSAGE_TYPES)
     .required(),
@@ -128,6 +128,11 @@ export const sendMessageSchema = Joi.object<SendMessageRequest>({
     // With an unknown type there is nothing to check data against beyond being an object.
     otherwise: Joi.object().unknown(true),
   }).required(),
+};
+
+export const sendMessageSchema = Joi.object<SendMessageRequest>({
+  ...commonKeys,
+  ...messageContentKeys,
   auto_retry_on_frequency_cap: Joi.when('message_type', {
     switch: [
       { is: 'template', then: autoRetrySchema },

@@ -29,6 +29,15 @@ export class DashboardUserRepository implements DashboardUsers {
     return rows[0] && toUser(rows[0]);
   }
 
+  async findInTenant(tenantId: number, id: string): Promise<DashboardUser | undefined> {
+    const rows = await queryRows<UserRow>(
+      this.dataSource,
+      `SELECT id, tenant_id, email, password_hash FROM gateway.dashboard_users WHERE id = $1 AND tenant_id = $2`,
+      [id, tenantId],
+    );
+    return rows[0] && toUser(rows[0]);
+  }
+
   /**
    * Makes the user when the email is new and records a fresh invite; earlier unused invites of the user stop
    * working, so only the newest link is ever valid. Answers the user as stored (another tenant's, if so).

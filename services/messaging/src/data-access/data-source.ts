@@ -28,6 +28,7 @@ import { MessageCostDaily1766000000005 } from './migrations/1766000000005-messag
 import { CustomerLinks1766000000006 } from './migrations/1766000000006-customer-links';
 import { ReportMarks1766200000000 } from './migrations/1766200000000-report-marks';
 import { SendWorkerLeases1766300000000 } from './migrations/1766300000000-send-worker-leases';
+import { InboxConversations1766400000000 } from './migrations/1766400000000-inbox-conversations';
 import { IdempotencyClaimTokens1766500000000 } from './migrations/1766500000000-idempotency-claim-tokens';
 
 export const MESSAGING_SCHEMA = 'messaging';
@@ -64,6 +65,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       CustomerLinks1766000000006,
       ReportMarks1766200000000,
       SendWorkerLeases1766300000000,
+      InboxConversations1766400000000,
       IdempotencyClaimTokens1766500000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,

@@ -8,8 +8,8 @@ export class InboundMessageRepository implements InboundMessageStore {
     const inserted: unknown[] = await tx.query(
       `INSERT INTO messaging.inbound_messages
        (provider_message_id, tenant_id, channel_account_id, from_phone, from_user_id, username, type, body,
-        received_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING 1`,
+        received_at, arrival_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING RETURNING 1`,
       [
         m.providerMessageId,
         m.tenantId,
@@ -20,6 +20,7 @@ export class InboundMessageRepository implements InboundMessageStore {
         m.type,
         JSON.stringify(m.body),
         m.receivedAt,
+        m.arrivalId,
       ],
     );
     return inserted.length > 0;

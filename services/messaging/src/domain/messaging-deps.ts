@@ -4,6 +4,8 @@ import type { ChannelAccountStore } from './ports/account.port';
 import type { CapacityLedger } from './ports/capacity.port';
 import type { TemplateStore } from './ports/template.port';
 import type { CustomerStateStore, InboundMessageStore } from './ports/customer.port';
+import type { ConversationStore } from './ports/conversation.port';
+import type { DashboardUserDirectory } from './ports/dashboard-users.port';
 import type { MessageStatsReader } from './ports/stats.port';
 import type { FlowSessionStore } from './ports/flow-session.port';
 import type { FlowStore } from './ports/flow.port';
@@ -49,6 +51,10 @@ export interface MessagingDeps {
   messageWriter: MessageLogWriterPort;
   customers: CustomerStateStore;
   inbound: InboundMessageStore;
+  /** The live-chat inbox's conversations and threads. */
+  conversations: ConversationStore;
+  /** The tenant's dashboard users (kept by the gateway): who a conversation may be assigned to. */
+  dashboardUsers: DashboardUserDirectory;
   stats: MessageStatsReader;
   ledger: CapacityLedger;
   idempotency: IdempotentRequests;

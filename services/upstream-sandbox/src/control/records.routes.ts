@@ -49,7 +49,7 @@ function visibleSettings(settings: Settings): Record<string, unknown> {
   };
 }
 
-/** `/_sandbox/sends`, `/webhooks`, `/subscriptions`, `/config` and `/state`: what the sandbox saw and did. */
+/** `/_sandbox/sends`, `/webhooks`, `/read-receipts`, `/subscriptions`, `/config` and `/state`: what the sandbox saw and did. */
 export function recordsRoutes(router: Router, deps: SandboxDeps): void {
   const { state, timers, config } = deps;
 
@@ -66,6 +66,13 @@ export function recordsRoutes(router: Router, deps: SandboxDeps): void {
   router.get('/webhooks', (req, res) => {
     const kind = typeof req.query.kind === 'string' ? req.query.kind : undefined;
     res.json({ data: state.webhooks.filter((w) => kind === undefined || w.kind.startsWith(kind)) });
+  });
+
+  router.get('/read-receipts', (req, res) => {
+    const number = typeof req.query.phone_number_id === 'string' ? req.query.phone_number_id : undefined;
+    res.json({
+      data: state.readReceipts.filter((r) => number === undefined || r.phone_number_id === number),
+    });
   });
 
   router.get('/subscriptions', (_req, res) => {

@@ -3,10 +3,17 @@ import type { SandboxDeps } from '../deps';
 import { accessToken, requireToken } from '../graph-auth';
 import { newNumericId } from '../ids';
 import { sendMessage } from './send-message';
+import { takeReadReceipt } from './read-receipt';
 
 /** `POST /{version}/{phone_number_id}/messages` and the media upload beside it. */
 export function messagesRoutes(router: Router, deps: SandboxDeps): void {
   router.post('/:phoneNumberId/messages', async (req, res) => {
+    const body = req.body as Record<string, unknown> | undefined;
+    if (body?.status === 'read') {
+      takeReadReceipt(deps, req.params.phoneNumberId, body, accessToken(req));
+      res.json({ success: true });
+      return;
+    }
     const answer = await sendMessage(deps, {
       phoneNumberId: req.params.phoneNumberId,
       token: accessToken(req),

@@ -14,6 +14,8 @@ export interface InviteRecord {
 /** Dashboard users and their invites. */
 export interface DashboardUsers {
   findByEmail(email: string): Promise<DashboardUser | undefined>;
+  /** The tenant's user of that id; undefined for an unknown id or another tenant's user. */
+  findInTenant(tenantId: number, id: string): Promise<DashboardUser | undefined>;
   /**
    * Makes the user when the email is new and records a fresh invite; earlier unused invites of the user stop
    * working, so only the newest link is ever valid. Answers the user as stored (another tenant's, if so).

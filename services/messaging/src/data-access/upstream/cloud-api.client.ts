@@ -181,6 +181,26 @@ export class CloudApiClient implements UpstreamSender, UpstreamAccountApi {
       throw new UpstreamRefusal(res.status, this.failureOf(res.status, res.data).message);
   }
 
+  /** The read receipt of a customer's message: `status: read` on the messages endpoint (WIRE-2026.md). */
+  async markRead(
+    phoneNumberId: string,
+    accessToken: string,
+    providerMessageId: string,
+  ): Promise<{ ok: true } | UpstreamFailure> {
+    let res: AxiosResponse<GraphError>;
+    try {
+      res = await this.call<GraphError>('mark_read', {
+        method: 'POST',
+        url: `/${encodeURIComponent(phoneNumberId)}/messages`,
+        headers: { authorization: `Bearer ${accessToken}` },
+        data: { messaging_product: 'whatsapp', status: 'read', message_id: providerMessageId },
+      });
+    } catch (err) {
+      return classifyFailure(null, null, `upstream unreachable: ${String(err)}`);
+    }
+    return isSuccess(res.status) ? { ok: true } : this.failureOf(res.status, res.data);
+  }
+
   /** One request carrying the current trace, timed and counted by operation, status and upstream error code. */
   private async call<T extends GraphError>(
     operation: UpstreamOperation,

@@ -1,6 +1,7 @@
 import { statusClass, type ServiceMetrics } from '@bm/platform';
 
-export type UpstreamOperation = 'send_message' | 'list_templates' | 'create_template' | 'subscribe_app';
+export type UpstreamOperation =
+  'send_message' | 'list_templates' | 'create_template' | 'subscribe_app' | 'mark_read';
 
 /** What the Cloud API client records per call. */
 export interface UpstreamMetrics {

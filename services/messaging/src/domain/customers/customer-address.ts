@@ -28,7 +28,7 @@ export async function keyAddressOf(
  * Returns the address the message's customer is kept under.
  */
 export async function learnCustomer(
-  deps: CustomerDeps & Pick<MessagingDeps, 'outbox'>,
+  deps: CustomerDeps & Pick<MessagingDeps, 'outbox' | 'conversations'>,
   tx: Tx,
   account: { id: string; tenantId: number },
   item: InboundMessageItem,
@@ -38,6 +38,7 @@ export async function learnCustomer(
     await deps.customers.moveWindow(tx, account.id, change.previous, change.current);
     await deps.customers.forget(tx, account.tenantId, change.previous);
     if (change.link) await deps.customers.link(tx, account.tenantId, change.link);
+    await deps.conversations.rekey(tx, account.tenantId, change.previous, change.current);
     await deps.outbox.emit(tx, 'customer.address_changed', account.tenantId, {
       channel_account_id: account.id,
       previous: change.previous,
@@ -49,6 +50,8 @@ export async function learnCustomer(
   const link = linkOf(item);
   if (link) {
     await deps.customers.link(tx, account.tenantId, link);
+    // The customer's conversations kept under their user id until now join the ones under their phone.
+    await deps.conversations.rekey(tx, account.tenantId, link.userId, link.phone);
     return link.phone;
   }
   const phone = item.from?.replace(/\D/g, '') || null;

@@ -24,7 +24,7 @@ type Outgoing = Pick<NewMessageLog, 'messageType' | 'content' | 'templateCategor
 /** What running a session touches: its messages, its template checks, its session and events. */
 export type FlowRunDeps = Pick<
   MessagingDeps,
-  'flowSessions' | 'messages' | 'templates' | 'customers' | 'outbox' | 'logger'
+  'flowSessions' | 'messages' | 'templates' | 'customers' | 'outbox' | 'logger' | 'conversations'
 >;
 
 async function outgoingOf(

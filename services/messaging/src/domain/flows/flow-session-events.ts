@@ -57,15 +57,17 @@ const HOUR_MS = 3_600_000;
 /**
  * Asks webhook-ingress, which keeps the tenant's notifications, for a person: for a message no automation
  * answered (at most one per customer and number per clock hour of the message) or for a flow's hand-off (one
- * per session).
+ * per session). Either reopens the customer's conversation.
  */
 export async function requestLiveChat(
-  deps: Pick<MessagingDeps, 'outbox'>,
+  deps: Pick<MessagingDeps, 'outbox' | 'conversations'>,
   tx: Tx,
   message: CustomerMessage,
   handoffSessionId: string | null,
 ): Promise<void> {
   const { account } = message;
+  // A person is asked for: the customer's conversation is open again, whoever closed it.
+  await deps.conversations.reopen(tx, account.id, message.from);
   const dedupeKey = handoffSessionId
     ? `flow_handoff:${handoffSessionId}`
     : `live_chat_request:${account.phoneNumberId}:${message.from}:${Math.floor(message.at.getTime() / HOUR_MS)}`;

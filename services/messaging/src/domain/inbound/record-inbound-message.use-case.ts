@@ -4,6 +4,7 @@ import type { MessagingDeps } from '../messaging-deps';
 import { routeInboundToFlow } from '../flows/route-inbound-to-flow.use-case';
 import type { FlowRunDeps } from '../flows/advance-flow-session';
 import { learnCustomer } from '../customers/customer-address';
+import { inboundContentOf } from '../conversations/inbound-content';
 
 /** The upstream's `type` of a message that tells of a customer's change of address, not written by them. */
 const SYSTEM_MESSAGE = 'system';
@@ -16,7 +17,7 @@ const SYSTEM_MESSAGE = 'system';
  * duplicate advances no session.
  */
 export async function recordInboundMessage(
-  deps: FlowRunDeps & Pick<MessagingDeps, 'unitOfWork' | 'accounts' | 'inbound' | 'flows'>,
+  deps: FlowRunDeps & Pick<MessagingDeps, 'unitOfWork' | 'accounts' | 'inbound' | 'flows' | 'conversations'>,
   item: InboundMessageItem,
 ): Promise<boolean> {
   const account = item.phone_number_id
@@ -43,6 +44,7 @@ export async function recordInboundMessage(
       type: item.type,
       body: item.raw,
       receivedAt: at,
+      arrivalId: item.event_id,
     });
     if (!inserted) return false;
     // The customer's phone, else (a customer with a username may come without one) the phone their user id is
@@ -51,6 +53,19 @@ export async function recordInboundMessage(
     // A change of the customer's address (user_changed_number, user_changed_user_id) is no customer message: no
     // message.received, no window, no flow step.
     if (item.type === SYSTEM_MESSAGE) return true;
+    // Into the customer's conversation on this account; a closed one stays closed unless no flow answers.
+    await deps.conversations.touchForInbound(tx, {
+      tenantId: account.tenantId,
+      channelAccountId: account.id,
+      customerKey: from,
+      phone: phone ?? (isUserIdAddress(from) ? null : from),
+      userId,
+      name: item.name,
+      username: item.username ?? null,
+      messageId: item.message_id,
+      text: inboundContentOf(item.type, item.raw).text ?? item.text,
+      at,
+    });
     const newConversation = !(await deps.customers.isWindowOpen(tx, account.id, from));
     await deps.customers.touchWindow(tx, account.id, from, at);
     await deps.outbox.emit(tx, 'message.received', account.tenantId, {

@@ -13,6 +13,8 @@ export interface NewInboundMessage {
   type: string;
   body: unknown;
   receivedAt: Date;
+  /** The ingress event it came in (a ULID, in the order messages reached us). */
+  arrivalId: string;
 }
 
 /** Service windows (24 h after a customer's last message) and the opt-out copy kept for single sends. */

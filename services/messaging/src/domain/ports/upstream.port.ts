@@ -80,4 +80,10 @@ export interface UpstreamAccountApi {
     template: TemplateSubmission,
   ): Promise<{ ok: true; id: string; status: string; category: string } | UpstreamFailure>;
   subscribeApp(wabaId: string, accessToken: string): Promise<void>;
+  /** The read receipt of a customer's message (blue ticks on their side). */
+  markRead(
+    phoneNumberId: string,
+    accessToken: string,
+    providerMessageId: string,
+  ): Promise<{ ok: true } | UpstreamFailure>;
 }
