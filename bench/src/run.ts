@@ -8,6 +8,7 @@ import { benchIngress, ingressReport } from './ingress.bench';
 import { benchCampaign, campaignReport } from './campaign.bench';
 import { benchLifecycle, lifecycleReport } from './lifecycle.bench';
 import { benchIdle, idleReport } from './idle.bench';
+import { benchInbox, inboxReport } from './inbox.bench';
 import { benchDashboard, dashboardReport } from './dashboard.bench';
 import { benchStats, statsReport } from './stats.bench';
 import type { LoadResult } from './harness';
@@ -113,6 +114,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   lifecycle: async () => lifecycleReport(await benchLifecycle()),
   idle: async () => idleReport(await benchIdle()),
   stats: async () => statsReport(await benchStats()),
+  inbox: async () => inboxReport(await benchInbox()),
   dashboard: async () => dashboardReport(await benchDashboard()),
 };
 
