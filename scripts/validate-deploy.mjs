@@ -714,7 +714,10 @@ function checkK8s(env, appFile, migrateFile) {
   checkMigrationJob(label, app, migrate, services);
 }
 
-/** Who may open a connection to whom: only the gateway reaches the internal services (and ingress asks messaging). */
+/**
+ * Who may open a connection to whom: only the gateway reaches the internal services (ingress asks messaging, and
+ * messaging asks the gateway of its dashboard users).
+ */
 function checkNetworkPolicies(label, app, services) {
   const policies = app.filter((d) => d.kind === 'NetworkPolicy');
   const denyAll = policies.find(
@@ -729,7 +732,9 @@ function checkNetworkPolicies(label, app, services) {
   // Prometheus scrapes every service's /metrics from its own namespace.
   const MONITORING = 'monitoring';
   const allowed = {
-    gateway: [INGRESS_CONTROLLER, MONITORING],
+    // Messaging asks whether a conversation's assignee is one of the tenant's dashboard users (/internal/v1, behind
+    // the internal credential; the ingress controller routes only /api and /dashboard there).
+    gateway: [INGRESS_CONTROLLER, 'messaging', MONITORING],
     // Both ask messaging inside their own work: the owner of a number (ingress), templates and capacity (campaign).
     messaging: [GATEWAY, 'webhook-ingress', 'campaign', MONITORING],
     'webhook-ingress': [INGRESS_CONTROLLER, GATEWAY, SANDBOX, MONITORING],
