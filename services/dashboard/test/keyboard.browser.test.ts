@@ -119,6 +119,7 @@ describe('the dashboard with the keyboard alone', () => {
 
   // Overview last: it is the screen signing in lands on, and opening the screen already shown is no navigation.
   it.each([
+    ['Inbox', 'Inbox'],
     ['Numbers', 'Numbers'],
     ['Campaigns', 'Campaigns'],
     ['Templates', 'Templates'],
