@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import type { Browser, Page } from 'playwright-core';
 import { waitFor } from '@bm/platform/testing';
@@ -6,8 +7,9 @@ import { inboundText, publishInbound } from '../../../test/support/events';
 import { startFullStack, type FullStack } from '../../../test/support/full-stack';
 import { createTenant, randomPhone, type TenantFixture } from '../../../test/support/stack';
 import { launchBrowser } from './support/browser';
+import { startEventStream } from './support/event-stream';
 import { firstScreenScript } from './support/measure';
-import { SHOTS, shot, unlabelled } from './support/screens';
+import { expectNoSidewaysOverflow, SHOTS, shot, unlabelled } from './support/screens';
 import { signedInPage } from './support/session';
 
 jest.setTimeout(120_000);
@@ -187,19 +189,26 @@ describe('the live-chat inbox in headless Chromium against the real stack', () =
   it('when the keyboard is used, then j and k move between conversations, r focuses the reply box and Escape leaves it', async () => {
     await page.goto(`${base}/inbox`);
     await conversationLink(page, 'Carla Dias').waitFor();
-    const links = page.getByRole('list', { name: 'Conversations' }).getByRole('link');
-    const names = await links.allTextContents();
-    expect(names.length).toBeGreaterThanOrEqual(2);
+    const ids = await page
+      .getByRole('list', { name: 'Conversations' })
+      .getByRole('link')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')?.split('/inbox/')[1]?.split('?')[0]));
+    expect(ids.length).toBeGreaterThanOrEqual(2);
+    const at = (i: number) =>
+      waitFor(() => page.url().includes(`/inbox/${ids[i]}`) || undefined, {
+        what: `conversation ${i} of ${ids.join(', ')} open (at ${page.url()})`,
+        timeoutMs: 5_000,
+      });
     const current = page.locator('.conversation-list [aria-current="true"]');
 
     await page.locator('main').focus();
     await page.keyboard.press('j');
-    await page.waitForURL(/\/inbox\/[0-9A-Z]{26}/);
-    expect(await current.textContent()).toBe(names[0]);
+    await at(0);
     await page.keyboard.press('j');
-    await current.filter({ hasText: names[1] }).waitFor();
+    await at(1);
     await page.keyboard.press('k');
-    await current.filter({ hasText: names[0] }).waitFor();
+    await at(0);
+    expect(await current.getAttribute('href')).toContain(String(ids[0]));
 
     await page.getByRole('heading', { level: 2 }).waitFor();
     await page.keyboard.press('r');
@@ -214,7 +223,7 @@ describe('the live-chat inbox in headless Chromium against the real stack', () =
     await page.keyboard.press('Escape');
     expect(await box.evaluate((el) => el === document.activeElement)).toBe(false);
     await page.keyboard.press('j');
-    await current.filter({ hasText: names[1] }).waitFor();
+    await at(1);
 
     // Every control of the screen is named (the tests find them by role and name only).
     const nameless = await page.evaluate(() =>
@@ -230,18 +239,102 @@ describe('the live-chat inbox in headless Chromium against the real stack', () =
     expect(nameless).toEqual([]);
   });
 
+  it('when the event stream answers, then new messages and changed conversations appear without a reload', async () => {
+    const stream = await startEventStream();
+    const live = await page.context().newPage();
+    try {
+      // The stream's contract, served by a stand-in until the gateway has the endpoint.
+      await live.route('**/api/v1/conversations/events', (r) => r.continue({ url: stream.url }));
+      const list = async (q: string) =>
+        (
+          await request(env.gatewayUrl)
+            .get(`/api/v1/conversations?q=${encodeURIComponent(q)}`)
+            .set(t.auth)
+        ).body.data.conversations as Array<Record<string, unknown>>;
+      const [carla] = await list('Carla Dias');
+      const [bruno] = await list('Bruno Costa');
+      await live.goto(`${base}/inbox/${String(carla.id)}`);
+      await live.getByTestId('inbox-live').filter({ hasText: 'Live' }).waitFor();
+      await messages(live).getByText('Is the shop open on Sunday?').waitFor();
+
+      // An event that lands while the page refetches (it does once the stream opens) can be overwritten by the
+      // older answer: each is pushed again until it shows, as the server would send the next change.
+      const pushUntil = (event: 'message' | 'conversation', data: unknown, shown: () => Promise<boolean>) =>
+        waitFor(
+          async () => {
+            stream.push(event, data);
+            return (await shown()) || undefined;
+          },
+          { what: `the ${event} event applied`, timeoutMs: 5_000, intervalMs: 500 },
+        );
+      const inbound = {
+        direction: 'inbound',
+        provider_message_id: 'wamid.stream.1',
+        message_log_id: null,
+        type: 'text',
+        status: null,
+        template: null,
+        error_message: null,
+        created_at: new Date().toISOString(),
+        text: 'And on Monday?',
+        media: null,
+        location: null,
+        contacts: null,
+        reaction: null,
+        reply: null,
+        context_message_id: null,
+        raw: null,
+      };
+      await pushUntil(
+        'message',
+        { conversation_id: carla.id, message: inbound },
+        async () => (await messages(live).getByText('And on Monday?').count()) === 1,
+      );
+      const changed = {
+        ...bruno,
+        unread_count: 2,
+        last_message_text: 'Is anyone there?',
+        last_activity_at: new Date().toISOString(),
+      };
+      const first = live.getByRole('list', { name: 'Conversations' }).getByRole('link').first();
+      await pushUntil('conversation', { conversation: changed }, async () =>
+        /Is anyone there\?/.test((await first.textContent()) ?? ''),
+      );
+      expect(await first.textContent()).toContain('2 unread');
+
+      // A dropped stream shows, and the page falls back to refetching.
+      stream.drop();
+      await live.getByTestId('inbox-live').filter({ hasText: 'Updated every 10 s' }).waitFor();
+    } finally {
+      await live.close();
+      await stream.close();
+    }
+  });
+
   it('when the inbox loads fresh, then its first screen is interactive and its script size is recorded', async () => {
-    const fresh = await page.context().newPage();
-    await fresh.goto(`${base}/inbox`);
-    await conversationLink(fresh, 'Carla Dias').waitFor();
-    await fresh.getByLabel('Search conversations').isEnabled();
-    const interactiveMs = Math.round(await fresh.evaluate(() => performance.now()));
-    const script = await firstScreenScript(fresh);
-    await fresh.close();
-    // Reported for docs/dashboard.md; the size is a build output, the same on any machine.
-    process.stdout.write(
-      `inbox first screen: interactive in ${interactiveMs} ms, script ${script.files.join(' + ')} = ${(script.gzipBytes / 1024).toFixed(1)} KB gzip\n`,
-    );
+    // Five fresh loads, signed in: from navigation until the list from the API is shown and the search takes input.
+    const times: number[] = [];
+    let script = { files: [] as string[], gzipBytes: 0 };
+    for (let i = 0; i < 5; i += 1) {
+      const fresh = await page.context().newPage();
+      await fresh.goto(`${base}/inbox`);
+      await conversationLink(fresh, 'Carla Dias').waitFor();
+      await fresh.getByLabel('Search conversations').isEditable();
+      times.push(Math.round(await fresh.evaluate(() => performance.now())));
+      script = await firstScreenScript(fresh);
+      await fresh.close();
+    }
+    const median = [...times].sort((a, b) => a - b)[2];
+    // Reported in docs/dashboard.md; the size is a build output, the same on any machine.
+    const figures = {
+      inbox_first_screen_js_gzip_kb: Math.round(script.gzipBytes / 102.4) / 10,
+      inbox_first_screen_scripts: script.files.map((f) => f.replace(/-[\w-]{8}\.js$/, '.js')),
+      inbox_interactive_ms_median_of_5: median,
+      inbox_interactive_ms_all: times,
+    };
+    writeFileSync(join(SHOTS, 'inbox-figures.json'), `${JSON.stringify(figures, null, 2)}\n`);
+    process.stdout.write(`inbox first screen: ${JSON.stringify(figures)}\n`);
+    await expectNoSidewaysOverflow(browser, page.context(), base, [['/inbox', 'inbox']]);
     expect(script.gzipBytes).toBeLessThanOrEqual(200 * 1024);
     // Without the event stream the page falls back quietly: a few tries over the whole file, never a loop.
     expect(streamRequests).toBeLessThanOrEqual(12);

@@ -172,6 +172,19 @@ export function applyConversation(client: QueryClient, c: Conversation): void {
   }
 }
 
+// Statuses arrive out of order at times (a late `delivered` after `read`): a message's status never goes back.
+const STATUS_RANK: Record<string, number> = {
+  queued: 0,
+  scheduled: 0,
+  sent: 1,
+  delivered: 2,
+  read: 3,
+  failed: 4,
+  cancelled: 4,
+};
+const newer = (shown: ConversationMessage, event: ConversationMessage) =>
+  (STATUS_RANK[event.status ?? ''] ?? 0) < (STATUS_RANK[shown.status ?? ''] ?? 0) ? shown : event;
+
 /** A message as it now is (new, or a status change of one already shown) put in its thread's cache. */
 export function applyMessage(client: QueryClient, conversationId: string, m: ConversationMessage): void {
   const same = (x: ConversationMessage) =>
@@ -182,7 +195,7 @@ export function applyMessage(client: QueryClient, conversationId: string, m: Con
   client.setQueryData<ThreadPage>(threadKey(conversationId), (page) => {
     if (!page) return page;
     const messages = page.messages.some(same)
-      ? page.messages.map((x) => (same(x) ? m : x))
+      ? page.messages.map((x) => (same(x) ? newer(x, m) : x))
       : [...page.messages, m];
     return { ...page, messages };
   });

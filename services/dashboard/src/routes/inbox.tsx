@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { useConversationEvents } from '../api/conversation-events';
 import {
@@ -158,14 +158,23 @@ export function InboxScreen() {
   }, [list.data, unreadOnly, waiting]);
   const search = params.toString() ? `?${params.toString()}` : '';
 
+  // The conversation j/k move from: the one just asked for, even before the screen has caught up with it, so a
+  // quick j j moves two down.
+  const cursor = useRef(id);
+  useEffect(() => {
+    cursor.current = id;
+  }, [id]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || typing(e.target)) return;
       if (e.key === 'j' || e.key === 'k') {
-        const at = shown.findIndex((c) => c.id === id);
-        const next = e.key === 'j' ? (at < 0 ? 0 : at + 1) : at < 0 ? 0 : at - 1;
+        const at = shown.findIndex((c) => c.id === cursor.current);
+        const next = at < 0 ? 0 : e.key === 'j' ? at + 1 : at - 1;
         const target = shown[Math.max(0, Math.min(shown.length - 1, next))];
-        if (target && target.id !== id) void navigate(`/inbox/${target.id}${search}`);
+        if (target && target.id !== cursor.current) {
+          cursor.current = target.id;
+          void navigate(`/inbox/${target.id}${search}`);
+        }
         e.preventDefault();
       } else if (e.key === 'r') {
         const box = document.getElementById(REPLY_BOX_ID);
@@ -177,7 +186,7 @@ export function InboxScreen() {
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [shown, id, navigate, search]);
+  }, [shown, navigate, search]);
 
   useEffect(() => {
     document.querySelector('.conversation-list [aria-current="true"]')?.scrollIntoView({ block: 'nearest' });
