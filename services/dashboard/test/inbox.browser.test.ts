@@ -8,6 +8,7 @@ import { startFullStack, type FullStack } from '../../../test/support/full-stack
 import { createTenant, randomPhone, type TenantFixture } from '../../../test/support/stack';
 import { launchBrowser } from './support/browser';
 import { startEventStream } from './support/event-stream';
+import { controlsInMain, tabThroughMain } from './support/keyboard';
 import { firstScreenScript } from './support/measure';
 import { expectNoSidewaysOverflow, SHOTS, shot, unlabelled } from './support/screens';
 import { signedInPage } from './support/session';
@@ -225,7 +226,7 @@ describe('the live-chat inbox in headless Chromium against the real stack', () =
     await page.keyboard.press('j');
     await at(1);
 
-    // Every control of the screen is named (the tests find them by role and name only).
+    // Every control of the screen is named (the tests find them by role and name only) and reached by Tab.
     const nameless = await page.evaluate(() =>
       [...document.querySelectorAll('main a[href], main button, main input, main select, main textarea')]
         .filter(
@@ -237,6 +238,10 @@ describe('the live-chat inbox in headless Chromium against the real stack', () =
         .map((el) => el.outerHTML),
     );
     expect(nameless).toEqual([]);
+    const expected = await controlsInMain(page);
+    await page.locator('main').focus();
+    const reached = await tabThroughMain(page);
+    for (const name of expected) expect(reached).toContain(name);
   });
 
   it('when the event stream answers, then new messages and changed conversations appear without a reload', async () => {

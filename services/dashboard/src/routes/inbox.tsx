@@ -64,8 +64,14 @@ function ConversationLink({
 
 /** The filters, kept in the address so a reload or a shared link shows the same list. */
 function Filters({ params, set }: { params: URLSearchParams; set: (name: string, value: string) => void }) {
-  const [q, setQ] = useState(params.get('q') ?? '');
   const current = params.get('q') ?? '';
+  const [q, setQ] = useState(current);
+  // The address changed by other means (the navigation's Inbox link, a notification): the box follows it.
+  const [seen, setSeen] = useState(current);
+  if (current !== seen) {
+    setSeen(current);
+    if (current !== q.trim()) setQ(current);
+  }
   useEffect(() => {
     if (q.trim() === current) return;
     const timer = setTimeout(() => set('q', q.trim()), 300);
