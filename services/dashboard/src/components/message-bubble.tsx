@@ -27,13 +27,16 @@ function Ticks({ status, error }: { status: string; error: string | null }) {
   );
 }
 
-/** An image that says so when the media can no longer be fetched (the upstream keeps media for a while only). */
+/** An image, opening full size in a tab, that says so when the media cannot be fetched (the upstream keeps media
+ * for a while only). */
 function InlineImage({ src, alt }: { src: string; alt: string }) {
   const [broken, setBroken] = useState(false);
   return (
     <>
-      <img className="media-image" src={src} alt={alt} loading="lazy" onError={() => setBroken(true)} />
-      {broken && <span className="muted small">The image is no longer available.</span>}
+      <a href={src} target="_blank" rel="noreferrer">
+        <img className="media-image" src={src} alt={alt} loading="lazy" onError={() => setBroken(true)} />
+      </a>
+      {broken && <span className="muted small">The image could not be loaded.</span>}
     </>
   );
 }
