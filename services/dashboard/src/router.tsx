@@ -7,7 +7,6 @@ import { HealthScreen } from './routes/health';
 import { Layout } from './routes/layout';
 import { MessageScreen } from './routes/message';
 import { MessagesScreen } from './routes/messages';
-import { NewCampaignScreen } from './routes/new-campaign';
 import { NotificationsScreen } from './routes/notifications';
 import { NumbersScreen } from './routes/numbers';
 import { OptOutsScreen } from './routes/opt-outs';
@@ -17,6 +16,11 @@ import { SetPasswordScreen } from './routes/set-password';
 import { SignInScreen } from './routes/sign-in';
 import { TemplateScreen, TemplatesScreen } from './routes/templates';
 import { WebhooksScreen } from './routes/webhooks';
+
+// The inbox and the campaign builder (with its CSV parser) are chunks of their own, fetched when first opened:
+// the first screen's script stays small.
+const inbox = () => import('./routes/inbox').then((m) => ({ Component: m.InboxScreen }));
+const newCampaign = () => import('./routes/new-campaign').then((m) => ({ Component: m.NewCampaignScreen }));
 
 /** The screens, under /dashboard; the layout sends anyone not signed in to the sign-in screen. */
 export const router = createBrowserRouter(
@@ -28,9 +32,10 @@ export const router = createBrowserRouter(
       element: <Layout />,
       children: [
         { index: true, element: <OverviewScreen /> },
+        { path: 'inbox/:id?', lazy: inbox },
         { path: 'numbers', element: <NumbersScreen /> },
         { path: 'campaigns', element: <CampaignsScreen /> },
-        { path: 'campaigns/new', element: <NewCampaignScreen /> },
+        { path: 'campaigns/new', lazy: newCampaign },
         { path: 'campaigns/:id', element: <CampaignScreen /> },
         { path: 'templates', element: <TemplatesScreen /> },
         { path: 'templates/:accountId/:id', element: <TemplateScreen /> },

@@ -25,6 +25,7 @@ function NotificationsLink({ tenantId }: { tenantId: number }) {
 
 const NAV = [
   { to: '/', label: 'Overview', end: true },
+  { to: '/inbox', label: 'Inbox' },
   { to: '/numbers', label: 'Numbers' },
   { to: '/campaigns', label: 'Campaigns' },
   { to: '/templates', label: 'Templates' },

@@ -1,10 +1,19 @@
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { useLastSeen, useNotifications, type Notification } from '../api/notifications';
 import { useSession } from '../api/session';
 import { customer, when } from '../components/format';
 import { Pager } from '../components/pager';
 import { QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
+
+/** The inbox finds the conversation by the customer and the number (the notification names no conversation). */
+function conversationLink(n: Extract<Notification, { type: 'live_chat_request' }>): string {
+  const query = new URLSearchParams({ account: n.channel_account_id });
+  if (n.customer_phone) query.set('phone', n.customer_phone);
+  if (n.customer_user_id) query.set('user', n.customer_user_id);
+  return `/inbox?${query.toString()}`;
+}
 
 function Item({ n, unread }: { n: Notification; unread: boolean }) {
   return (
@@ -16,6 +25,7 @@ function Item({ n, unread }: { n: Notification; unread: boolean }) {
             {n.customer_name ? ` (${customer(n.customer_phone, n.customer_user_id)})` : ''}
           </strong>
           {n.text && <span>“{n.text}”</span>}
+          <Link to={conversationLink(n)}>Open the conversation</Link>
         </>
       ) : (
         <>

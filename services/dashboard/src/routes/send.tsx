@@ -9,6 +9,7 @@ import { componentsOf, shapeOf } from '../components/template-fields';
 import { ScheduleFields, useSchedule } from '../components/schedule-fields';
 import { AccountOptions } from '../components/account-options';
 import { PickField } from '../components/pick-field';
+import { TemplateInputs, useTemplateValues } from '../components/template-inputs';
 import { TemplateOptions } from '../components/template-options';
 
 /** The acknowledgement, then the message's status as it changes, without a reload. */
@@ -26,32 +27,6 @@ function Outcome({ id }: { id: number }) {
   );
 }
 
-function Placeholders(props: {
-  label: string;
-  count: number;
-  values: string[];
-  onChange: (v: string[]) => void;
-}) {
-  return (
-    <>
-      {Array.from({ length: props.count }, (_, i) => (
-        <label key={i}>
-          {props.label} {`{{${i + 1}}}`}
-          <input
-            required
-            value={props.values[i] ?? ''}
-            onChange={(e) => {
-              const next = [...props.values];
-              next[i] = e.target.value;
-              props.onChange(next);
-            }}
-          />
-        </label>
-      ))}
-    </>
-  );
-}
-
 /** Send a text or a template (a field per placeholder, header media when needed), now or at a time in a zone. */
 export function SendScreen() {
   const { accounts, account, setAccountId, templates, template, setTemplateId } = useTemplatePick();
@@ -60,9 +35,7 @@ export function SendScreen() {
   const [kind, setKind] = useState<'template' | 'text'>('template');
   const [text, setText] = useState('');
   const shape = useMemo(() => (template ? shapeOf(template) : undefined), [template]);
-  const [header, setHeader] = useState<string[]>([]);
-  const [body, setBody] = useState<string[]>([]);
-  const [mediaUrl, setMediaUrl] = useState('');
+  const inputs = useTemplateValues();
   const schedule = useSchedule();
 
   const submit = (e: FormEvent) => {
@@ -73,8 +46,8 @@ export function SendScreen() {
         : {
             name: template?.name ?? '',
             language_code: template?.language,
-            ...(shape && componentsOf(shape, { header, body, mediaUrl }).length > 0
-              ? { components: componentsOf(shape, { header, body, mediaUrl }) as never }
+            ...(shape && componentsOf(shape, inputs.values).length > 0
+              ? { components: componentsOf(shape, inputs.values) as never }
               : {}),
           };
     send.mutate({
@@ -89,8 +62,7 @@ export function SendScreen() {
   /** Another template: the placeholders filled for the previous one no longer apply. */
   const pickTemplate = (id: string) => {
     setTemplateId(id);
-    setHeader([]);
-    setBody([]);
+    inputs.reset();
   };
   return (
     <>
@@ -145,29 +117,7 @@ export function SendScreen() {
               {templates.data?.length === 0 && (
                 <p className="empty">This number has no approved templates.</p>
               )}
-              {shape?.bodyText && <p className="muted preview">{shape.bodyText}</p>}
-              {shape?.headerMedia && (
-                <label>
-                  Header {shape.headerMedia.toLowerCase()} URL
-                  <input type="url" required value={mediaUrl} onChange={(e) => setMediaUrl(e.target.value)} />
-                </label>
-              )}
-              {shape && (
-                <>
-                  <Placeholders
-                    label="Header"
-                    count={shape.headerPlaceholders}
-                    values={header}
-                    onChange={setHeader}
-                  />
-                  <Placeholders
-                    label="Body"
-                    count={shape.bodyPlaceholders}
-                    values={body}
-                    onChange={setBody}
-                  />
-                </>
-              )}
+              <TemplateInputs shape={shape} state={inputs} />
             </>
           )}
           <ScheduleFields schedule={schedule} />
