@@ -1,4 +1,5 @@
 import type { MessageLog } from '../ports/message-log.port';
+import { toOutboundMessageDto } from '../conversations/conversation.dto';
 import type { Tx } from '../ports/unit-of-work.port';
 import {
   isFrequencyCapped,
@@ -34,6 +35,12 @@ export async function changeStatus(
     at,
   });
   if (!updated) return undefined;
+  // A message of an inbox conversation: the browsers showing it see the new status.
+  if (updated.conversationId)
+    await deps.outbox.emit(tx, 'conversation.message', updated.tenantId, {
+      conversation_id: updated.conversationId,
+      message: toOutboundMessageDto(updated),
+    });
   // The published webhook reports sent, delivered, read and failed; a cancellation is the client's own act.
   if (change.status === 'cancelled') return updated;
   await deps.outbox.emit(

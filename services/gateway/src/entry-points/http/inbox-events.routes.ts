@@ -1,0 +1,109 @@
+import type { Request, Response } from 'express';
+import { INBOX_EVENT_ID, INBOX_STREAM } from '@bm/contracts';
+import { isTransientFailure, type Logger, type RouteDefinition } from '@bm/platform';
+import type { InboxHub } from '../../domain/inbox/inbox-hub';
+import type { InboxEntry } from '../../domain/ports/inbox-events.port';
+import { resolveCredential, type CredentialDeps } from './credential';
+
+export interface InboxEventRouteDeps extends CredentialDeps {
+  inboxHub: InboxHub;
+  logger: Logger;
+}
+
+// A browser that reads slower than its events come is let go (it reconnects with its Last-Event-ID) rather than
+// held in the gateway's memory.
+const MAX_BUFFERED_BYTES = 1 << 20;
+
+const frameOf = (e: InboxEntry) => `id: ${e.id}\nevent: ${e.event}\ndata: ${e.data}\n\n`;
+
+/** The `Last-Event-ID` a browser sent back, when it is one of the stream's ids. */
+function lastEventIdOf(req: Request): string | undefined {
+  const asked = req.get('last-event-id')?.trim();
+  return asked && INBOX_EVENT_ID.test(asked) ? asked : undefined;
+}
+
+/**
+ * GET /api/v1/conversations/events: the authenticated tenant's inbox as server-sent events, from this replica's
+ * shared read of the tenant's event log (never the database). Only ever the credential's own tenant; the
+ * credential is checked again at every heartbeat, so a revoked key or an ended session ends its stream.
+ */
+export function inboxEventRoutes(deps: InboxEventRouteDeps): RouteDefinition[] {
+  return [
+    {
+      method: 'GET',
+      path: INBOX_STREAM.path,
+      handlers: [(req, res) => openStream(deps, req, res)],
+    },
+  ];
+}
+
+async function openStream(deps: InboxEventRouteDeps, req: Request, res: Response): Promise<void> {
+  const tenantId = res.locals.tenantId as number;
+  const socket = req.socket;
+  let started = false;
+  let ended = false;
+  const early: string[] = [];
+  // Set once subscribed and once answering; `end` may run before either.
+  const held: { unsubscribe?: () => void; heartbeat?: NodeJS.Timeout } = {};
+
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearInterval(held.heartbeat);
+    held.unsubscribe?.();
+    // The connection served this stream alone: it closes with it, so a stopping gateway is not held by it.
+    if (started) res.end(() => socket.end());
+  };
+  const write = (chunk: string) => {
+    if (ended) return;
+    if (!started) {
+      early.push(chunk);
+      return;
+    }
+    if (res.writableLength > MAX_BUFFERED_BYTES) {
+      deps.logger.info('inbox stream dropped a slow reader', { tenant_id: tenantId });
+      end();
+      return;
+    }
+    res.write(chunk);
+  };
+  res.on('close', end);
+
+  // Subscribed (and its backlog read) before the answer starts: a log that cannot be read is still an envelope.
+  const unsubscribe = await deps.inboxHub.open(tenantId, lastEventIdOf(req), {
+    event: (entry) => write(frameOf(entry)),
+    end,
+  });
+  held.unsubscribe = unsubscribe;
+  if (ended) {
+    unsubscribe();
+    return;
+  }
+  res.status(200);
+  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache, no-transform');
+  // Proxies that buffer answers (nginx) pass this one through as it is written.
+  res.setHeader('X-Accel-Buffering', 'no');
+  res.flushHeaders();
+  started = true;
+  res.write(`retry: ${INBOX_STREAM.retryMs}\n\n${early.join('')}`);
+  early.length = 0;
+  held.heartbeat = setInterval(() => void beat(deps, req, tenantId, write, end), INBOX_STREAM.heartbeatMs);
+}
+
+async function beat(
+  deps: InboxEventRouteDeps,
+  req: Request,
+  tenantId: number,
+  write: (chunk: string) => void,
+  end: () => void,
+): Promise<void> {
+  try {
+    const credential = await resolveCredential(req, deps);
+    if (credential.tenantId !== tenantId) return end();
+  } catch (err) {
+    // The cache being away says nothing of the credential: the stream goes on.
+    if (!isTransientFailure(err)) return end();
+  }
+  write(': ping\n\n');
+}
