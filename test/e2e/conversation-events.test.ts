@@ -6,6 +6,7 @@ import { createGateway, type Gateway } from '../../services/gateway/src/gateway'
 import { EventStreamClient } from '../support/event-stream';
 import { startIngress, type IngressFixture } from '../support/ingress';
 import { checkAnswersAgainstOpenApi } from '../support/openapi-check';
+import { registerSecret } from '../support/secrets';
 import {
   ADMIN_TOKEN,
   createTenant,
@@ -249,4 +250,18 @@ describe('the inbox event stream: conversations live over server-sent events, ac
       .expect(403);
     expect(asked.body.error.code).toBe('TENANT_FORBIDDEN');
   });
+
+  it('when the key a stream was opened with is revoked, then the stream ends at its next heartbeat (a ping every 15 s)', async () => {
+    const issued = await request(stack.gatewayUrl).post('/api/v1/api-keys').set(t.auth).expect(201);
+    const apiKey = issued.body.data.api_key as string;
+    registerSecret('API key issued for the stream', apiKey);
+    const stream = await openStream(second.url, { ...t, auth: { Authorization: `Bearer ${apiKey}` } });
+    await waitFor(() => stream.comments.includes('ping'), { what: 'a heartbeat', timeoutMs: 17_000 });
+    expect(stream.ended).toBe(false);
+    await request(stack.gatewayUrl)
+      .delete(`/api/v1/api-keys/${issued.body.data.key_id}`)
+      .set(t.auth)
+      .expect(200);
+    await waitFor(() => stream.ended, { what: 'the stream ended', timeoutMs: 17_000 });
+  }, 45_000);
 });

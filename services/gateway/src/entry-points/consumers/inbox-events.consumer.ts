@@ -12,8 +12,8 @@ import type { InboxEventLog } from '../../domain/ports/inbox-events.port';
 export const INBOX_EVENTS_QUEUE = 'gateway.inbox-events' satisfies ConsumerQueueName;
 
 /**
- * Messaging's conversation events into the tenants' inbox streams: one durable queue that every gateway replica
- * consumes (each event is kept once, by whichever replica takes it; every replica's browsers read it).
+ * Messaging's conversation events into the tenants' inbox streams: one durable queue for every gateway replica
+ * (each event is kept once, by the replica consuming; every replica's browsers read it).
  */
 export async function registerInboxEventConsumer(
   amqp: AmqpClient,
@@ -29,6 +29,9 @@ export async function registerInboxEventConsumer(
       const schema = DOMAIN_EVENT_SCHEMAS[key] as Joi.Schema<Parameters<typeof keepInboxEvent>[2]>;
       await keepInboxEvent(deps, key, validate(schema, message.payload));
     },
-    retryPolicyOf(INBOX_EVENTS_QUEUE),
+    // One replica appends at a time, in the queue's order, and its appends go over one Redis connection in the
+    // order they are called: a tenant's stream keeps the order messaging published the events in (a failed
+    // attempt's retry aside), where competing replicas would interleave them. The others stand by and take over.
+    { ...retryPolicyOf(INBOX_EVENTS_QUEUE), singleActiveConsumer: true },
   );
 }
