@@ -159,6 +159,57 @@ describe('the inbox event stream: conversations live over server-sent events, ac
     expect(otherStream.events.filter((e) => e.data.includes(conversationId))).toEqual([]);
   });
 
+  it('when the API sends to a customer, then it is on the stream when they have a conversation, and only then', async () => {
+    const stream = await openStream(stack.gatewayUrl, t);
+    const phone = randomPhone();
+    const inboundId = await customerWrites(t, phone, 'Can you text me the code?');
+    const conversationId = (await stream.next('message', (d) => d.message.provider_message_id === inboundId))
+      .conversation_id as string;
+    const send = (to: string, text: string) =>
+      request(second.url)
+        .post('/api/v1/messages/send')
+        .set(t.auth)
+        .send({ channel_account_id: t.channelAccountId, phone: to, message_type: 'text', data: { text } })
+        .expect(202);
+    const sent = (await send(phone, 'Your code is 1234')).body.data.message_log_id as number;
+    const onStream = await stream.next('message', (d) => d.message.message_log_id === sent);
+    expect(onStream).toMatchObject({
+      conversation_id: conversationId,
+      message: { direction: 'outbound', text: 'Your code is 1234' },
+    });
+    await stream.next(
+      'message',
+      (d) => d.message.message_log_id === sent && d.message.status === 'read',
+      'read',
+    );
+    // A template to someone with no conversation on the account: nothing on the stream, neither it nor its statuses.
+    const template = await request(second.url)
+      .post('/api/v1/messages/send')
+      .set(t.auth)
+      .send({
+        channel_account_id: t.channelAccountId,
+        phone: randomPhone(),
+        message_type: 'template',
+        data: { name: 'hello_world' },
+      })
+      .expect(202);
+    const strangerId = template.body.data.message_log_id as number;
+    await waitFor(
+      async () =>
+        (await request(stack.gatewayUrl).get(`/api/v1/messages/${strangerId}`).set(t.auth)).body.data
+          .status === 'read',
+      { what: 'the template read' },
+    );
+    // Events after it have come through: it never did.
+    const later = (await send(phone, 'Anything else?')).body.data.message_log_id as number;
+    await stream.next(
+      'message',
+      (d) => d.message.message_log_id === later && d.message.status === 'read',
+      'read',
+    );
+    expect(stream.of('message').some((d) => d.message.message_log_id === strangerId)).toBe(false);
+  });
+
   it('when a conversation is closed, assigned elsewhere or read, then the stream shows the conversation as it is', async () => {
     const stream = await openStream(second.url, t);
     const phone = randomPhone();

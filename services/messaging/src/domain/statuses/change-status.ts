@@ -1,5 +1,6 @@
 import type { MessageLog } from '../ports/message-log.port';
 import { toOutboundMessageDto } from '../conversations/conversation.dto';
+import { emitConversationMessage } from '../conversations/conversation-events';
 import type { Tx } from '../ports/unit-of-work.port';
 import {
   isFrequencyCapped,
@@ -37,10 +38,13 @@ export async function changeStatus(
   if (!updated) return undefined;
   // A message of an inbox conversation: the browsers showing it see the new status.
   if (updated.conversationId)
-    await deps.outbox.emit(tx, 'conversation.message', updated.tenantId, {
-      conversation_id: updated.conversationId,
-      message: toOutboundMessageDto(updated),
-    });
+    await emitConversationMessage(
+      deps,
+      tx,
+      updated.tenantId,
+      updated.conversationId,
+      toOutboundMessageDto(updated),
+    );
   // The published webhook reports sent, delivered, read and failed; a cancellation is the client's own act.
   if (change.status === 'cancelled') return updated;
   await deps.outbox.emit(
