@@ -315,4 +315,41 @@ describe('the inbox event stream: conversations live over server-sent events, ac
       .expect(200);
     await waitFor(() => stream.ended, { what: 'the stream ended', timeoutMs: 17_000 });
   }, 45_000);
+
+  it("when a dashboard user's session opens the stream, then it carries their tenant's events and ends at the heartbeat after sign-out", async () => {
+    const origin = { Origin: new URL(stack.gatewayUrl).origin };
+    const email = `agent-${Date.now()}@example.com`;
+    const invited = await request(stack.gatewayUrl)
+      .post(`/admin/v1/tenants/${t.tenantId}/users`)
+      .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+      .send({ email })
+      .expect(201);
+    const token = new URL(invited.body.data.invite_url as string).hash.replace(/^#token=/, '');
+    const password = 'correct horse battery staple';
+    await request(stack.gatewayUrl)
+      .post('/api/auth/set-password')
+      .set(origin)
+      .send({ token, password })
+      .expect(200);
+    const signedIn = await request(stack.gatewayUrl)
+      .post('/api/auth/sign-in')
+      .set(origin)
+      .send({ email, password })
+      .expect(200);
+    const cookie = ([] as string[]).concat(signedIn.headers['set-cookie'] ?? [])[0].split(';')[0];
+    registerSecret('session cookie', cookie.split('=')[1]);
+    const stream = await openStream(
+      second.url,
+      { ...t, auth: {} as { Authorization: string } },
+      { Cookie: cookie },
+    );
+    const inboundId = await customerWrites(t, randomPhone(), 'Hi from the dashboard test');
+    await stream.next('message', (d) => d.message.provider_message_id === inboundId);
+
+    await request(stack.gatewayUrl)
+      .post('/api/auth/sign-out')
+      .set({ ...origin, Cookie: cookie, 'X-CSRF-Token': signedIn.body.data.csrf_token as string })
+      .expect((res) => expect(res.status).toBeLessThan(300));
+    await waitFor(() => stream.ended, { what: 'the stream ended', timeoutMs: 17_000 });
+  }, 45_000);
 });

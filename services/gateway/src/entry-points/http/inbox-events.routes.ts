@@ -1,11 +1,15 @@
 import type { Request, Response } from 'express';
 import { INBOX_EVENT_ID, INBOX_STREAM } from '@bm/contracts';
 import { isTransientFailure, type Logger, type RouteDefinition } from '@bm/platform';
+import type { GatewayDeps } from '../../domain/gateway-deps';
 import type { InboxHub } from '../../domain/inbox/inbox-hub';
 import type { InboxEntry } from '../../domain/ports/inbox-events.port';
-import { resolveCredential, type CredentialDeps } from './credential';
+import { sessionIdOf } from './session-cookie';
 
-export interface InboxEventRouteDeps extends CredentialDeps {
+export interface InboxEventRouteDeps extends Pick<
+  GatewayDeps,
+  'authenticator' | 'invalidation' | 'sessions'
+> {
   inboxHub: InboxHub;
   logger: Logger;
 }
@@ -88,21 +92,38 @@ async function openStream(deps: InboxEventRouteDeps, req: Request, res: Response
   started = true;
   res.write(`retry: ${INBOX_STREAM.retryMs}\n\n${early.join('')}`);
   early.length = 0;
-  held.heartbeat = setInterval(() => void beat(deps, req, tenantId, write, end), INBOX_STREAM.heartbeatMs);
+  const allowed = credentialCheck(deps, req, tenantId);
+  held.heartbeat = setInterval(() => void beat(allowed, write, end), INBOX_STREAM.heartbeatMs);
+}
+
+/**
+ * Whether the stream's credential still stands, checked without the database: a session is looked up in Redis
+ * (its idle deadline left alone), a key again only after a key or plan changed on some replica (the
+ * invalidation channel's generation moved), which is when a revocation can have happened.
+ */
+function credentialCheck(deps: InboxEventRouteDeps, req: Request, tenantId: number): () => Promise<boolean> {
+  const authorization = req.get('authorization');
+  const sessionId = authorization === undefined ? sessionIdOf(req) : undefined;
+  if (sessionId !== undefined) return () => deps.sessions.isLive(sessionId);
+  let checked = deps.invalidation.generation();
+  return async () => {
+    const generation = deps.invalidation.generation();
+    if (generation === undefined || generation === checked) return true;
+    const credential = await deps.authenticator.authenticate(authorization);
+    checked = generation;
+    return credential.tenantId === tenantId;
+  };
 }
 
 async function beat(
-  deps: InboxEventRouteDeps,
-  req: Request,
-  tenantId: number,
+  allowed: () => Promise<boolean>,
   write: (chunk: string) => void,
   end: () => void,
 ): Promise<void> {
   try {
-    const credential = await resolveCredential(req, deps);
-    if (credential.tenantId !== tenantId) return end();
+    if (!(await allowed())) return end();
   } catch (err) {
-    // The cache being away says nothing of the credential: the stream goes on.
+    // The cache or the database being away says nothing of the credential: the stream goes on.
     if (!isTransientFailure(err)) return end();
   }
   write(': ping\n\n');
