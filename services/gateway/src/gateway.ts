@@ -102,6 +102,10 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     },
   );
   const inboxHub = new InboxHub(inboxEvents, logger);
+  metrics.sampledGauge(
+    { name: 'bm_inbox_streams', help: "Browsers' inbox event streams open on this gateway replica" },
+    () => Promise.resolve([{ labels: {}, value: inboxHub.connections }]),
+  );
   const forward: Forwarder = createForwarder(config.INTERNAL_TOKEN, config.FORWARD_TIMEOUT_MS, logger);
   const targets = {
     messaging: config.MESSAGING_URL,
