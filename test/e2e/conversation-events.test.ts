@@ -210,6 +210,33 @@ describe('the inbox event stream: conversations live over server-sent events, ac
     expect(stream.of('message').some((d) => d.message.message_log_id === strangerId)).toBe(false);
   });
 
+  it('when a customer writes after a message to them was scheduled, then its later status change is on the stream', async () => {
+    const stream = await openStream(stack.gatewayUrl, t);
+    const phone = randomPhone();
+    const scheduled = await request(stack.gatewayUrl)
+      .post('/api/v1/messages/send')
+      .set(t.auth)
+      .send({
+        channel_account_id: t.channelAccountId,
+        phone,
+        message_type: 'template',
+        data: { name: 'hello_world' },
+        scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+      })
+      .expect(202);
+    const id = scheduled.body.data.message_log_id as number;
+    const inboundId = await customerWrites(t, phone, 'What is this about?');
+    const conversationId = (await stream.next('message', (d) => d.message.provider_message_id === inboundId))
+      .conversation_id as string;
+    expect(stream.of('message').some((d) => d.message.message_log_id === id)).toBe(false);
+    await request(stack.gatewayUrl).post(`/api/v1/messages/${id}/cancel`).set(t.auth).expect(200);
+    const cancelled = await stream.next('message', (d) => d.message.message_log_id === id);
+    expect(cancelled).toMatchObject({
+      conversation_id: conversationId,
+      message: { direction: 'outbound', status: 'cancelled', template: { name: 'hello_world' } },
+    });
+  });
+
   it('when a conversation is closed, assigned elsewhere or read, then the stream shows the conversation as it is', async () => {
     const stream = await openStream(second.url, t);
     const phone = randomPhone();

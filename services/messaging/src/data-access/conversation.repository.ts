@@ -107,7 +107,18 @@ export class ConversationRepository implements ConversationStore {
            last_activity_at = greatest(c.last_activity_at, EXCLUDED.last_activity_at),
            unread_count = c.unread_count + 1,
            updated_at = now()
-         RETURNING c.id)
+         RETURNING c.id, c.xmax = 0 AS created),
+       -- A new conversation adopts what was sent to the customer from the account before it and may still change
+       -- status (a template they answer): those status changes reach the inbox too. Only when it is new: the
+       -- recipient index's range, locked in id order as status batches lock.
+       adopted AS (
+         UPDATE messaging.message_logs m SET conversation_id = (SELECT id FROM c)
+          WHERE m.id IN (
+            SELECT l.id FROM messaging.message_logs l
+             WHERE (SELECT created FROM c) AND l.channel_account_id = $3
+               AND l.to_phone = ANY(array_remove(ARRAY[$4, $5, $6]::text[], NULL))
+               AND l.conversation_id IS NULL AND l.status NOT IN ('read', 'failed', 'cancelled')
+             ORDER BY l.id FOR UPDATE))
        UPDATE messaging.inbound_messages SET conversation_id = (SELECT id FROM c), text = $11
         WHERE provider_message_id = $10
        RETURNING conversation_id AS id`,
