@@ -64,7 +64,11 @@ function sink() {
   return {
     got,
     ended: () => ended,
-    sink: { event: (e: InboxEntry) => got.push(`${e.id} ${e.data}`), end: () => void (ended = true) },
+    sink: {
+      event: (e: InboxEntry) => got.push(`${e.id} ${e.data}`),
+      end: () => void (ended = true),
+      ready: () => Promise.resolve(),
+    },
   };
 }
 

@@ -6,6 +6,8 @@ import { compareStreamIds } from './stream-ids';
 export interface InboxSink {
   event(entry: InboxEntry): void;
   end(): void;
+  /** Resolves once the browser has taken what it was sent: a long backlog goes a page at a time. */
+  ready(): Promise<void>;
 }
 
 interface Subscriber {
@@ -30,6 +32,8 @@ export interface InboxHubOptions {
 }
 
 const RETRY_MS = 1_000;
+/** Live events held for a browser still taking its backlog; past this it is let go (it reconnects from its last). */
+const MAX_PENDING = 5_000;
 
 /**
  * A replica's browsers' inbox streams: one blocking read of the event log for every tenant with a browser here
@@ -105,6 +109,9 @@ export class InboxHub {
   private async sendBacklog(tenantId: number, subscriber: Subscriber, from: string): Promise<void> {
     let after = from;
     for (;;) {
+      await subscriber.sink.ready();
+      // Left meanwhile (closed, or let go for a backlog it took too slowly): nothing more to read for it.
+      if (!this.tenants.get(tenantId)?.subscribers.has(subscriber)) return;
       const page = await this.log.after(tenantId, after, this.backlogPage);
       for (const entry of page) this.deliver(subscriber, entry);
       if (page.length < this.backlogPage) return;
@@ -158,9 +165,12 @@ export class InboxHub {
         const tenant = this.tenants.get(tenantId);
         if (!tenant || entries.length === 0) continue;
         tenant.cursor = entries[entries.length - 1].id;
-        for (const subscriber of tenant.subscribers) {
-          if (subscriber.pending) subscriber.pending.push(...entries);
-          else for (const entry of entries) this.deliver(subscriber, entry);
+        for (const subscriber of [...tenant.subscribers]) {
+          if (!subscriber.pending) for (const entry of entries) this.deliver(subscriber, entry);
+          else if (subscriber.pending.push(...entries) > MAX_PENDING) {
+            this.leave(tenantId, subscriber);
+            subscriber.sink.end();
+          }
         }
       }
     }

@@ -44,10 +44,8 @@ export function inboxEventRoutes(deps: InboxEventRouteDeps): RouteDefinition[] {
 async function openStream(deps: InboxEventRouteDeps, req: Request, res: Response): Promise<void> {
   const tenantId = res.locals.tenantId as number;
   const socket = req.socket;
-  let started = false;
   let ended = false;
-  const early: string[] = [];
-  // Set once subscribed and once answering; `end` may run before either.
+  // Set once subscribed; `end` may run before.
   const held: { unsubscribe?: () => void; heartbeat?: NodeJS.Timeout } = {};
 
   const end = () => {
@@ -56,14 +54,10 @@ async function openStream(deps: InboxEventRouteDeps, req: Request, res: Response
     clearInterval(held.heartbeat);
     held.unsubscribe?.();
     // The connection served this stream alone: it closes with it, so a stopping gateway is not held by it.
-    if (started) res.end(() => socket.end());
+    res.end(() => socket.end());
   };
   const write = (chunk: string) => {
     if (ended) return;
-    if (!started) {
-      early.push(chunk);
-      return;
-    }
     if (res.writableLength > MAX_BUFFERED_BYTES) {
       deps.logger.info('inbox stream dropped a slow reader', { tenant_id: tenantId });
       end();
@@ -71,27 +65,39 @@ async function openStream(deps: InboxEventRouteDeps, req: Request, res: Response
     }
     res.write(chunk);
   };
+  // 'drain' comes only after a write the socket could not take whole.
+  const ready = () =>
+    !res.writableNeedDrain || ended
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          res.once('drain', resolve);
+          res.once('close', resolve);
+        });
   res.on('close', end);
 
-  // Subscribed (and its backlog read) before the answer starts: a log that cannot be read is still an envelope.
-  const unsubscribe = await deps.inboxHub.open(tenantId, lastEventIdOf(req), {
-    event: (entry) => write(frameOf(entry)),
-    end,
-  });
-  held.unsubscribe = unsubscribe;
-  if (ended) {
-    unsubscribe();
-    return;
-  }
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache, no-transform');
   // Proxies that buffer answers (nginx) pass this one through as it is written.
   res.setHeader('X-Accel-Buffering', 'no');
   res.flushHeaders();
-  started = true;
-  res.write(`retry: ${INBOX_STREAM.retryMs}\n\n${early.join('')}`);
-  early.length = 0;
+  res.write(`retry: ${INBOX_STREAM.retryMs}\n\n`);
+  try {
+    held.unsubscribe = await deps.inboxHub.open(tenantId, lastEventIdOf(req), {
+      event: (entry) => write(frameOf(entry)),
+      end,
+      ready,
+    });
+  } catch (err) {
+    // The event log is away (or the gateway stopping): the browser comes back after `retry`, to any replica.
+    deps.logger.warn('inbox stream could not start', { tenant_id: tenantId, error: (err as Error).message });
+    end();
+    return;
+  }
+  if (ended) {
+    held.unsubscribe();
+    return;
+  }
   const allowed = credentialCheck(deps, req, tenantId);
   held.heartbeat = setInterval(() => void beat(allowed, write, end), INBOX_STREAM.heartbeatMs);
 }
