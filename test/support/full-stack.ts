@@ -44,6 +44,7 @@ export async function startFullStack(gatewayEnv: Record<string, string> = {}): P
       }),
     ),
   );
+  await gateway.startWorkers();
   const server: RunningServer = await startHttpServer(gateway.app, 0, '127.0.0.1');
   checkAnswersAgainstOpenApi(server);
   return {
@@ -53,6 +54,7 @@ export async function startFullStack(gatewayEnv: Record<string, string> = {}): P
     gatewayUrl: server.url,
     gateway,
     stop: async () => {
+      await gateway.inboxHub.close();
       await server.close();
       await gateway.close();
       await dispatcher.stop();

@@ -143,6 +143,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       }),
     ),
   );
+  // Its consumer keeps the inbox's events for the browsers' streams.
+  await gateway.startWorkers();
   const gatewayServer = await startHttpServer(gateway.app, gatewayPort, '127.0.0.1');
   checkAnswersAgainstOpenApi(gatewayServer);
   const env = testEnv();
@@ -164,6 +166,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     gateway,
     broker,
     stop: async () => {
+      // Open event streams would hold the HTTP close.
+      await gateway.inboxHub.close();
       await gatewayServer.close();
       await gateway.close();
       await campaignServer?.close();

@@ -23,7 +23,7 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
 
 /** A consumer's queue: the service that consumes it and its retry policy. */
 export interface ConsumerQueue {
-  service: InternalService;
+  service: InternalService | 'gateway';
   retry: Readonly<RetryPolicy>;
 }
 
@@ -42,6 +42,8 @@ export const CONSUMER_QUEUES = {
   'dispatcher.events': { service: 'dispatcher', retry: DEFAULT_RETRY_POLICY },
   'ingress.live-chat': { service: 'ingress', retry: DEFAULT_RETRY_POLICY },
   'ingress.template-review': { service: 'ingress', retry: DEFAULT_RETRY_POLICY },
+  // The live-chat inbox's events, kept per tenant for the browsers' streams: one queue for every gateway replica.
+  'gateway.inbox-events': { service: 'gateway', retry: DEFAULT_RETRY_POLICY },
 } as const satisfies Record<string, ConsumerQueue>;
 
 export type ConsumerQueueName = keyof typeof CONSUMER_QUEUES;

@@ -158,6 +158,10 @@ export const DOMAIN_EVENTS = {
   marketingPreference: 'customer.marketing_preference',
   // A customer changed number or user id (a system message): the campaign service moves their opt-out.
   customerAddressChanged: 'customer.address_changed',
+  // The live-chat inbox: a conversation's new message or an outbound one's new status, and a conversation created
+  // or changed. The gateway keeps them for the browsers' event streams.
+  conversationMessage: 'conversation.message',
+  conversationChanged: 'conversation.changed',
   // Items webhook-ingress publishes after verifying and storing an upstream POST, one per status/message/change.
   inboundStatus: 'inbound.status',
   inboundMessage: 'inbound.message',

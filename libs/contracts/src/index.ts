@@ -24,6 +24,7 @@ export * from './schemas/webhooks';
 export * from './schemas/opt-outs';
 export * from './schemas/flows';
 export * from './schemas/conversations';
+export * from './schemas/conversation-events';
 export * from './schemas/domain-events';
 export * from './schemas/inbound-events';
 export * from './schemas/inbound-audit';

@@ -8,6 +8,11 @@ export interface RedisOptions {
   /** Prefix of every key, so test runs and environments never meet. */
   keyPrefix?: string;
   logger?: Logger;
+  /**
+   * A connection for blocking reads (XREAD BLOCK): no command timeout, which would cut the wait short; the reader
+   * bounds its own waits.
+   */
+  blocking?: boolean;
 }
 
 /**
@@ -20,7 +25,7 @@ export function createRedis(options: RedisOptions): RedisClient {
     enableOfflineQueue: true,
     maxRetriesPerRequest: 1,
     connectTimeout: 2_000,
-    commandTimeout: 2_000,
+    commandTimeout: options.blocking ? undefined : 2_000,
     retryStrategy: (times) => Math.min(times * 200, 2_000),
   });
   let down = false;

@@ -83,6 +83,11 @@ export interface ServiceRuntimeOptions extends Omit<ServiceBase, 'amqp'> {
   drain?: Drainable[];
   /** The service's own clients (HTTP agents, extra connections), closed after the broker, before the cache. */
   connections?: Closer[];
+  /**
+   * Answers that stay open until the client leaves (server-sent event streams), ended first: the HTTP close waits
+   * for every open answer.
+   */
+  streams?: Closer[];
 }
 
 /** A service's process: its HTTP app, its workers, and its shutdown. */
@@ -150,6 +155,7 @@ export function createServiceRuntime(o: ServiceRuntimeOptions): ServiceRuntime {
     }
   };
   const phases: Closer[] = [
+    ...(o.streams?.length ? [{ name: 'streams', close: phase(o.streams) }] : []),
     { name: 'http', close: () => server?.close() },
     {
       name: 'workers',

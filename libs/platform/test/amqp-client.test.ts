@@ -42,6 +42,36 @@ describe('AmqpClient publish and consume', () => {
     ]);
   });
 
+  it('when a queue has a single active consumer, then the other client stands by and takes over when it goes', async () => {
+    const s = uniqueSuffix();
+    const first = newClient();
+    const second = newClient();
+    await first.connect();
+    await second.connect();
+    const got: Array<{ by: string; n: number }> = [];
+    const consume = (client: AmqpClient, by: string) =>
+      client.consume(
+        `single-${s}`,
+        [`test.${s}.#`],
+        (message) => {
+          got.push({ by, n: (message.payload as { n: number }).n });
+          return Promise.resolve();
+        },
+        { singleActiveConsumer: true },
+      );
+    await consume(first, 'first');
+    await consume(second, 'second');
+    for (let n = 1; n <= 20; n += 1) await first.publish(`test.${s}.e`, { n }, { messageId: `m-${s}-${n}` });
+    await waitFor(() => got.length === 20, { what: 'the first twenty' });
+    expect(got.map((g) => g.by)).toEqual(Array(20).fill('first'));
+    expect(got.map((g) => g.n)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+
+    await first.close();
+    await second.publish(`test.${s}.e`, { n: 22 }, { messageId: `m-${s}-22` });
+    await waitFor(() => got.some((g) => g.n === 22), { what: 'the stand-by taking over' });
+    expect(got.at(-1)).toEqual({ by: 'second', n: 22 });
+  });
+
   it('when publish resolves, then the message is already in the bound queue, persistent and JSON', async () => {
     const s = uniqueSuffix();
     const client = newClient();

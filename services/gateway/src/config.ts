@@ -28,6 +28,10 @@ export interface GatewayConfig extends CommonConfig {
   TRUST_PROXY_HOPS: number;
   /** The dashboard's static build, served under /dashboard; by default services/dashboard/dist. */
   DASHBOARD_DIR?: string;
+  /** Inbox events kept per tenant for reconnecting browsers (`Last-Event-ID`); older ones are trimmed. */
+  INBOX_STREAM_MAXLEN: number;
+  /** How long an inbox event's id is remembered, so that a redelivery is not kept twice. */
+  INBOX_DEDUPE_SECONDS: number;
 }
 
 const DEFAULT_PLANS = JSON.stringify({
@@ -69,6 +73,12 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Readonl
       SIGNIN_WINDOW_SECONDS: Joi.number().integer().min(1).default(900),
       TRUST_PROXY_HOPS: Joi.number().integer().min(0).max(10).default(0),
       DASHBOARD_DIR: Joi.string(),
+      INBOX_STREAM_MAXLEN: Joi.number().integer().min(100).max(100_000).default(5_000),
+      INBOX_DEDUPE_SECONDS: Joi.number()
+        .integer()
+        .min(60)
+        .max(7 * 86_400)
+        .default(86_400),
     },
     env,
   );

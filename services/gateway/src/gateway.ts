@@ -1,6 +1,8 @@
 import type { DataSource } from 'typeorm';
 import {
+  amqpClientFor,
   createHttpApp,
+  newUlid,
   createLogger,
   createRedis,
   createServiceRuntime,
@@ -34,10 +36,16 @@ import { createForwarder, type Forwarder } from './entry-points/http/forward';
 import { healthRouter } from './entry-points/http/health.routes';
 import { publicApiRouter, upstreamWebhookRouter } from './entry-points/http/public-api.routes';
 import { tenantApiKeyRoutes } from './entry-points/http/tenant-api-keys.routes';
+import { InboxEventStore } from './data-access/inbox-event.store';
+import { InboxHub } from './domain/inbox/inbox-hub';
+import { registerInboxEventConsumer } from './entry-points/consumers/inbox-events.consumer';
+import { inboxEventRoutes } from './entry-points/http/inbox-events.routes';
 
 export interface Gateway extends ServiceRuntime {
   dataSource: DataSource;
   redis: RedisClient;
+  /** The browsers' inbox streams of this replica; `close()` ends them (the first step of the gateway's close). */
+  inboxHub: InboxHub;
 }
 
 /** Wires the gateway: repositories and stores, authenticator, rate limiter, forwarder and the routers. */
@@ -80,6 +88,24 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     authenticator: new ApiKeyAuthenticator(keys, invalidation, config.AUTH_CACHE_TTL_MS),
     rateLimiter: new RateLimiter(new WindowCounterStore(redis), logger),
   };
+  // The inbox's events come from messaging over the broker; the browsers' streams read them from Redis.
+  const metrics = serviceMetrics('gateway');
+  const amqp = amqpClientFor(config, logger, metrics);
+  const inboxEvents = new InboxEventStore(
+    redis,
+    createRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger, blocking: true }),
+    {
+      keyPrefix: config.REDIS_PREFIX,
+      maxLength: config.INBOX_STREAM_MAXLEN,
+      dedupeSeconds: config.INBOX_DEDUPE_SECONDS,
+      replicaId: newUlid(),
+    },
+  );
+  const inboxHub = new InboxHub(inboxEvents, logger);
+  metrics.sampledGauge(
+    { name: 'bm_inbox_streams', help: "Browsers' inbox event streams open on this gateway replica" },
+    () => Promise.resolve([{ labels: {}, value: inboxHub.connections }]),
+  );
   const forward: Forwarder = createForwarder(config.INTERNAL_TOKEN, config.FORWARD_TIMEOUT_MS, logger);
   const targets = {
     messaging: config.MESSAGING_URL,
@@ -95,7 +121,12 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     routes: (a) => {
       // The public API first: it is nearly every request, and no other router answers under /api/v1, so its
       // requests need not walk past the docs, health, dashboard and admin routes to reach it.
-      a.use(publicApiRouter(deps, forward, targets, tenantApiKeyRoutes(deps)));
+      a.use(
+        publicApiRouter(deps, forward, targets, [
+          ...inboxEventRoutes({ ...deps, inboxHub, logger }),
+          ...tenantApiKeyRoutes(deps),
+        ]),
+      );
       a.use(internalRouter(deps, config.INTERNAL_TOKEN));
       a.use(docsRouter());
       a.use(healthRouter(deps, config.HEALTH_TIMEOUT_MS));
@@ -119,16 +150,19 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     name: 'gateway',
     config,
     logger,
-    metrics: serviceMetrics('gateway'),
+    metrics,
     dataSource,
     redis,
+    amqp,
     port: config.GATEWAY_PORT,
     http: { app },
+    consumers: () => registerInboxEventConsumer(amqp, { inboxEvents }),
+    streams: [{ name: 'inbox streams', close: () => inboxHub.close() }],
     connections: [
       { name: 'forwarder', close: () => forward.close() },
       { name: 'dead letters', close: () => deadLetters.close() },
       { name: 'auth invalidation', close: () => invalidation.close() },
     ],
   });
-  return { ...runtime, dataSource, redis };
+  return { ...runtime, dataSource, redis, inboxHub };
 }

@@ -67,10 +67,37 @@ export function errorCodesOf(
   return byStatus;
 }
 
+const EVENT_STREAM_DESCRIPTION =
+  'Server-sent events (https://html.spec.whatwg.org/multipage/server-sent-events.html). The stream opens with ' +
+  '`retry: 2000`; every event has an `id:` to send back as `Last-Event-ID` on reconnection (the events after it ' +
+  'are sent first, from any gateway); a `: ping` comment comes every 15 s. Each `data:` is one line of JSON.';
+
 function successResponse(
-  spec: Pick<OperationSpec, 'data' | 'summary' | 'setCookie'>,
+  spec: Pick<OperationSpec, 'data' | 'summary' | 'setCookie' | 'eventStream'>,
   rateHeaders: Record<string, unknown>,
 ) {
+  if (spec.eventStream) {
+    // Each event as its fields: the JSON in `data` is described by its contentSchema (OpenAPI 3.1, JSON Schema
+    // 2020-12), the events of the stream as the items of a sequence.
+    const events = Object.entries(spec.eventStream).map(([name, data]) => ({
+      type: 'object',
+      required: ['id', 'event', 'data'],
+      properties: {
+        id: { type: 'string', pattern: '^\\d+-\\d+$', description: 'Send back as Last-Event-ID' },
+        event: { const: name },
+        data: { type: 'string', contentMediaType: 'application/json', contentSchema: schemaRef(data) },
+      },
+    }));
+    return {
+      description: spec.summary,
+      headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...rateHeaders },
+      content: {
+        'text/event-stream': {
+          schema: { type: 'array', description: EVENT_STREAM_DESCRIPTION, items: { oneOf: events } },
+        },
+      },
+    };
+  }
   if (spec.data === null) {
     return {
       description: 'The hub.challenge, echoed',
@@ -136,7 +163,8 @@ function parametersOf(path: string, spec: OperationSpec): unknown[] {
       params.push({ name, in: 'query', required: required.includes(name), schema });
     }
   }
-  if (spec.data === null) {
+  if (spec.eventStream) params.push({ $ref: '#/components/parameters/LastEventId' });
+  if (spec.data === null && !spec.eventStream) {
     for (const name of ['hub.mode', 'hub.verify_token', 'hub.challenge']) {
       params.push({ name, in: 'query', required: true, schema: { type: 'string' } });
     }
@@ -315,6 +343,14 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           required: true,
           description: '`sha256=<hex HMAC-SHA256 of the raw body with the app secret>`',
           schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+        },
+        LastEventId: {
+          name: 'Last-Event-ID',
+          in: 'header',
+          description:
+            'The `id:` of the last event received: the stream starts with the events after it (as many as the ' +
+            'gateway still keeps, the latest few thousand per tenant); absent, it starts with new events only',
+          schema: { type: 'string', pattern: '^\\d{1,15}-\\d{1,15}$' },
         },
         XRequestIdIn: {
           name: 'X-Request-Id',

@@ -436,6 +436,22 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
       description: 'Pass as `before` for the page of older messages; null when there is none',
     },
   }),
+  InboxMessageEvent: object({
+    conversation_id: ulid,
+    message: {
+      ...ref('ConversationMessage'),
+      description:
+        "A customer's new message, a new message of ours to the customer (a reply, or any send from the account), " +
+        'or a new status of one of ours (the same message_log_id again)',
+    },
+  }),
+  InboxConversationEvent: object({
+    conversation: {
+      ...ref('Conversation'),
+      description:
+        'The conversation as it is now: created, or its status, assignee, read state or activity changed',
+    },
+  }),
   ConversationRead: object({
     conversation: ref('Conversation'),
     receipt: nullable(

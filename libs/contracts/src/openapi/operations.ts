@@ -43,6 +43,11 @@ export interface OperationSpec {
   idempotent?: boolean;
   /** What the success's Set-Cookie header does (the dashboard's session cookie), when it sets one. */
   setCookie?: string;
+  /**
+   * A server-sent event stream (`text/event-stream`) instead of a JSON envelope: each event's name and the
+   * components schema of its `data`.
+   */
+  eventStream?: Record<string, string>;
   /** Other successful answers of the same operation (a dry run's plan beside the create's 202). */
   alternatives?: Array<{ status: number; data: string; description: string }>;
 }
@@ -66,6 +71,8 @@ export const GATEWAY_ROUTES = [
   { method: 'GET', path: '/api/v1/api-keys', operationId: 'listApiKeys' },
   { method: 'POST', path: '/api/v1/api-keys', operationId: 'issueApiKey' },
   { method: 'DELETE', path: '/api/v1/api-keys/:keyId', operationId: 'revokeApiKey' },
+  // Before the conversation routes of the public table: `events` is no conversation's id.
+  { method: 'GET', path: '/api/v1/conversations/events', operationId: 'streamConversationEvents' },
 ] as const;
 
 const MSG_NF: ErrorCode[] = ['MESSAGE_NOT_FOUND'];
@@ -399,6 +406,15 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     data: 'SendAcknowledgement',
     errors: ['NOT_FOUND', ...TEMPLATE_SEND, 'IDEMPOTENCY_KEY_CONFLICT', 'MESSAGING_TIER_LIMIT_EXCEEDED'],
     idempotent: true,
+  }),
+  streamConversationEvents: api({
+    summary:
+      "The tenant's inbox as it changes: a server-sent event stream of conversations' messages and changes",
+    tag: 'Conversations',
+    status: 200,
+    data: null,
+    eventStream: { message: 'InboxMessageEvent', conversation: 'InboxConversationEvent' },
+    errors: [],
   }),
   markConversationRead: api({
     summary: "Mark a conversation read and send the upstream read receipt for the customer's latest message",

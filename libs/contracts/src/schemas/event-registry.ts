@@ -38,6 +38,12 @@ import {
   type InboundStatusItem,
   type InboundTemplateStatusItem,
 } from './inbound-events';
+import {
+  conversationChangedEventSchema,
+  conversationMessageEventSchema,
+  type ConversationChangedEvent,
+  type ConversationMessageEvent,
+} from './conversation-events';
 
 /** The payload type of each routing key. */
 export interface DomainEventPayloads {
@@ -56,6 +62,8 @@ export interface DomainEventPayloads {
   'live_chat.requested': LiveChatRequestedEvent;
   'customer.marketing_preference': MarketingPreferenceEvent;
   'customer.address_changed': CustomerAddressChangedEvent;
+  'conversation.message': ConversationMessageEvent;
+  'conversation.changed': ConversationChangedEvent;
   'inbound.status': InboundStatusItem;
   'inbound.message': InboundMessageItem;
   'inbound.template_status': InboundTemplateStatusItem;
@@ -82,6 +90,8 @@ export const DOMAIN_EVENT_SCHEMAS: { [K in DomainEventKey]: Joi.ObjectSchema<Dom
   'live_chat.requested': liveChatRequestedSchema,
   'customer.marketing_preference': marketingPreferenceSchema,
   'customer.address_changed': customerAddressChangedSchema,
+  'conversation.message': conversationMessageEventSchema,
+  'conversation.changed': conversationChangedEventSchema,
   'inbound.status': inboundStatusSchema,
   'inbound.message': inboundMessageSchema,
   'inbound.template_status': inboundTemplateStatusSchema,

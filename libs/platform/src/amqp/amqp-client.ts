@@ -108,6 +108,7 @@ export class AmqpClient implements EventPublisher {
         maxMs: opts.backoffMaxMs ?? o.backoffMaxMs ?? 30_000,
       },
       queueExpiresMs: o.queueExpiresMs,
+      singleActiveConsumer: opts.singleActiveConsumer,
       logger: o.logger,
       metrics: this.metrics,
       sendToQueue: (q, content, options) => this.send('', q, content, options),

@@ -56,6 +56,11 @@ export interface ConsumeOptions {
   retryDelayMs?: number;
   backoffInitialMs?: number;
   backoffMaxMs?: number;
+  /**
+   * One consumer at a time across every process (RabbitMQ's single active consumer; the others stand by and take
+   * over when it goes): deliveries are handled in the queue's order. Fixed when the queue is first declared.
+   */
+  singleActiveConsumer?: boolean;
 }
 
 /** The part of the client the outbox relay needs. */

@@ -22,6 +22,7 @@ export interface QueueConsumerSettings {
   /** Waits between the probes of an outage (transient failures), which never count toward maxDeliveries. */
   backoff: Backoff;
   queueExpiresMs?: number;
+  singleActiveConsumer?: boolean;
   logger: Logger;
   metrics?: ConsumerMetrics;
   /** Publishes to a queue through the client's confirm channel; resolves once the broker confirmed. */
@@ -90,7 +91,16 @@ export class QueueConsumer {
     );
     await ch.prefetch(this.s.prefetch);
     this.acks.set(ch, new AckBatcher(ch, (call) => this.settle(call)));
-    await declareConsumerQueues(ch, this.s.exchange, this.s.names, this.s.bindingKeys, this.s.queueExpiresMs);
+    await declareConsumerQueues(
+      ch,
+      this.s.exchange,
+      this.s.names,
+      this.s.bindingKeys,
+      this.s.queueExpiresMs,
+      {
+        singleActiveConsumer: this.s.singleActiveConsumer,
+      },
+    );
     const { consumerTag } = await ch.consume(this.s.names.main, (msg) => this.onDelivery(ch, msg), {
       noAck: false,
     });

@@ -38,10 +38,12 @@ export async function declareConsumerQueues(
   names: QueueNames,
   bindingKeys: string[],
   queueExpiresMs?: number,
+  { singleActiveConsumer = false } = {},
 ): Promise<void> {
   const expires = queueExpiresMs === undefined ? {} : { 'x-expires': queueExpiresMs };
+  const single = singleActiveConsumer ? { 'x-single-active-consumer': true } : {};
   await declareExchange(ch, exchange, queueExpiresMs);
-  await ch.assertQueue(names.main, { durable: true, arguments: { ...expires } });
+  await ch.assertQueue(names.main, { durable: true, arguments: { ...expires, ...single } });
   await ch.assertQueue(names.retry, {
     durable: true,
     arguments: { ...expires, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': names.main },

@@ -37,6 +37,12 @@ export class SessionStore implements Sessions {
     return live;
   }
 
+  async isLive(sessionId: string, now = Date.now()): Promise<boolean> {
+    // The key expires at the idle deadline and goes at sign-out: only the absolute lifetime is left to check.
+    const raw = await this.redis.get(keyOf(sessionId));
+    return raw !== null && this.live(JSON.parse(raw) as SessionRecord, now).absoluteExpiresAt > now;
+  }
+
   async revoke(sessionId: string): Promise<void> {
     await this.redis.del(keyOf(sessionId));
   }

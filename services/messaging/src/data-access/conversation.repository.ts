@@ -1,5 +1,6 @@
 import type { ConversationStatus, ListConversationsQuery } from '@bm/contracts';
 import { UNASSIGNED } from '@bm/contracts';
+import { queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ulid } from 'ulidx';
 import type {
@@ -85,7 +86,9 @@ export class ConversationRepository implements ConversationStore {
   constructor(private readonly dataSource: DataSource) {}
 
   async touchForInbound(tx: EntityManager, t: ConversationTouch): Promise<string> {
-    const rows: Array<{ id: string }> = await tx.query(
+    // An UPDATE's rows (TypeORM answers an UPDATE as [rows, count]).
+    const rows = await queryRows<{ id: string }>(
+      tx,
       `WITH c AS (
          INSERT INTO messaging.inbox_conversations AS c
            (id, tenant_id, channel_account_id, customer_key, customer_phone, customer_user_id, customer_name,
@@ -104,7 +107,18 @@ export class ConversationRepository implements ConversationStore {
            last_activity_at = greatest(c.last_activity_at, EXCLUDED.last_activity_at),
            unread_count = c.unread_count + 1,
            updated_at = now()
-         RETURNING c.id)
+         RETURNING c.id, c.xmax = 0 AS created),
+       -- A new conversation adopts what was sent to the customer from the account before it and may still change
+       -- status (a template they answer): those status changes reach the inbox too. Only when it is new: the
+       -- recipient index's range, locked in id order as status batches lock.
+       adopted AS (
+         UPDATE messaging.message_logs m SET conversation_id = (SELECT id FROM c)
+          WHERE m.id IN (
+            SELECT l.id FROM messaging.message_logs l
+             WHERE (SELECT created FROM c) AND l.channel_account_id = $3
+               AND l.to_phone = ANY(array_remove(ARRAY[$4, $5, $6]::text[], NULL))
+               AND l.conversation_id IS NULL AND l.status NOT IN ('read', 'failed', 'cancelled')
+             ORDER BY l.id FOR UPDATE))
        UPDATE messaging.inbound_messages SET conversation_id = (SELECT id FROM c), text = $11
         WHERE provider_message_id = $10
        RETURNING conversation_id AS id`,
@@ -171,11 +185,17 @@ export class ConversationRepository implements ConversationStore {
     return rows[0]?.id ?? null;
   }
 
-  async find(tenantId: number, id: string): Promise<Conversation | undefined> {
-    const rows: Row[] = await this.dataSource.query(`${SELECT} WHERE c.id = $1 AND c.tenant_id = $2`, [
-      id,
-      tenantId,
-    ]);
+  async find(
+    tenantId: number,
+    id: string,
+    db: DataSource | EntityManager = this.dataSource,
+  ): Promise<Conversation | undefined> {
+    const rows: Row[] = await db.query(`${SELECT} WHERE c.id = $1 AND c.tenant_id = $2`, [id, tenantId]);
+    return rows[0] && toConversation(rows[0]);
+  }
+
+  async findInTx(tx: EntityManager, id: string): Promise<Conversation | undefined> {
+    const rows: Row[] = await tx.query(`${SELECT} WHERE c.id = $1`, [id]);
     return rows[0] && toConversation(rows[0]);
   }
 
@@ -220,17 +240,19 @@ export class ConversationRepository implements ConversationStore {
   }
 
   async update(
+    tx: EntityManager,
     tenantId: number,
     id: string,
     changes: { status?: ConversationStatus; assignee?: string | null },
   ): Promise<Conversation | undefined> {
-    const updated: unknown[] = await this.dataSource.query(
+    const updated = await queryRows(
+      tx,
       `UPDATE messaging.inbox_conversations
           SET status = coalesce($3, status), assignee = CASE WHEN $4 THEN $5 ELSE assignee END, updated_at = now()
         WHERE id = $1 AND tenant_id = $2 RETURNING 1`,
       [id, tenantId, changes.status ?? null, changes.assignee !== undefined, changes.assignee ?? null],
     );
-    return updated.length > 0 ? this.find(tenantId, id) : undefined;
+    return updated.length > 0 ? this.find(tenantId, id, tx) : undefined;
   }
 
   async latestInboundMessageId(conversationId: string): Promise<string | null> {
@@ -244,21 +266,24 @@ export class ConversationRepository implements ConversationStore {
     return rows[0]?.id ?? null;
   }
 
-  async markRead(tenantId: number, id: string): Promise<Conversation | undefined> {
-    const updated: unknown[] = await this.dataSource.query(
+  async markRead(tx: EntityManager, tenantId: number, id: string): Promise<Conversation | undefined> {
+    const updated = await queryRows(
+      tx,
       `UPDATE messaging.inbox_conversations SET unread_count = 0, read_at = now(), updated_at = now()
         WHERE id = $1 AND tenant_id = $2 RETURNING 1`,
       [id, tenantId],
     );
-    return updated.length > 0 ? this.find(tenantId, id) : undefined;
+    return updated.length > 0 ? this.find(tenantId, id, tx) : undefined;
   }
 
-  async touchActivity(id: string, at: Date): Promise<void> {
-    await this.dataSource.query(
+  async touchActivity(tx: EntityManager, id: string, at: Date): Promise<boolean> {
+    const moved = await queryRows(
+      tx,
       `UPDATE messaging.inbox_conversations
-          SET last_activity_at = greatest(last_activity_at, $2), updated_at = now() WHERE id = $1`,
+          SET last_activity_at = $2, updated_at = now() WHERE id = $1 AND last_activity_at < $2 RETURNING 1`,
       [id, at],
     );
+    return moved.length > 0;
   }
 
   async thread(c: Conversation, before: ThreadCursor | undefined, limit: number): Promise<ThreadEntry[]> {

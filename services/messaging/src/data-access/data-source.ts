@@ -30,6 +30,7 @@ import { ReportMarks1766200000000 } from './migrations/1766200000000-report-mark
 import { SendWorkerLeases1766300000000 } from './migrations/1766300000000-send-worker-leases';
 import { InboxConversations1766400000000 } from './migrations/1766400000000-inbox-conversations';
 import { IdempotencyClaimTokens1766500000000 } from './migrations/1766500000000-idempotency-claim-tokens';
+import { ConversationEvents1766600000000 } from './migrations/1766600000000-conversation-events';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -67,6 +68,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       SendWorkerLeases1766300000000,
       InboxConversations1766400000000,
       IdempotencyClaimTokens1766500000000,
+      ConversationEvents1766600000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

@@ -20,6 +20,7 @@ import {
 import type { MessageReader } from '../domain/ports/message-reader.port';
 import type { SendQueue } from '../domain/ports/send-queue.port';
 import { MESSAGING_SCHEMA } from './data-source';
+import { conversationMessageEventsSql, conversationMessageReturning } from './conversation-events-sql';
 import { preparedRows } from './prepared-statement';
 import { serviceWindowOpenSql } from './service-window-sql';
 import { statusColumns } from './status-columns';
@@ -62,6 +63,7 @@ interface Row {
   attempt_started_at: Date | null;
   created_at: Date;
   traceparent: string | null;
+  conversation_id: string | null;
 }
 
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
@@ -103,6 +105,7 @@ export function toMessageLog(r: Row): MessageLog {
     attemptStartedAt: r.attempt_started_at,
     createdAt: r.created_at,
     traceparent: r.traceparent,
+    conversationId: r.conversation_id,
   };
 }
 
@@ -111,7 +114,7 @@ const MESSAGE_LOG_COLUMNS = `id, tenant_id, channel_account_id, to_phone, to_use
   conversation_category, status, provider_message_id, scheduled_at, sent_at, delivered_at, read_at, failed_at,
   cost_amount, cost_currency, error_code, error_message, held, played_at, pricing, auto_retry_on_frequency_cap, retry_count,
   retry_of_message_log_id, retried_by_message_log_id, campaign_id, campaign_recipient_id, campaign_recipient_attempt,
-  send_attempts, attempt_started_at, created_at, traceparent`;
+  send_attempts, attempt_started_at, created_at, traceparent, conversation_id`;
 
 // See insertMany. A constant text: it runs as a prepared statement, parsed once per connection. Planned once too:
 // `(SELECT $1::int[])` hides the batch's length from the planner, so each custom plan is costed for the same 10
@@ -129,7 +132,10 @@ const INSERT_MESSAGE_LOGS_SQL = `WITH i AS (
               campaign_recipient_id, deliver, require_window, traceparent, campaign_recipient_attempt, to_user_id,
               ord)),
    ok AS (
-     SELECT * FROM i
+     -- The customer's conversation on the account, if they have one (its unique index): the inbox streams the send.
+     SELECT i.*, (SELECT c.id FROM messaging.inbox_conversations c
+                   WHERE c.channel_account_id = i.channel_account_id AND c.customer_key = i.to_phone) AS conversation_id
+       FROM i
       WHERE NOT i.require_window OR EXISTS (
         SELECT 1 FROM messaging.service_windows w
          WHERE w.channel_account_id = i.channel_account_id AND w.customer_phone = i.to_phone
@@ -138,11 +144,12 @@ const INSERT_MESSAGE_LOGS_SQL = `WITH i AS (
      INSERT INTO messaging.message_logs
        (id, tenant_id, channel_account_id, to_phone, to_user_id, message_type, content, template_category,
         conversation_category, status, scheduled_at, auto_retry_on_frequency_cap, retry_count, retry_of_message_log_id,
-        campaign_id, campaign_recipient_id, campaign_recipient_attempt, traceparent)
+        campaign_id, campaign_recipient_id, campaign_recipient_attempt, traceparent, conversation_id)
      SELECT new_id, tenant_id, channel_account_id, to_phone, to_user_id, message_type, content, template_category,
             conversation_category, status, scheduled_at, auto_retry, retry_count, retry_of, campaign_id,
-            campaign_recipient_id, campaign_recipient_attempt, traceparent FROM ok
-     RETURNING ${MESSAGE_LOG_COLUMNS}),
+            campaign_recipient_id, campaign_recipient_attempt, traceparent, conversation_id FROM ok
+     RETURNING ${MESSAGE_LOG_COLUMNS}, ${conversationMessageReturning('message_logs')}),
+   ce AS (${conversationMessageEventsSql('m')}),
    o AS (${outboxInsertSql(
      MESSAGING_SCHEMA,
      `SELECT 'deliver-' || gen_random_uuid(), '${DELIVER_COMMAND}',
@@ -402,13 +409,19 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
    * recipient already has one.
    */
   async insertCampaignSend(tx: EntityManager, send: CampaignSend): Promise<number | undefined> {
+    // With the customer's conversation on the account when they have one (its unique index): the inbox streams it.
     const inserted: Array<{ id: string }> = await tx.query(
-      `INSERT INTO messaging.message_logs
-         (tenant_id, channel_account_id, to_phone, message_type, content, template_category, conversation_category,
-          status, campaign_id, campaign_recipient_id, campaign_recipient_attempt, traceparent, to_user_id)
-       VALUES ($1, $2, $3, 'template', $4, $5, $6, 'queued', $7, $8, $10, $9, $11)
-       ON CONFLICT (campaign_recipient_id, campaign_recipient_attempt) WHERE campaign_recipient_id IS NOT NULL
-       DO NOTHING RETURNING id`,
+      `WITH m AS (
+         INSERT INTO messaging.message_logs
+           (tenant_id, channel_account_id, to_phone, message_type, content, template_category, conversation_category,
+            status, campaign_id, campaign_recipient_id, campaign_recipient_attempt, traceparent, to_user_id,
+            conversation_id)
+         VALUES ($1, $2, $3, 'template', $4, $5, $6, 'queued', $7, $8, $10, $9, $11,
+                 (SELECT c.id FROM messaging.inbox_conversations c WHERE c.channel_account_id = $2 AND c.customer_key = $3))
+         ON CONFLICT (campaign_recipient_id, campaign_recipient_attempt) WHERE campaign_recipient_id IS NOT NULL
+         DO NOTHING RETURNING id, ${conversationMessageReturning('message_logs')}),
+       ce AS (${conversationMessageEventsSql('m')})
+       SELECT id FROM m`,
       [
         send.tenantId,
         send.channelAccountId,
@@ -449,8 +462,10 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
          UPDATE messaging.message_logs m
             SET ${statusColumns("'sent'", 'now()', 'i.held')}, provider_message_id = i.provider_message_id,
                 error_code = NULL
-           FROM i JOIN l ON l.id = i.id WHERE m.id = i.id AND m.status = 'queued' RETURNING m.*),
+           FROM i JOIN l ON l.id = i.id WHERE m.id = i.id AND m.status = 'queued'
+         RETURNING m.*, ${conversationMessageReturning('m')}),
        o AS (${statusEventsSql('i', 'u')}),
+       ce AS (${conversationMessageEventsSql('u')}),
        c AS (${openConversationSql("(SELECT u.*, u.campaign_id AS reference FROM u WHERE u.message_type = 'template')", this.capacityWindowMs)})
        SELECT u.*, EXISTS (SELECT 1 FROM messaging.pending_status_reports p
                             WHERE p.provider_message_id = u.provider_message_id) AS has_pending

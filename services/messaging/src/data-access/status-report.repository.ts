@@ -9,6 +9,7 @@ import type {
   StatusReportStore,
 } from '../domain/ports/status-report.port';
 import { statusEventsSql, toMessageLog } from './message-log.repository';
+import { conversationMessageEventsSql, conversationMessageReturning } from './conversation-events-sql';
 import { statusColumns } from './status-columns';
 
 type Row = Parameters<typeof toMessageLog>[0];
@@ -106,7 +107,8 @@ export class StatusReportRepository implements StatusReportStore {
        UPDATE messaging.message_logs m
           SET ${statusColumns('i.status', 'i.at')}
          FROM i WHERE m.id = i.id AND m.status = ANY(string_to_array(i.expected, ','))
-       RETURNING m.id)
+       RETURNING m.id, ${conversationMessageReturning('m')}),
+     ce AS (${conversationMessageEventsSql('u')})
      ${statusEventsSql('i', 'u')}`,
       [
         moves.map((m) => m.id),

@@ -18,6 +18,8 @@ export interface Sessions {
   create(sessionId: string, record: SessionRecord): Promise<LiveSession>;
   /** The session if it is still live, its idle deadline moved on; undefined when unknown, ended or revoked. */
   touch(sessionId: string, now?: number): Promise<LiveSession | undefined>;
+  /** Whether the session is still live, without moving its idle deadline (an open event stream is no use). */
+  isLive(sessionId: string, now?: number): Promise<boolean>;
   revoke(sessionId: string): Promise<void>;
 }
 

@@ -1,6 +1,7 @@
 import type { ConversationDto, ConversationMessageDto } from '@bm/contracts';
 import { isServiceWindowOpen, SERVICE_WINDOW_HOURS } from '../lifecycle/message-lifecycle';
 import type { Conversation, ThreadEntry } from '../ports/conversation.port';
+import type { MessageLog } from '../ports/message-log.port';
 import { inboundContentOf } from './inbound-content';
 
 /** When the customer's service window closes, by the lifecycle's rule; null when it is closed at `now`. */
@@ -67,4 +68,19 @@ export function toConversationMessageDto(e: ThreadEntry): ConversationMessageDto
     context_message_id: null,
     raw: null,
   };
+}
+
+/** A message log as its conversation's thread shows it (the send path's statements build the same in SQL). */
+export function toOutboundMessageDto(m: MessageLog): ConversationMessageDto {
+  return toConversationMessageDto({
+    direction: 'outbound',
+    messageLogId: m.id,
+    providerMessageId: m.providerMessageId,
+    type: m.messageType,
+    content: m.content,
+    status: m.status,
+    errorMessage: m.errorMessage,
+    at: m.createdAt,
+    atMicros: 0n,
+  });
 }

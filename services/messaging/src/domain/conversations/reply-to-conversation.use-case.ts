@@ -7,6 +7,7 @@ import type {
 import type { IdempotentAnswer } from '@bm/platform';
 import type { MessagingDeps } from '../messaging-deps';
 import { sendMessage } from '../sending/send-message.use-case';
+import { emitConversationChanged } from './conversation-events';
 import { findConversation } from './find-conversation';
 
 type SendDeps = Parameters<typeof sendMessage>[0];
@@ -17,7 +18,7 @@ type SendDeps = Parameters<typeof sendMessage>[0];
  * its webhooks). Answers the send's acknowledgement.
  */
 export async function replyToConversation(
-  deps: SendDeps & Pick<MessagingDeps, 'conversations'>,
+  deps: SendDeps & Pick<MessagingDeps, 'conversations' | 'outbox'>,
   tenantId: number,
   id: string,
   reply: ConversationReplyRequest,
@@ -44,6 +45,10 @@ export async function replyToConversation(
     { conversation_id: id, ...reply },
     idempotencyKey,
   );
-  await deps.conversations.touchActivity(conversation.id, new Date());
+  // The reply itself reaches the inbox's stream from the send's statement (the message log knows its conversation).
+  await deps.unitOfWork.inTransaction(async (tx) => {
+    if (await deps.conversations.touchActivity(tx, conversation.id, new Date()))
+      await emitConversationChanged(deps, tx, conversation.id);
+  });
   return answer;
 }

@@ -5,6 +5,8 @@ import { routeInboundToFlow } from '../flows/route-inbound-to-flow.use-case';
 import type { FlowRunDeps } from '../flows/advance-flow-session';
 import { learnCustomer } from '../customers/customer-address';
 import { inboundContentOf } from '../conversations/inbound-content';
+import { emitConversationChanged, emitConversationMessage } from '../conversations/conversation-events';
+import { toConversationMessageDto } from '../conversations/conversation.dto';
 
 /** The upstream's `type` of a message that tells of a customer's change of address, not written by them. */
 const SYSTEM_MESSAGE = 'system';
@@ -54,7 +56,7 @@ export async function recordInboundMessage(
     // message.received, no window, no flow step.
     if (item.type === SYSTEM_MESSAGE) return true;
     // Into the customer's conversation on this account; a closed one stays closed unless no flow answers.
-    await deps.conversations.touchForInbound(tx, {
+    const conversationId = await deps.conversations.touchForInbound(tx, {
       tenantId: account.tenantId,
       channelAccountId: account.id,
       customerKey: from,
@@ -98,6 +100,23 @@ export async function recordInboundMessage(
     const routed =
       knownPhone !== null && (await routeInboundToFlow(deps, tx, message, item, newConversation));
     if (!routed) await requestLiveChat(deps, tx, message, null);
+    // The inbox's stream: the customer's message, then their conversation as this message left it (a flow's
+    // hand-off or a live-chat request may have reopened it).
+    await emitConversationMessage(
+      deps,
+      tx,
+      account.tenantId,
+      conversationId,
+      toConversationMessageDto({
+        direction: 'inbound',
+        providerMessageId: item.message_id,
+        type: item.type,
+        body: item.raw,
+        at,
+        atMicros: 0n,
+      }),
+    );
+    await emitConversationChanged(deps, tx, conversationId);
     return true;
   });
 }

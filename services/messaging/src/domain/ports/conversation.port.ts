@@ -83,9 +83,12 @@ export interface ConversationStore {
   /** Opens the customer's conversation on the account again; returns its id (null when there is none). */
   reopen(tx: Tx, channelAccountId: string, customerKey: string): Promise<string | null>;
   find(tenantId: number, id: string): Promise<Conversation | undefined>;
+  /** The conversation of that id as the transaction sees it (after its own changes). */
+  findInTx(tx: Tx, id: string): Promise<Conversation | undefined>;
   list(tenantId: number, query: ListConversationsQuery): Promise<{ rows: Conversation[]; total: number }>;
   /** Changes the given fields; undefined when the tenant has no such conversation. */
   update(
+    tx: Tx,
     tenantId: number,
     id: string,
     changes: { status?: ConversationStatus; assignee?: string | null },
@@ -96,9 +99,9 @@ export interface ConversationStore {
    */
   latestInboundMessageId(conversationId: string): Promise<string | null>;
   /** No unread messages left, read now. */
-  markRead(tenantId: number, id: string): Promise<Conversation | undefined>;
-  /** A reply from the inbox is activity: the conversation moves up the listing. */
-  touchActivity(id: string, at: Date): Promise<void>;
+  markRead(tx: Tx, tenantId: number, id: string): Promise<Conversation | undefined>;
+  /** A reply from the inbox is activity: the conversation moves up the listing; false when it moved nothing. */
+  touchActivity(tx: Tx, id: string, at: Date): Promise<boolean>;
   /** The thread's latest `limit` messages (both directions) older than the cursor, newest first. */
   thread(conversation: Conversation, before: ThreadCursor | undefined, limit: number): Promise<ThreadEntry[]>;
 }

@@ -46,6 +46,8 @@ export interface MessageLog {
   createdAt: Date;
   /** The trace of the request that created it; its status events continue it. */
   traceparent: string | null;
+  /** The inbox conversation it was sent into (the customer had one on the account when it was written). */
+  conversationId?: string | null;
 }
 
 export type MessageContent =

@@ -3,6 +3,8 @@ import type { Tx } from '../ports/unit-of-work.port';
 import { failIfWindowClosed } from '../sending/service-window';
 import type { ChangeStatusDeps } from '../statuses/change-status';
 import type { MessageLog } from '../ports/message-log.port';
+import { emitConversationMessage } from '../conversations/conversation-events';
+import { toOutboundMessageDto } from '../conversations/conversation.dto';
 
 type ReleaseDeps = ChangeStatusDeps & Pick<MessagingDeps, 'customers'>;
 
@@ -34,6 +36,18 @@ export async function releaseScheduledMessages(
 /** A scheduled message whose time has come: queued for a worker, or failed when a text's window has closed. */
 async function releaseScheduled(deps: ReleaseDeps, tx: Tx, message: MessageLog): Promise<void> {
   if (await failIfWindowClosed(deps, tx, message)) return;
-  await deps.messages.moveTo(tx, message.id, ['scheduled'], { status: 'queued', at: new Date() });
+  const queued = await deps.messages.moveTo(tx, message.id, ['scheduled'], {
+    status: 'queued',
+    at: new Date(),
+  });
+  // A scheduled reply now queued: the inbox shows its new status.
+  if (queued?.conversationId)
+    await emitConversationMessage(
+      deps,
+      tx,
+      queued.tenantId,
+      queued.conversationId,
+      toOutboundMessageDto(queued),
+    );
   await deps.outbox.deliver(tx, message.id);
 }

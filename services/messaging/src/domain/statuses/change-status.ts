@@ -1,4 +1,6 @@
 import type { MessageLog } from '../ports/message-log.port';
+import { toOutboundMessageDto } from '../conversations/conversation.dto';
+import { emitConversationMessage } from '../conversations/conversation-events';
 import type { Tx } from '../ports/unit-of-work.port';
 import {
   isFrequencyCapped,
@@ -34,6 +36,15 @@ export async function changeStatus(
     at,
   });
   if (!updated) return undefined;
+  // A message of an inbox conversation: the browsers showing it see the new status.
+  if (updated.conversationId)
+    await emitConversationMessage(
+      deps,
+      tx,
+      updated.tenantId,
+      updated.conversationId,
+      toOutboundMessageDto(updated),
+    );
   // The published webhook reports sent, delivered, read and failed; a cancellation is the client's own act.
   if (change.status === 'cancelled') return updated;
   await deps.outbox.emit(
