@@ -134,6 +134,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     service: 'messaging',
     operationId: 'markConversationRead',
   },
+  { method: 'GET', path: '/api/v1/media/:id', service: 'messaging', operationId: 'downloadMedia' },
 ];
 
 /** The upstream network's endpoints: no API key (the signature or verify token is checked by the service). */

@@ -49,6 +49,7 @@ import { optOutCopyRoutes } from './entry-points/http/opt-outs.routes';
 import { channelLookupRoutes } from './entry-points/http/channel-lookup.routes';
 import { flowRoutes } from './entry-points/http/flows.routes';
 import { conversationRoutes } from './entry-points/http/conversations.routes';
+import { mediaRoutes } from './entry-points/http/media.routes';
 import { messageRoutes } from './entry-points/http/messages.routes';
 import { templateRoutes } from './entry-points/http/templates.routes';
 import { dashboardRoutes } from './entry-points/http/dashboard.routes';
@@ -193,6 +194,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
         channelLookupRoutes(router, deps);
         flowRoutes(router, deps);
         conversationRoutes(router, deps);
+        mediaRoutes(router, deps);
         dashboardRoutes(router, deps);
       },
     },

@@ -8,9 +8,11 @@ import {
   type SendResult,
   type UpstreamAccountApi,
   type UpstreamFailure,
+  type UpstreamMedia,
   type UpstreamSender,
   type UpstreamTemplate,
 } from '../../domain/ports/upstream.port';
+import { openDownload, refused, type MediaAnswer, type MediaLookup } from './media-download';
 import { messageBody } from './message-body';
 import { endpointOf, NoAnswer, postJson, type Endpoint, type JsonAnswer } from './post-json';
 import { classifyFailure } from './upstream-errors';
@@ -38,11 +40,12 @@ function errorCodeOf(data: GraphError | undefined): number | null {
  * The upstream network's Cloud API over HTTP (keep-alive, timeouts; sends on node:http, the rest with axios).
  * Answers are classified by `error.code`; nothing here throws for an upstream refusal.
  */
-export class CloudApiClient implements UpstreamSender, UpstreamAccountApi {
+export class CloudApiClient implements UpstreamSender, UpstreamAccountApi, UpstreamMedia {
   private readonly http: AxiosInstance;
   /** The sends' own requests (see `postJson`), on the same keep-alive pool as axios's. */
   private readonly endpoint: Endpoint;
   private readonly agent: HttpAgent | HttpsAgent;
+  private readonly agents: { http: HttpAgent; https: HttpsAgent };
 
   constructor(
     baseUrl: string,
@@ -55,6 +58,7 @@ export class CloudApiClient implements UpstreamSender, UpstreamAccountApi {
     const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
     this.endpoint = endpointOf(base);
     this.agent = this.endpoint.https ? httpsAgent : httpAgent;
+    this.agents = { http: httpAgent, https: httpsAgent };
     this.http = axios.create({
       baseURL: base,
       timeout: timeoutMs,
@@ -199,6 +203,44 @@ export class CloudApiClient implements UpstreamSender, UpstreamAccountApi {
       return classifyFailure(null, null, `upstream unreachable: ${String(err)}`);
     }
     return isSuccess(res.status) ? { ok: true } : this.failureOf(res.status, res.data);
+  }
+
+  /**
+   * A media item: its lookup (`GET /{media_id}`), then its bytes from the address the lookup gave, with the same
+   * token (see `openDownload`). The upstream's "no such object" (error 100, or 404/410) means it has expired.
+   */
+  async openMedia(mediaId: string, accessToken: string, maxBytes: number): Promise<MediaAnswer> {
+    const authorization = `Bearer ${accessToken}`;
+    let res: AxiosResponse<MediaLookup & GraphError>;
+    try {
+      res = await this.call<MediaLookup & GraphError>('media_lookup', {
+        method: 'GET',
+        url: `/${encodeURIComponent(mediaId)}`,
+        headers: { authorization },
+      });
+    } catch (err) {
+      return refused(`upstream unreachable: ${String(err)}`);
+    }
+    if (res.status >= 300 && res.status < 400)
+      return refused(`the media lookup answered a redirect (${res.status}), which is not followed`);
+    const gone = res.status === 404 || res.status === 410 || errorCodeOf(res.data) === 100;
+    if (!isSuccess(res.status))
+      return { ok: false, expired: gone, message: this.failureOf(res.status, res.data).message };
+    // A 2xx without an address is some other object of that id, not a media item.
+    if (typeof res.data?.url !== 'string')
+      return { ok: false, expired: true, message: 'no media item of that id' };
+    const size = res.data.file_size;
+    if (typeof size === 'number' && size > maxBytes)
+      return refused(`the media item is larger than ${maxBytes} bytes`);
+    const started = process.hrtime.bigint();
+    return openDownload(res.data, {
+      agents: this.agents,
+      timeoutMs: this.timeoutMs,
+      maxBytes,
+      headers: { authorization, ...traceHeaders() },
+      answered: (status) =>
+        this.metrics?.call('media_download', Number(process.hrtime.bigint() - started) / 1e9, status, null),
+    });
   }
 
   /** One request carrying the current trace, timed and counted by operation, status and upstream error code. */
