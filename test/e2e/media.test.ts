@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { waitFor } from '@bm/platform/testing';
 import { startIngress, type IngressFixture } from '../support/ingress';
+import { orderUpdateData, sandboxSends, sendTemplate, waitForStatus } from '../support/messages';
 import { createTenant, randomPhone, startStack, type Stack, type TenantFixture } from '../support/stack';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -121,5 +122,61 @@ describe('the inbox media over the gateway: inbound items streamed from the upst
         error: { code: 'UPSTREAM_ERROR' },
       });
     }
+  });
+
+  const upload = (file: Buffer, contentType: string, tenant = t, channelAccountId = t.channelAccountId) =>
+    request(stack.gatewayUrl)
+      .post('/api/v1/media')
+      .set(tenant.auth)
+      .field('channel_account_id', channelAccountId)
+      .attach('file', file, { filename: 'the "box".png', contentType });
+
+  it('when a file is uploaded, then its media id serves it back and a send carries it in its header', async () => {
+    // Above the gateway's one-buffer size: the body streams through it and on to the upstream.
+    const file = randomBytes(300 * 1024);
+
+    const res = await upload(file, 'image/png').expect(201);
+
+    const mediaId = res.body.data.media_id as string;
+    expect(res.body).toEqual({ success: true, data: { media_id: expect.stringMatching(/^\d+$/) } });
+    const back = await download(mediaId).expect(200);
+    expect(back.headers['content-type']).toBe('image/png');
+    expect(Buffer.compare(back.body as Buffer, file)).toBe(0);
+
+    const phone = randomPhone();
+    const data = orderUpdateData('Ana', '#7');
+    (data.components as Json[])[0].parameters = [{ type: 'image', image: { id: mediaId } }];
+    const id = await sendTemplate(stack, t, { phone, data });
+    await waitForStatus(stack, t, id, ['sent', 'delivered', 'read']);
+    const [sent] = (await sandboxSends(stack, `to=${phone}`)) as unknown as Json[];
+    expect(sent.body.template.components[0].parameters[0]).toEqual({ type: 'image', image: { id: mediaId } });
+  });
+
+  it('when an upload is too large for its type, not multipart, lacks its file or names a foreign account, then it is refused', async () => {
+    const big = await upload(randomBytes(5 * 1024 * 1024 + 1), 'image/jpeg').expect(413);
+    expect(big.body.error).toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      details: { type: 'image', limit_bytes: 5 * 1024 * 1024 },
+    });
+    // The same size is a document's right.
+    await upload(randomBytes(5 * 1024 * 1024 + 1), 'application/pdf').expect(201);
+
+    const foreign = await upload(randomBytes(100), 'image/png', t, other.channelAccountId).expect(404);
+    expect(foreign.body.error.code).toBe('CHANNEL_ACCOUNT_NOT_FOUND');
+    const noFile = await request(stack.gatewayUrl)
+      .post('/api/v1/media')
+      .set(t.auth)
+      .field('channel_account_id', t.channelAccountId)
+      .expect(422);
+    expect(noFile.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { errors: [{ field: 'file' }] },
+    });
+    const json = await request(stack.gatewayUrl)
+      .post('/api/v1/media')
+      .set(t.auth)
+      .send({ channel_account_id: t.channelAccountId })
+      .expect(415);
+    expect(json.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 });

@@ -230,6 +230,17 @@ function operationOf(
     const name = `${route.operationId[0].toUpperCase()}${route.operationId.slice(1)}Request`;
     requests[name] = joiToJsonSchema(spec.body);
     operation.requestBody = { required: true, content: { 'application/json': { schema: schemaRef(name) } } };
+  } else if (spec.multipart) {
+    const fields = joiToJsonSchema(spec.multipart);
+    const schema = {
+      ...fields,
+      required: [...((fields.required as string[] | undefined) ?? []), 'file'],
+      properties: {
+        ...(fields.properties as Record<string, JsonSchema>),
+        file: { type: 'string', format: 'binary', description: 'The file, with its content type' },
+      },
+    };
+    operation.requestBody = { required: true, content: { 'multipart/form-data': { schema } } };
   } else if (spec.auth === 'upstream') {
     operation.requestBody = {
       required: true,

@@ -7,12 +7,14 @@ import {
   type TemplateSubmission,
   type SendResult,
   type UpstreamAccountApi,
+  type MediaUpload,
   type UpstreamFailure,
   type UpstreamMedia,
   type UpstreamSender,
   type UpstreamTemplate,
 } from '../../domain/ports/upstream.port';
-import { openDownload, refused, type MediaAnswer, type MediaLookup } from './media-download';
+import { lookupRefusal, openDownload, refused, type MediaAnswer, type MediaLookup } from './media-download';
+import { postMultipart } from './media-upload';
 import { messageBody } from './message-body';
 import { endpointOf, NoAnswer, postJson, type Endpoint, type JsonAnswer } from './post-json';
 import { classifyFailure } from './upstream-errors';
@@ -205,10 +207,7 @@ export class CloudApiClient implements UpstreamSender, UpstreamAccountApi, Upstr
     return isSuccess(res.status) ? { ok: true } : this.failureOf(res.status, res.data);
   }
 
-  /**
-   * A media item: its lookup (`GET /{media_id}`), then its bytes from the address the lookup gave, with the same
-   * token (see `openDownload`). The upstream's "no such object" (error 100, or 404/410) means it has expired.
-   */
+  /** A media item: its lookup (`GET /{media_id}`), then its bytes from the address it gave, with the same token. */
   async openMedia(mediaId: string, accessToken: string, maxBytes: number): Promise<MediaAnswer> {
     const authorization = `Bearer ${accessToken}`;
     let res: AxiosResponse<MediaLookup & GraphError>;
@@ -221,17 +220,11 @@ export class CloudApiClient implements UpstreamSender, UpstreamAccountApi, Upstr
     } catch (err) {
       return refused(`upstream unreachable: ${String(err)}`);
     }
-    if (res.status >= 300 && res.status < 400)
-      return refused(`the media lookup answered a redirect (${res.status}), which is not followed`);
-    const gone = res.status === 404 || res.status === 410 || errorCodeOf(res.data) === 100;
-    if (!isSuccess(res.status))
-      return { ok: false, expired: gone, message: this.failureOf(res.status, res.data).message };
-    // A 2xx without an address is some other object of that id, not a media item.
-    if (typeof res.data?.url !== 'string')
-      return { ok: false, expired: true, message: 'no media item of that id' };
-    const size = res.data.file_size;
-    if (typeof size === 'number' && size > maxBytes)
-      return refused(`the media item is larger than ${maxBytes} bytes`);
+    const refusal = lookupRefusal(res.status, res.data, maxBytes, {
+      gone: errorCodeOf(res.data) === 100,
+      message: this.failureOf(res.status, res.data).message,
+    });
+    if (refusal !== undefined) return refusal;
     const started = process.hrtime.bigint();
     return openDownload(res.data, {
       agents: this.agents,
@@ -241,6 +234,39 @@ export class CloudApiClient implements UpstreamSender, UpstreamAccountApi, Upstr
       answered: (status) =>
         this.metrics?.call('media_download', Number(process.hrtime.bigint() - started) / 1e9, status, null),
     });
+  }
+
+  /** Uploads a file as it streams in (see `postMultipart`); the answer's `id` is the media id for sends. */
+  async uploadMedia(
+    phoneNumberId: string,
+    accessToken: string,
+    upload: MediaUpload,
+  ): Promise<{ ok: true; id: string } | UpstreamFailure> {
+    const started = process.hrtime.bigint();
+    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    let res: JsonAnswer<{ id?: string | number } & GraphError>;
+    try {
+      res = await postMultipart(
+        this.endpoint,
+        `/${encodeURIComponent(phoneNumberId)}/media`,
+        upload,
+        { authorization: `Bearer ${accessToken}`, ...traceHeaders() },
+        { agent: this.agent, timeoutMs: this.timeoutMs },
+      );
+    } catch (err) {
+      this.metrics?.call('media_upload', seconds(), null, null);
+      return classifyFailure(
+        null,
+        null,
+        `media upload failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+    const data = typeof res.data === 'object' ? res.data : undefined;
+    this.metrics?.call('media_upload', seconds(), res.status, errorCodeOf(data));
+    const id = data?.id;
+    if (isSuccess(res.status) && (typeof id === 'string' || typeof id === 'number') && id !== '')
+      return { ok: true, id: String(id) };
+    return this.failureOf(res.status, data);
   }
 
   /** One request carrying the current trace, timed and counted by operation, status and upstream error code. */

@@ -17,6 +17,27 @@ const DOWNLOAD_DEADLINE_MS = 5 * 60_000;
 
 export const refused = (message: string): MediaAnswer => ({ ok: false, expired: false, message });
 
+/**
+ * Why a lookup's answer gives nothing to download, or undefined when it gives a media item's address. The
+ * upstream's "no such object" (`error` says `gone`: its error 100, or HTTP 404 or 410) means it has expired; a
+ * 2xx without an address is some other object of that id.
+ */
+export function lookupRefusal(
+  status: number,
+  data: MediaLookup | undefined,
+  maxBytes: number,
+  error: { gone: boolean; message: string },
+): MediaAnswer | undefined {
+  if (status >= 300 && status < 400)
+    return refused(`the media lookup answered a redirect (${status}), which is not followed`);
+  if (status < 200 || status >= 300)
+    return { ok: false, expired: error.gone || status === 404 || status === 410, message: error.message };
+  if (typeof data?.url !== 'string') return { ok: false, expired: true, message: 'no media item of that id' };
+  if (typeof data.file_size === 'number' && data.file_size > maxBytes)
+    return refused(`the media item is larger than ${maxBytes} bytes`);
+  return undefined;
+}
+
 /** The base type (`image/jpeg`) when it is one; anything else is served as bytes. */
 function contentTypeOf(...candidates: unknown[]): string {
   for (const value of candidates) {

@@ -7,7 +7,8 @@ export type UpstreamOperation =
   | 'subscribe_app'
   | 'mark_read'
   | 'media_lookup'
-  | 'media_download';
+  | 'media_download'
+  | 'media_upload';
 
 /** What the Cloud API client records per call. */
 export interface UpstreamMetrics {

@@ -1,5 +1,5 @@
-import { ulidSchema } from '@bm/contracts';
 import { AppError } from '@bm/platform';
+import { findTenantAccount } from '../accounts/find-tenant-account';
 import type { MessagingDeps } from '../messaging-deps';
 import type { MediaStream } from '../ports/upstream.port';
 
@@ -20,10 +20,7 @@ export async function downloadMedia(
   channelAccountId: string,
   mediaId: string,
 ): Promise<MediaStream> {
-  const account = ulidSchema.validate(channelAccountId).error
-    ? undefined
-    : await deps.accounts.findActiveForTenant(channelAccountId, tenantId);
-  if (!account) throw new AppError('CHANNEL_ACCOUNT_NOT_FOUND');
+  const account = await findTenantAccount(deps, tenantId, channelAccountId);
   if (!MEDIA_ID.test(mediaId)) throw new AppError('MEDIA_EXPIRED');
   const answer = await deps.upstream.openMedia(
     mediaId,

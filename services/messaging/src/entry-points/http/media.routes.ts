@@ -1,13 +1,38 @@
 import { pipeline } from 'node:stream/promises';
 import type { Router } from 'express';
-import { mediaQuerySchema } from '@bm/contracts';
-import { defineRoutes, tenantOf, validate } from '@bm/platform';
+import { mediaQuerySchema, mediaUploadFieldsSchema, ok } from '@bm/contracts';
+import { AppError, defineRoutes, tenantOf, validate } from '@bm/platform';
 import { downloadMedia } from '../../domain/media/download-media.use-case';
+import { uploadMedia } from '../../domain/media/upload-media.use-case';
 import type { MessagingDeps } from '../../domain/messaging-deps';
+import { readUpload } from './multipart-upload';
 
-/** The inbox's media: inbound items streamed from the upstream. */
+/** The upload's path: its body is read here, as it streams, not as JSON (see `rawBodyPaths`). */
+export const MEDIA_UPLOAD_PATH = '/api/v1/media';
+
+/** The inbox's media: inbound items streamed from the upstream, files uploaded to it. */
 export function mediaRoutes(router: Router, deps: MessagingDeps): void {
   defineRoutes(router, [
+    {
+      method: 'POST',
+      path: MEDIA_UPLOAD_PATH,
+      handlers: [
+        async (req, res) => {
+          const { fields, file } = await readUpload(req);
+          try {
+            const { channel_account_id } = validate(mediaUploadFieldsSchema, fields);
+            if (file === undefined)
+              throw new AppError('VALIDATION_ERROR', 'The request is invalid', {
+                errors: [{ field: 'file', message: '"file" is required' }],
+              });
+            res.status(201).json(ok(await uploadMedia(deps, tenantOf(res), channel_account_id, file)));
+          } finally {
+            // Whatever of the file was not read (an early refusal) is drained, so the request can end.
+            file?.body.resume();
+          }
+        },
+      ],
+    },
     {
       method: 'GET',
       path: '/api/v1/media/:id',
