@@ -213,7 +213,11 @@ export function answerProblems(answer: Answer, options: CheckOptions = {}): stri
   if (options.standInServices && relayed) return problems;
   if (method === 'get' && answer.method.toLowerCase() === 'head') return problems;
   const mediaType = (header(answer.headers, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
-  const media = declared.content?.[mediaType];
+  // A file's answer declares a range (`*/*`): any type of it matches.
+  const media =
+    declared.content?.[mediaType] ??
+    declared.content?.[`${mediaType.split('/')[0]}/*`] ??
+    (mediaType === '' ? undefined : declared.content?.['*/*']);
   if (media === undefined) {
     return [...problems, `content-type ${mediaType || 'none'} not declared for ${answer.status}`];
   }

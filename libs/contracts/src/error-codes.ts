@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   DELIVERY_NOT_FOUND: { status: 404, message: 'Webhook delivery not found' },
   OPT_OUT_NOT_FOUND: { status: 404, message: 'Opt-out not found' },
   FLOW_NOT_FOUND: { status: 404, message: 'Flow not found' },
+  MEDIA_EXPIRED: { status: 404, message: 'The upstream network no longer has this media item' },
   QUEUE_NOT_FOUND: { status: 404, message: 'No consumer queue of that name' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed on this path' },
   CAMPAIGN_NOT_CANCELLABLE: { status: 409, message: 'The campaign can no longer be cancelled' },

@@ -25,6 +25,7 @@ export * from './schemas/opt-outs';
 export * from './schemas/flows';
 export * from './schemas/conversations';
 export * from './schemas/conversation-events';
+export * from './schemas/media';
 export * from './schemas/domain-events';
 export * from './schemas/inbound-events';
 export * from './schemas/inbound-audit';

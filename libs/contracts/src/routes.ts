@@ -134,6 +134,8 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     service: 'messaging',
     operationId: 'markConversationRead',
   },
+  { method: 'POST', path: '/api/v1/media', service: 'messaging', operationId: 'uploadMedia' },
+  { method: 'GET', path: '/api/v1/media/:id', service: 'messaging', operationId: 'downloadMedia' },
 ];
 
 /** The upstream network's endpoints: no API key (the signature or verify token is checked by the service). */

@@ -116,6 +116,7 @@ function internalApp(o: ServiceRuntimeOptions, api: InternalApi): Express {
   return createHttpApp({
     bodyLimit: api.bodyLimit,
     parseJson: api.parseJson,
+    rawBodyPaths: api.rawBodyPaths,
     // Behind the gateway they would only be sent twice (it sets them on every public answer); routes open to
     // other callers (the upstream's webhooks) get them here.
     securityHeaders: api.publicRoutes !== undefined,

@@ -49,6 +49,7 @@ import { optOutCopyRoutes } from './entry-points/http/opt-outs.routes';
 import { channelLookupRoutes } from './entry-points/http/channel-lookup.routes';
 import { flowRoutes } from './entry-points/http/flows.routes';
 import { conversationRoutes } from './entry-points/http/conversations.routes';
+import { MEDIA_UPLOAD_PATH, mediaRoutes } from './entry-points/http/media.routes';
 import { messageRoutes } from './entry-points/http/messages.routes';
 import { templateRoutes } from './entry-points/http/templates.routes';
 import { dashboardRoutes } from './entry-points/http/dashboard.routes';
@@ -185,6 +186,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     workers: config.MESSAGING_ROLE !== 'api',
     http: {
       bodyLimit: config.BODY_LIMIT,
+      rawBodyPaths: [MEDIA_UPLOAD_PATH],
       routes: (router) => {
         messageRoutes(router, deps);
         templateRoutes(router, deps);
@@ -193,6 +195,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
         channelLookupRoutes(router, deps);
         flowRoutes(router, deps);
         conversationRoutes(router, deps);
+        mediaRoutes(router, deps);
         dashboardRoutes(router, deps);
       },
     },

@@ -11,6 +11,12 @@ import type { SandboxDeps } from './deps';
 import { graphErrorHandler, unsupportedRequest } from './error-handler';
 import { faultsRoutes } from './faults/faults.routes';
 import { phoneNumberRoutes } from './numbers/phone-number.routes';
+import {
+  mediaControlRoutes,
+  mediaDownloadRoutes,
+  mediaLookupRoutes,
+  MEDIA_DOWNLOAD_PATH,
+} from './media/media.routes';
 import { messagesRoutes } from './sends/messages.routes';
 import { createState, type SandboxState } from './state';
 import { subscriptionsRoutes } from './subscriptions/subscriptions.routes';
@@ -37,6 +43,8 @@ function graphRouter(deps: SandboxDeps): Router {
   messagesRoutes(router, deps);
   templatesRoutes(router, deps);
   subscriptionsRoutes(router, deps);
+  // Before the phone number's profile: both are `GET /{id}`.
+  mediaLookupRoutes(router, deps);
   phoneNumberRoutes(router, deps);
   return router;
 }
@@ -51,6 +59,7 @@ function controlRouter(deps: SandboxDeps): Router {
   customersRoutes(router, deps);
   businessesRoutes(router, deps);
   recordsRoutes(router, deps);
+  mediaControlRoutes(router, deps);
   return router;
 }
 
@@ -78,6 +87,9 @@ export function createSandboxApp(config: Readonly<SandboxConfig>, logger?: Logge
     res.json({ status: 'ok' });
   });
   app.use('/_sandbox', controlRouter(deps));
+  const media = express.Router();
+  mediaDownloadRoutes(media, deps);
+  app.use(MEDIA_DOWNLOAD_PATH, media);
   app.use('/:version', graphRouter(deps));
   app.use(unsupportedRequest);
   app.use(graphErrorHandler(log));

@@ -102,6 +102,14 @@ export interface Settings {
   graphVersion: string;
 }
 
+/** A media item's bytes; `redirect` makes its lookup or its download answer a 302 instead (to test refusing it). */
+export interface MediaItem {
+  bytes: Buffer;
+  mime_type: string;
+  sha256: string;
+  redirect?: 'lookup' | 'download';
+}
+
 /** Everything the sandbox remembers; one process, in memory, cleared by `DELETE /_sandbox/state`. */
 export interface SandboxState {
   settings: Settings;
@@ -121,6 +129,8 @@ export interface SandboxState {
   webhooks: WebhookRecord[];
   /** Read receipts taken (`status: read` on the messages endpoint), oldest first. */
   readReceipts: ReadReceiptRecord[];
+  /** Media items the upstream still has, by media id (inbound customers' and uploaded ones). */
+  media: Map<string, MediaItem>;
   maxRecords: number;
   seq: number;
 }
@@ -152,6 +162,7 @@ export function createState(config: SandboxConfig): SandboxState {
     windows: new Map(),
     webhooks: [],
     readReceipts: [],
+    media: new Map(),
     maxRecords: config.SANDBOX_MAX_RECORDS,
     seq: 0,
   };
@@ -171,6 +182,7 @@ export function resetState(state: SandboxState, config: SandboxConfig): void {
   state.windows.clear();
   state.webhooks.length = 0;
   state.readReceipts.length = 0;
+  state.media.clear();
 }
 
 /** Appends to a bounded log: the oldest entries go once it is full, so long benchmarks keep memory flat. */

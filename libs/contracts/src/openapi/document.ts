@@ -73,9 +73,23 @@ const EVENT_STREAM_DESCRIPTION =
   'are sent first, from any gateway); a `: ping` comment comes every 15 s. Each `data:` is one line of JSON.';
 
 function successResponse(
-  spec: Pick<OperationSpec, 'data' | 'summary' | 'setCookie' | 'eventStream'>,
+  spec: Pick<OperationSpec, 'data' | 'summary' | 'setCookie' | 'eventStream' | 'binary'>,
   rateHeaders: Record<string, unknown>,
 ) {
+  if (spec.binary) {
+    return {
+      description: spec.summary,
+      headers: {
+        'X-Request-Id': headerRef('X-Request-Id'),
+        ...rateHeaders,
+        'Content-Length': {
+          description: 'The file size, when the upstream gave it',
+          schema: { type: 'integer' },
+        },
+      },
+      content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+    };
+  }
   if (spec.eventStream) {
     // Each event as its fields: the JSON in `data` is described by its contentSchema (OpenAPI 3.1, JSON Schema
     // 2020-12), the events of the stream as the items of a sequence.
@@ -164,7 +178,7 @@ function parametersOf(path: string, spec: OperationSpec): unknown[] {
     }
   }
   if (spec.eventStream) params.push({ $ref: '#/components/parameters/LastEventId' });
-  if (spec.data === null && !spec.eventStream) {
+  if (spec.data === null && !spec.eventStream && !spec.binary) {
     for (const name of ['hub.mode', 'hub.verify_token', 'hub.challenge']) {
       params.push({ name, in: 'query', required: true, schema: { type: 'string' } });
     }
@@ -216,6 +230,17 @@ function operationOf(
     const name = `${route.operationId[0].toUpperCase()}${route.operationId.slice(1)}Request`;
     requests[name] = joiToJsonSchema(spec.body);
     operation.requestBody = { required: true, content: { 'application/json': { schema: schemaRef(name) } } };
+  } else if (spec.multipart) {
+    const fields = joiToJsonSchema(spec.multipart);
+    const schema = {
+      ...fields,
+      required: [...((fields.required as string[] | undefined) ?? []), 'file'],
+      properties: {
+        ...(fields.properties as Record<string, JsonSchema>),
+        file: { type: 'string', format: 'binary', description: 'The file, with its content type' },
+      },
+    };
+    operation.requestBody = { required: true, content: { 'multipart/form-data': { schema } } };
   } else if (spec.auth === 'upstream') {
     operation.requestBody = {
       required: true,

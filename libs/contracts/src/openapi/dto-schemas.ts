@@ -462,6 +462,12 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
       }),
     ),
   }),
+  MediaUploaded: object({
+    media_id: {
+      type: 'string',
+      description: "The upstream's media id, for `{id}` media in sends and headers",
+    },
+  }),
   HealthReport: object({
     status: oneOf(['healthy', 'degraded']),
     checks: object({ app: { type: 'boolean' }, database: { type: 'boolean' }, cache: { type: 'boolean' } }),

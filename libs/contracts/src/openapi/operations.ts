@@ -17,6 +17,7 @@ import { listCampaignsQuerySchema } from '../schemas/campaign-list';
 import { addOptOutSchema, listOptOutsQuerySchema } from '../schemas/opt-outs';
 import { listFlowSessionsQuerySchema, listFlowsQuerySchema, saveFlowSchema } from '../schemas/flows';
 import { listInboundEventsQuerySchema } from '../schemas/inbound-audit';
+import { mediaQuerySchema, mediaUploadFieldsSchema } from '../schemas/media';
 import {
   conversationMessagesQuerySchema,
   conversationReplySchema,
@@ -48,6 +49,13 @@ export interface OperationSpec {
    * components schema of its `data`.
    */
   eventStream?: Record<string, string>;
+  /**
+   * A multipart/form-data body instead of JSON: these fields, then a `file` part (the file's bytes with their
+   * content type).
+   */
+  multipart?: Joi.ObjectSchema;
+  /** The success is the bytes of a file (any content type, its length given) instead of a JSON envelope. */
+  binary?: boolean;
   /** Other successful answers of the same operation (a dry run's plan beside the create's 202). */
   alternatives?: Array<{ status: number; data: string; description: string }>;
 }
@@ -422,6 +430,34 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     status: 200,
     data: 'ConversationRead',
     errors: ['NOT_FOUND'],
+  }),
+  downloadMedia: api({
+    summary:
+      "Stream an inbound media item (a customer's image, video, audio, document or sticker) from the upstream " +
+      "network with the channel account's token, in the upstream's content type, while the upstream keeps it",
+    tag: 'Conversations',
+    query: mediaQuerySchema,
+    status: 200,
+    data: null,
+    binary: true,
+    errors: ['CHANNEL_ACCOUNT_NOT_FOUND', 'MEDIA_EXPIRED', 'UPSTREAM_ERROR'],
+  }),
+  uploadMedia: api({
+    summary:
+      "Upload a file to the upstream network for one of the tenant's numbers (multipart: `channel_account_id`, " +
+      'then `file`); the answer is its media id, for sends and template header components. At most 5 MB for ' +
+      'an image, 16 MB for video and audio, 100 MB for a document (any other type)',
+    tag: 'Conversations',
+    multipart: mediaUploadFieldsSchema,
+    status: 201,
+    data: 'MediaUploaded',
+    errors: [
+      'CHANNEL_ACCOUNT_NOT_FOUND',
+      'VALIDATION_ERROR',
+      'UNSUPPORTED_MEDIA_TYPE',
+      'PAYLOAD_TOO_LARGE',
+      'UPSTREAM_ERROR',
+    ],
   }),
   verifyChannelWebhook: {
     summary: "The upstream network's verification GET: echoes hub.challenge as text/plain",

@@ -22,6 +22,8 @@ export interface HttpAppOptions {
   bodyLimit?: string;
   /** Parses JSON bodies (default true); off for apps that forward raw bodies or read them themselves. */
   parseJson?: boolean;
+  /** Paths whose bodies their routes read themselves (a multipart upload): no JSON check or parsing there. */
+  rawBodyPaths?: string[];
   /**
    * Security headers (helmet); on by default. Internal services behind the gateway may turn them off: the
    * gateway sets them on every public answer, and they would only be sent twice.
@@ -80,6 +82,20 @@ export function jsonBody(limit = '1mb'): RequestHandler[] {
   ];
 }
 
+/** `jsonBody`, but not on the paths whose routes read their bodies themselves. */
+function jsonBodyExcept(limit: string | undefined, rawPaths: string[]): RequestHandler[] {
+  const json = jsonBody(limit);
+  if (rawPaths.length === 0) return json;
+  const [check, parse] = json;
+  const raw = new Set(rawPaths);
+  return [
+    (req, res, next) => {
+      if (raw.has(req.path)) next();
+      else void check(req, res, (err?: unknown) => (err ? next(err) : void parse(req, res, next)));
+    },
+  ];
+}
+
 /**
  * An Express 5 app with HTTP metrics and `GET /metrics` (before any authentication: the platform keeps it off the
  * public Ingress), helmet, request and trace ids, JSON parsing with raw-body capture, 404/405 and the error handler.
@@ -95,7 +111,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(requestContext);
   if (spanExportConfigured()) app.use(serverSpans(serviceNameOf(options.logger)));
   if (options.securityHeaders !== false) app.use(helmet());
-  if (options.parseJson !== false) app.use(jsonBody(options.bodyLimit));
+  if (options.parseJson !== false) app.use(jsonBodyExcept(options.bodyLimit, options.rawBodyPaths ?? []));
   options.routes(app);
   app.use(notFound);
   app.use(errorHandler(options.logger));

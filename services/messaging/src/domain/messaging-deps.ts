@@ -17,7 +17,7 @@ import type { SendHandOver, SendQueue } from './ports/send-queue.port';
 import type { StatusReportIntake, StatusReportStore } from './ports/status-report.port';
 import type { EventOutbox } from './ports/outbox.port';
 import type { UnitOfWork } from './ports/unit-of-work.port';
-import type { UpstreamAccountApi, UpstreamSender } from './ports/upstream.port';
+import type { UpstreamAccountApi, UpstreamMedia, UpstreamSender } from './ports/upstream.port';
 
 /**
  * Every port the messaging domain declares, built once in messaging.ts. A use case names the few it uses
@@ -29,7 +29,7 @@ export interface MessagingDeps {
   unitOfWork: UnitOfWork;
   outbox: EventOutbox;
   secrets: Pick<SecretBox, 'seal' | 'open'>;
-  upstream: UpstreamSender & UpstreamAccountApi;
+  upstream: UpstreamSender & UpstreamAccountApi & UpstreamMedia;
   accounts: ChannelAccountStore;
   templates: TemplateStore;
   /** New message logs and their moves between statuses. */

@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import Joi from 'joi';
 import type { Router } from 'express';
 import { customerByPhone, upsertCustomer, USER_ID } from '../customers/customers';
 import type { SandboxDeps } from '../deps';
-import { digitsOnly, newMessageId, newNumericId } from '../ids';
-import { businessOf, numberInfo, playsWire2026 } from '../state';
+import { digitsOnly, newMessageId } from '../ids';
+import { storeMedia } from '../media/media.routes';
+import { businessOf, numberInfo, playsWire2026, type SandboxState } from '../state';
 import { inboundEnvelope } from '../webhooks-out/envelopes';
 import { validateControl } from './validate';
 
@@ -21,6 +22,10 @@ interface InboundInput {
   type: InboundType;
   payload?: string;
   context_id?: string;
+  /** An image's bytes (base64; default a few random bytes) and its type. */
+  media_base64?: string;
+  mime_type: string;
+  media_redirect?: 'lookup' | 'download';
 }
 
 const inboundSchema = Joi.object<InboundInput>({
@@ -34,9 +39,12 @@ const inboundSchema = Joi.object<InboundInput>({
   type: Joi.string().valid('text', 'button', 'interactive', 'image').default('text'),
   payload: Joi.string(),
   context_id: Joi.string(),
+  media_base64: Joi.string().base64(),
+  mime_type: Joi.string().default('image/jpeg'),
+  media_redirect: Joi.string().valid('lookup', 'download'),
 }).or('from', 'user_id', 'username');
 
-function messageContent(input: InboundInput): Record<string, unknown> {
+function messageContent(state: SandboxState, input: InboundInput): Record<string, unknown> {
   switch (input.type) {
     case 'text':
       return { type: 'text', text: { body: input.text ?? 'Hello' } };
@@ -54,9 +62,12 @@ function messageContent(input: InboundInput): Record<string, unknown> {
         },
       };
     case 'image': {
-      const sha256 = createHash('sha256').update(newNumericId()).digest('base64');
+      const bytes =
+        input.media_base64 === undefined ? randomBytes(1024) : Buffer.from(input.media_base64, 'base64');
+      const sha256 = createHash('sha256').update(bytes).digest('base64');
+      const id = storeMedia(state, { bytes, mime_type: input.mime_type, redirect: input.media_redirect });
       const caption = input.text === undefined ? {} : { caption: input.text };
-      return { type: 'image', image: { id: newNumericId(), mime_type: 'image/jpeg', sha256, ...caption } };
+      return { type: 'image', image: { id, mime_type: input.mime_type, sha256, ...caption } };
     }
   }
 }
@@ -99,7 +110,7 @@ export function inboundRoutes(router: Router, deps: SandboxDeps): void {
       userId: newFields ? customer.user_id : undefined,
       username: newFields ? customer.username : undefined,
       name: input.name,
-      message: { ...context, ...messageContent(input) },
+      message: { ...context, ...messageContent(state, input) },
     });
     const target = { url: number.webhook_url ?? state.settings.webhookUrl, secret: state.settings.appSecret };
     const delivered = await webhooks.deliver('inbound', target, payload);

@@ -1,7 +1,8 @@
 import type { Router } from 'express';
 import type { SandboxDeps } from '../deps';
 import { accessToken, requireToken } from '../graph-auth';
-import { newNumericId } from '../ids';
+import { readMediaUpload } from '../media/media-upload';
+import { storeMedia } from '../media/media.routes';
 import { sendMessage } from './send-message';
 import { takeReadReceipt } from './read-receipt';
 
@@ -29,9 +30,9 @@ export function messagesRoutes(router: Router, deps: SandboxDeps): void {
     res.status(answer.httpStatus).json(answer.body);
   });
 
-  // The body (multipart) is not kept: the sandbox only hands out an id a send may refer to.
-  router.post('/:phoneNumberId/media', (req, res) => {
+  // The file is kept as a media item: its lookup and download serve it, as the upstream's do.
+  router.post('/:phoneNumberId/media', async (req, res) => {
     requireToken(req);
-    res.json({ id: newNumericId() });
+    res.json({ id: storeMedia(deps.state, await readMediaUpload(req)) });
   });
 }

@@ -7,10 +7,14 @@ import {
   type TemplateSubmission,
   type SendResult,
   type UpstreamAccountApi,
+  type MediaUpload,
   type UpstreamFailure,
+  type UpstreamMedia,
   type UpstreamSender,
   type UpstreamTemplate,
 } from '../../domain/ports/upstream.port';
+import { lookupRefusal, openDownload, refused, type MediaAnswer, type MediaLookup } from './media-download';
+import { postMultipart } from './media-upload';
 import { messageBody } from './message-body';
 import { endpointOf, NoAnswer, postJson, type Endpoint, type JsonAnswer } from './post-json';
 import { classifyFailure } from './upstream-errors';
@@ -38,11 +42,12 @@ function errorCodeOf(data: GraphError | undefined): number | null {
  * The upstream network's Cloud API over HTTP (keep-alive, timeouts; sends on node:http, the rest with axios).
  * Answers are classified by `error.code`; nothing here throws for an upstream refusal.
  */
-export class CloudApiClient implements UpstreamSender, UpstreamAccountApi {
+export class CloudApiClient implements UpstreamSender, UpstreamAccountApi, UpstreamMedia {
   private readonly http: AxiosInstance;
   /** The sends' own requests (see `postJson`), on the same keep-alive pool as axios's. */
   private readonly endpoint: Endpoint;
   private readonly agent: HttpAgent | HttpsAgent;
+  private readonly agents: { http: HttpAgent; https: HttpsAgent };
 
   constructor(
     baseUrl: string,
@@ -55,6 +60,7 @@ export class CloudApiClient implements UpstreamSender, UpstreamAccountApi {
     const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
     this.endpoint = endpointOf(base);
     this.agent = this.endpoint.https ? httpsAgent : httpAgent;
+    this.agents = { http: httpAgent, https: httpsAgent };
     this.http = axios.create({
       baseURL: base,
       timeout: timeoutMs,
@@ -199,6 +205,68 @@ export class CloudApiClient implements UpstreamSender, UpstreamAccountApi {
       return classifyFailure(null, null, `upstream unreachable: ${String(err)}`);
     }
     return isSuccess(res.status) ? { ok: true } : this.failureOf(res.status, res.data);
+  }
+
+  /** A media item: its lookup (`GET /{media_id}`), then its bytes from the address it gave, with the same token. */
+  async openMedia(mediaId: string, accessToken: string, maxBytes: number): Promise<MediaAnswer> {
+    const authorization = `Bearer ${accessToken}`;
+    let res: AxiosResponse<MediaLookup & GraphError>;
+    try {
+      res = await this.call<MediaLookup & GraphError>('media_lookup', {
+        method: 'GET',
+        url: `/${encodeURIComponent(mediaId)}`,
+        headers: { authorization },
+      });
+    } catch (err) {
+      return refused(`upstream unreachable: ${String(err)}`);
+    }
+    const refusal = lookupRefusal(res.status, res.data, maxBytes, {
+      gone: errorCodeOf(res.data) === 100,
+      message: this.failureOf(res.status, res.data).message,
+    });
+    if (refusal !== undefined) return refusal;
+    const started = process.hrtime.bigint();
+    return openDownload(res.data, {
+      agents: this.agents,
+      timeoutMs: this.timeoutMs,
+      maxBytes,
+      headers: { authorization, ...traceHeaders() },
+      answered: (status) =>
+        this.metrics?.call('media_download', Number(process.hrtime.bigint() - started) / 1e9, status, null),
+    });
+  }
+
+  /** Uploads a file as it streams in (see `postMultipart`); the answer's `id` is the media id for sends. */
+  async uploadMedia(
+    phoneNumberId: string,
+    accessToken: string,
+    upload: MediaUpload,
+  ): Promise<{ ok: true; id: string } | UpstreamFailure> {
+    const started = process.hrtime.bigint();
+    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    let res: JsonAnswer<{ id?: string | number } & GraphError>;
+    try {
+      res = await postMultipart(
+        this.endpoint,
+        `/${encodeURIComponent(phoneNumberId)}/media`,
+        upload,
+        { authorization: `Bearer ${accessToken}`, ...traceHeaders() },
+        { agent: this.agent, timeoutMs: this.timeoutMs },
+      );
+    } catch (err) {
+      this.metrics?.call('media_upload', seconds(), null, null);
+      return classifyFailure(
+        null,
+        null,
+        `media upload failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+    const data = typeof res.data === 'object' ? res.data : undefined;
+    this.metrics?.call('media_upload', seconds(), res.status, errorCodeOf(data));
+    const id = data?.id;
+    if (isSuccess(res.status) && (typeof id === 'string' || typeof id === 'number') && id !== '')
+      return { ok: true, id: String(id) };
+    return this.failureOf(res.status, data);
   }
 
   /** One request carrying the current trace, timed and counted by operation, status and upstream error code. */

@@ -1,4 +1,4 @@
-import { request as httpRequest, type Agent as HttpAgent } from 'node:http';
+import { request as httpRequest, type Agent as HttpAgent, type ClientRequest } from 'node:http';
 import { request as httpsRequest, type Agent as HttpsAgent } from 'node:https';
 
 /** An answer of the upstream: its HTTP status and its body, parsed when it is JSON (else the text). */
@@ -62,6 +62,26 @@ export function postJson<T>(
   options: { agent: HttpAgent | HttpsAgent; timeoutMs: number },
 ): Promise<JsonAnswer<T>> {
   const payload = Buffer.from(JSON.stringify(body));
+  return post<T>(
+    endpoint,
+    path,
+    { 'content-type': 'application/json', 'content-length': payload.length, ...headers },
+    options,
+    (req) => req.end(payload),
+  );
+}
+
+/**
+ * POSTs on the keep-alive pool, the body written by `write` (which calls `fail` if its source breaks), and reads
+ * the whole answer as `postJson` does.
+ */
+export function post<T>(
+  endpoint: Endpoint,
+  path: string,
+  headers: Record<string, string | number>,
+  options: { agent: HttpAgent | HttpsAgent; timeoutMs: number },
+  write: (req: ClientRequest, fail: (err: Error & { code?: string }) => void) => void,
+): Promise<JsonAnswer<T>> {
   return new Promise((resolve, reject) => {
     const req = (endpoint.https ? httpsRequest : httpRequest)({
       method: 'POST',
@@ -69,12 +89,7 @@ export function postJson<T>(
       port: endpoint.port,
       path: endpoint.basePath + path,
       agent: options.agent,
-      headers: {
-        accept: 'application/json',
-        'content-type': 'application/json',
-        'content-length': payload.length,
-        ...headers,
-      },
+      headers: { accept: 'application/json', ...headers },
     });
     let settled = false;
     const fail = (err: Error & { code?: string }) => {
@@ -101,6 +116,6 @@ export function postJson<T>(
         resolve({ status: res.statusCode ?? 0, data: parse<T>(Buffer.concat(chunks).toString('utf8')) });
       });
     });
-    req.end(payload);
+    write(req, fail);
   });
 }

@@ -1,7 +1,14 @@
 import { statusClass, type ServiceMetrics } from '@bm/platform';
 
 export type UpstreamOperation =
-  'send_message' | 'list_templates' | 'create_template' | 'subscribe_app' | 'mark_read';
+  | 'send_message'
+  | 'list_templates'
+  | 'create_template'
+  | 'subscribe_app'
+  | 'mark_read'
+  | 'media_lookup'
+  | 'media_download'
+  | 'media_upload';
 
 /** What the Cloud API client records per call. */
 export interface UpstreamMetrics {

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+import type { UploadType } from '../media/media-rules';
 import type { MessageLog } from './message-log.port';
 
 /** A template as the upstream lists it. */
@@ -86,4 +88,38 @@ export interface UpstreamAccountApi {
     accessToken: string,
     providerMessageId: string,
   ): Promise<{ ok: true } | UpstreamFailure>;
+}
+
+/** A media item's bytes as the upstream streams them: read them once, through to the client. */
+export interface MediaStream {
+  contentType: string;
+  /** The length the upstream declared, if it did. */
+  contentLength: number | undefined;
+  body: Readable;
+}
+
+/**
+ * The upstream's media: `expired` once it no longer has the item; refused when it answers otherwise than with
+ * the item (an error, a redirect, a file above `maxBytes`).
+ */
+/** A file to upload, read once as it streams in. */
+export interface MediaUpload {
+  filename: string;
+  mimeType: string;
+  type: UploadType;
+  body: Readable;
+}
+
+export interface UpstreamMedia {
+  /** Uploads a file (multipart, as it streams) for the number's sends; answers the upstream's media id. */
+  uploadMedia(
+    phoneNumberId: string,
+    accessToken: string,
+    upload: MediaUpload,
+  ): Promise<{ ok: true; id: string } | UpstreamFailure>;
+  openMedia(
+    mediaId: string,
+    accessToken: string,
+    maxBytes: number,
+  ): Promise<{ ok: true; media: MediaStream } | { ok: false; expired: boolean; message: string }>;
 }

@@ -1,5 +1,5 @@
-import { ulidSchema, type TemplateDto } from '@bm/contracts';
-import { AppError } from '@bm/platform';
+import type { TemplateDto } from '@bm/contracts';
+import { findTenantAccount } from '../accounts/find-tenant-account';
 import { syncTemplates, type SyncTemplatesDeps } from '../accounts/connect-channel-account.use-case';
 import { toTemplateDto } from './template.dto';
 
@@ -12,10 +12,7 @@ export async function syncTenantTemplates(
   tenantId: number,
   channelAccountId: string,
 ): Promise<{ channel_account_id: string; templates: TemplateDto[]; webhooks_subscribed: boolean }> {
-  const account = ulidSchema.validate(channelAccountId).error
-    ? undefined
-    : await deps.accounts.findActiveForTenant(channelAccountId, tenantId);
-  if (!account) throw new AppError('CHANNEL_ACCOUNT_NOT_FOUND');
+  const account = await findTenantAccount(deps, tenantId, channelAccountId);
   const { templates, webhooksSubscribed } = await syncTemplates(deps, account.id);
   return {
     channel_account_id: account.id,
