@@ -21,13 +21,15 @@ export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 
 let migrations: Promise<void> | undefined;
 
-/** A port no one listens on now (the OS's choice), for a server that must be named before it starts. */
-async function freePort(): Promise<number> {
+/**
+ * A port held (the OS's choice) for a server that must be named before it starts: no other server, of this process
+ * or another, can take it until `release`, called just before that server listens on it.
+ */
+async function holdPort(): Promise<{ port: number; release: () => Promise<void> }> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  return { port, release: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** Every service's migrations, once per run. */
@@ -105,7 +107,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const sandboxServer = await startHttpServer(sandbox.app, 0, '127.0.0.1');
   servers.push(sandboxServer);
   // Messaging asks the gateway about dashboard users (a conversation's assignee): the gateway's port is chosen first.
-  const gatewayPort = await freePort();
+  const gatewayPort = await holdPort();
   const messaging: MessagingService[] = [];
   const messagingServers: RunningServer[] = [];
   for (let i = 0; i < (options.messagingReplicas ?? 1); i += 1) {
@@ -114,7 +116,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         UPSTREAM_BASE_URL: sandboxServer.url,
         SCHEDULER_INTERVAL_MS: '100',
         SEND_RETRY_BASE_MS: '100',
-        GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
+        GATEWAY_URL: `http://127.0.0.1:${gatewayPort.port}`,
         ...options.messagingEnv,
         ...options.replicaEnv?.(i),
       }),
@@ -145,7 +147,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   );
   // Its consumer keeps the inbox's events for the browsers' streams.
   await gateway.startWorkers();
-  const gatewayServer = await startHttpServer(gateway.app, gatewayPort, '127.0.0.1');
+  await gatewayPort.release();
+  const gatewayServer = await startHttpServer(gateway.app, gatewayPort.port, '127.0.0.1');
   checkAnswersAgainstOpenApi(gatewayServer);
   const env = testEnv();
   const broker = new AmqpClient({
