@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createTenantWithKey, useGateway } from './factories/gateway';
-import { sameOrigin, signedInUser } from './factories/dashboard-users';
+import { invite, newEmail, sameOrigin, signedInUser } from './factories/dashboard-users';
 
 interface KeySummary {
   key_id: string;
@@ -66,5 +66,25 @@ describe('tenant API keys /api/v1/api-keys', () => {
       .set('X-CSRF-Token', other.csrf)
       .set(sameOrigin(gw.url))
       .expect(404);
+  });
+
+  it("when a tenant lists its team, then it sees its own users, invited or active, and no other tenant's", async () => {
+    const user = await signedInUser(gw.url);
+    const other = await signedInUser(gw.url);
+    const colleague = newEmail();
+    const invited = await invite(gw.url, user.tenantId, colleague).expect(201);
+    const list = await request(gw.url).get('/api/v1/users').set('Cookie', user.cookie).expect(200);
+    expect(list.body.data.users).toEqual([
+      { user_id: expect.any(String), email: user.email, status: 'active', created_at: expect.any(String) },
+      {
+        user_id: invited.body.data.user_id,
+        email: colleague,
+        status: 'invited',
+        created_at: expect.any(String),
+      },
+    ]);
+    expect(JSON.stringify(list.body)).not.toMatch(/password|hash/);
+    const byKey = await request(gw.url).get('/api/v1/users').set('Authorization', `Bearer ${other.apiKey}`);
+    expect(byKey.body.data.users.map((u: { email: string }) => u.email)).toEqual([other.email]);
   });
 });

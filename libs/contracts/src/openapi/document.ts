@@ -285,6 +285,7 @@ const TAGS: Record<string, string> = {
   Notifications: 'Live-chat requests and template reviews raised for the tenant',
   Flows: 'Conversation flows (chatbots) and their sessions',
   'API keys': "The tenant's own API keys: list, issue, revoke",
+  Team: "The tenant's dashboard users",
   'Dashboard sessions':
     'Dashboard users: set the password from an invite, sign in and out. The session cookie `bm_session` ' +
     '(HttpOnly, SameSite=Lax, Secure over HTTPS) lasts 30 minutes idle and 12 hours at most',

@@ -508,6 +508,13 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     revoked_at: nullable(instant),
   }),
   ApiKeyList: object({ api_keys: { type: 'array', items: ref('ApiKeySummary') } }),
+  TeamMember: object({
+    user_id: ulid,
+    email: str,
+    status: { type: 'string', enum: ['active', 'invited'], description: 'invited: no password set yet' },
+    created_at: instant,
+  }),
+  TeamMemberList: object({ users: { type: 'array', items: ref('TeamMember') } }),
   DashboardInvite: object({
     user_id: ulid,
     tenant_id: int,

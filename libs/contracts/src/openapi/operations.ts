@@ -79,6 +79,7 @@ export const GATEWAY_ROUTES = [
   { method: 'GET', path: '/api/v1/api-keys', operationId: 'listApiKeys' },
   { method: 'POST', path: '/api/v1/api-keys', operationId: 'issueApiKey' },
   { method: 'DELETE', path: '/api/v1/api-keys/:keyId', operationId: 'revokeApiKey' },
+  { method: 'GET', path: '/api/v1/users', operationId: 'listDashboardUsers' },
   // Before the conversation routes of the public table: `events` is no conversation's id.
   { method: 'GET', path: '/api/v1/conversations/events', operationId: 'streamConversationEvents' },
 ] as const;
@@ -614,6 +615,13 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: [],
     setCookie: '`bm_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`: the cookie is cleared',
   },
+  listDashboardUsers: api({
+    summary: "The tenant's dashboard users (the colleagues a conversation can be assigned to), oldest first",
+    tag: 'Team',
+    status: 200,
+    data: 'TeamMemberList',
+    errors: [],
+  }),
   listApiKeys: api({
     summary: "The tenant's API keys, newest first (never the keys themselves)",
     tag: 'API keys',

@@ -73,3 +73,16 @@ export interface ApiKeySummaryDto {
 export interface ApiKeyListDto {
   api_keys: ApiKeySummaryDto[];
 }
+
+/** A dashboard user of the tenant, as the team list shows them. */
+export interface TeamMemberDto {
+  user_id: string;
+  email: string;
+  /** invited: the user has not set a password yet. */
+  status: 'active' | 'invited';
+  created_at: string;
+}
+
+export interface TeamMemberListDto {
+  users: TeamMemberDto[];
+}

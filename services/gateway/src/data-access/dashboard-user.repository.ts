@@ -7,6 +7,7 @@ interface UserRow {
   tenant_id: number;
   email: string;
   password_hash: string | null;
+  created_at: Date;
 }
 
 const toUser = (row: UserRow): DashboardUser => ({
@@ -14,6 +15,7 @@ const toUser = (row: UserRow): DashboardUser => ({
   tenantId: row.tenant_id,
   email: row.email,
   passwordHash: row.password_hash,
+  createdAt: row.created_at,
 });
 
 /** Dashboard users and their invites (gateway schema). */
@@ -23,7 +25,7 @@ export class DashboardUserRepository implements DashboardUsers {
   async findByEmail(email: string): Promise<DashboardUser | undefined> {
     const rows = await queryRows<UserRow>(
       this.dataSource,
-      `SELECT id, tenant_id, email, password_hash FROM gateway.dashboard_users WHERE email = $1`,
+      `SELECT id, tenant_id, email, password_hash, created_at FROM gateway.dashboard_users WHERE email = $1`,
       [email],
     );
     return rows[0] && toUser(rows[0]);
@@ -32,10 +34,20 @@ export class DashboardUserRepository implements DashboardUsers {
   async findInTenant(tenantId: number, id: string): Promise<DashboardUser | undefined> {
     const rows = await queryRows<UserRow>(
       this.dataSource,
-      `SELECT id, tenant_id, email, password_hash FROM gateway.dashboard_users WHERE id = $1 AND tenant_id = $2`,
+      `SELECT id, tenant_id, email, password_hash, created_at FROM gateway.dashboard_users WHERE id = $1 AND tenant_id = $2`,
       [id, tenantId],
     );
     return rows[0] && toUser(rows[0]);
+  }
+
+  async listForTenant(tenantId: number): Promise<DashboardUser[]> {
+    const rows = await queryRows<UserRow>(
+      this.dataSource,
+      `SELECT id, tenant_id, email, password_hash, created_at FROM gateway.dashboard_users
+        WHERE tenant_id = $1 ORDER BY created_at, id`,
+      [tenantId],
+    );
+    return rows.map(toUser);
   }
 
   /**
@@ -57,7 +69,7 @@ export class DashboardUserRepository implements DashboardUsers {
       );
       const [row] = await queryRows<UserRow>(
         tx,
-        `SELECT id, tenant_id, email, password_hash FROM gateway.dashboard_users WHERE email = $1 FOR UPDATE`,
+        `SELECT id, tenant_id, email, password_hash, created_at FROM gateway.dashboard_users WHERE email = $1 FOR UPDATE`,
         [email],
       );
       if (row.tenant_id !== tenantId) return toUser(row);
@@ -98,7 +110,7 @@ export class DashboardUserRepository implements DashboardUsers {
       const [user] = await queryRows<UserRow>(
         tx,
         `UPDATE gateway.dashboard_users SET password_hash = $2, password_set_at = $3 WHERE id = $1
-         RETURNING id, tenant_id, email, password_hash`,
+         RETURNING id, tenant_id, email, password_hash, created_at`,
         [invite.user_id, passwordHash, now],
       );
       return { invite: record, user: toUser(user) };

@@ -3,6 +3,7 @@ export interface DashboardUser {
   tenantId: number;
   email: string;
   passwordHash: string | null;
+  createdAt: Date;
 }
 
 export interface InviteRecord {
@@ -16,6 +17,8 @@ export interface DashboardUsers {
   findByEmail(email: string): Promise<DashboardUser | undefined>;
   /** The tenant's user of that id; undefined for an unknown id or another tenant's user. */
   findInTenant(tenantId: number, id: string): Promise<DashboardUser | undefined>;
+  /** The tenant's users, oldest first. */
+  listForTenant(tenantId: number): Promise<DashboardUser[]>;
   /**
    * Makes the user when the email is new and records a fresh invite; earlier unused invites of the user stop
    * working, so only the newest link is ever valid. Answers the user as stored (another tenant's, if so).
