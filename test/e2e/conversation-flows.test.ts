@@ -279,8 +279,18 @@ describe('conversation flows driven by signed inbound webhooks', () => {
         customer_phone: phone,
         text: 'No',
         message_id: messageIdOf(reply),
+        conversation_id: expect.any(String),
       }),
     ]);
+    // It links to the customer's conversation in the inbox, open again.
+    const conversation = await request(env.stack.messagingUrl)
+      .get(`/api/v1/conversations/${String(handoff[0].conversation_id)}`)
+      .set({
+        [INTERNAL_HEADERS.token]: testEnv().INTERNAL_TOKEN!,
+        [INTERNAL_HEADERS.tenantId]: String(t.tenantId),
+      })
+      .expect(200);
+    expect(conversation.body.data).toMatchObject({ status: 'open', customer: { phone } });
   });
 
   it('when the customer writes "Cancel" during a session, then it is cancelled with its variables', async () => {

@@ -241,7 +241,9 @@ describe('the live-chat inbox in headless Chromium against the real stack', () =
           (el) =>
             !el.getAttribute('aria-label') &&
             !(el as HTMLInputElement).labels?.length &&
-            (el.textContent ?? '').trim() === '',
+            (el.textContent ?? '').trim() === '' &&
+            // A link around an image is named by the image's text alternative.
+            !el.querySelector('img[alt]:not([alt=""])'),
         )
         .map((el) => el.outerHTML),
     );
@@ -321,6 +323,34 @@ describe('the live-chat inbox in headless Chromium against the real stack', () =
     } finally {
       await live.close();
       await stream.close();
+    }
+  });
+
+  it("when a lead assigns a conversation to a colleague, then the colleague's browser shows it theirs without a reload", async () => {
+    const colleague = await signedInPage(browser, env.gatewayUrl, t.tenantId);
+    try {
+      const team = (await request(env.gatewayUrl).get('/api/v1/users').set(t.auth).expect(200)).body.data
+        .users as Array<{ user_id: string; email: string }>;
+      const theirs = team[team.length - 1];
+      const phone = randomPhone();
+      await customerWrites(`+${phone}`, 'Can someone call me back?', 'Dora Reis');
+      await stored(phone);
+      await colleague.goto(`${base}/inbox`);
+      await colleague.getByTestId('inbox-live').filter({ hasText: 'Live' }).waitFor();
+      await conversationLink(colleague, 'Dora Reis').click();
+      await colleague.getByTestId('conversation-assignee').filter({ hasText: 'nobody' }).waitFor();
+
+      await page.goto(`${base}/inbox`);
+      await conversationLink(page, 'Dora Reis').click();
+      await page.getByRole('heading', { name: `Dora Reis (+${phone})` }).waitFor();
+      await page.getByRole('combobox', { name: 'Assign to' }).selectOption({ label: theirs.email });
+      await page.getByTestId('conversation-assignee').filter({ hasText: theirs.email }).waitFor();
+
+      // The colleague's screen follows the event stream: the thread and the list say it is theirs.
+      await colleague.getByTestId('conversation-assignee').filter({ hasText: 'you' }).waitFor(ARRIVES);
+      await conversationLink(colleague, 'Dora Reis').filter({ hasText: 'mine' }).waitFor(ARRIVES);
+    } finally {
+      await colleague.context().close();
     }
   });
 

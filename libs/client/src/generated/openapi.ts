@@ -2255,6 +2255,8 @@ export interface components {
         };
         LiveChatRequestNotification: {
             channel_account_id: string;
+            /** @description The customer's conversation in the inbox (GET /api/v1/conversations/{id}) */
+            conversation_id: string | null;
             /**
              * Format: date-time
              * @description UTC, toISOString() form

@@ -298,6 +298,10 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     customer_name: nullable(str),
     message_id: { type: 'string', description: "The upstream id of the customer's message" },
     text: nullable(str),
+    conversation_id: {
+      ...nullable(ulid),
+      description: "The customer's conversation in the inbox (GET /api/v1/conversations/{id})",
+    },
     created_at: instant,
   }),
   TemplateReviewNotification: object({

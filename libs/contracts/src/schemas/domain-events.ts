@@ -341,6 +341,8 @@ export interface LiveChatRequestedEvent extends DomainEventBase {
   reason: 'no_automation' | 'flow_handoff';
   /** The flow session that handed off, else null. */
   flow_session_id: string | null;
+  /** The customer's conversation in the inbox (absent from older producers). */
+  conversation_id?: string | null;
   dedupe_key: string;
 }
 export const liveChatRequestedSchema = domainEventSchema<LiveChatRequestedEvent>({
@@ -353,5 +355,6 @@ export const liveChatRequestedSchema = domainEventSchema<LiveChatRequestedEvent>
   text: nullableString.allow(''),
   reason: Joi.string().valid('no_automation', 'flow_handoff').required(),
   flow_session_id: nullableString,
+  conversation_id: nullableString,
   dedupe_key: Joi.string().max(300).required(),
 });

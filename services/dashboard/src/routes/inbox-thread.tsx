@@ -9,21 +9,28 @@ import {
 } from '../api/conversations';
 import { useChannelAccounts } from '../api/numbers';
 import { useSession } from '../api/session';
+import { useTeam, type TeamMember } from '../api/team';
 import { customer, phone } from '../components/format';
 import { MessageBubble } from '../components/message-bubble';
 import { ErrorMessage, QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
 import { Composer } from './inbox-composer';
 
-/** Who it is assigned to, in words (there is no listing of the tenant's users to name a colleague by). */
-function assigneeText(assignee: string | null, me: string | undefined): string {
+/** Who it is assigned to, in words: you, a colleague by e-mail, or nobody. */
+function assigneeText(
+  assignee: string | null,
+  me: string | undefined,
+  team: TeamMember[] | undefined,
+): string {
   if (assignee === null) return 'nobody';
-  return assignee === me ? 'you' : `a colleague (user ${assignee})`;
+  if (assignee === me) return 'you';
+  return team?.find((u) => u.user_id === assignee)?.email ?? `a colleague (user ${assignee})`;
 }
 
 /** The customer, the number, status and assignee, and the actions on them. */
 function ThreadHeader({ c }: { c: Conversation }) {
   const me = useSession().data?.user.user_id;
+  const team = useTeam().data;
   const update = useUpdateConversation(c.id);
   const number = useChannelAccounts().data?.find((a) => a.channel_account_id === c.channel_account_id);
   const who = customer(c.customer.phone, c.customer.user_id);
@@ -49,7 +56,7 @@ function ThreadHeader({ c }: { c: Conversation }) {
         </div>
         <div>
           <dt>Assigned to</dt>
-          <dd data-testid="conversation-assignee">{assigneeText(c.assignee, me)}</dd>
+          <dd data-testid="conversation-assignee">{assigneeText(c.assignee, me, team)}</dd>
         </div>
       </dl>
       <div className="actions">
@@ -63,6 +70,23 @@ function ThreadHeader({ c }: { c: Conversation }) {
             Unassign
           </button>
         )}
+        <label className="inline">
+          Assign to
+          <select
+            value={c.assignee ?? ''}
+            disabled={update.isPending || team === undefined}
+            onChange={(e) => update.mutate({ assignee: e.target.value || null })}
+          >
+            <option value="">Nobody</option>
+            {team
+              ?.filter((u) => u.status === 'active' || u.user_id === c.assignee)
+              .map((u) => (
+                <option key={u.user_id} value={u.user_id}>
+                  {u.user_id === me ? `${u.email} (you)` : u.email}
+                </option>
+              ))}
+          </select>
+        </label>
         {c.status === 'open' ? (
           <button
             type="button"

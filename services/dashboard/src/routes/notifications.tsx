@@ -7,8 +7,12 @@ import { Pager } from '../components/pager';
 import { QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
 
-/** The inbox finds the conversation by the customer and the number (the notification names no conversation). */
+/**
+ * The notification's conversation; one raised before the inbox kept conversations names none, and the inbox finds
+ * it by the customer and the number.
+ */
 function conversationLink(n: Extract<Notification, { type: 'live_chat_request' }>): string {
+  if (n.conversation_id) return `/inbox/${n.conversation_id}`;
   const query = new URLSearchParams({ account: n.channel_account_id });
   if (n.customer_phone) query.set('phone', n.customer_phone);
   if (n.customer_user_id) query.set('user', n.customer_user_id);

@@ -176,7 +176,8 @@ export class ConversationRepository implements ConversationStore {
   }
 
   async reopen(tx: EntityManager, channelAccountId: string, customerKey: string): Promise<string | null> {
-    const rows: Array<{ id: string }> = await tx.query(
+    const rows = await queryRows<{ id: string }>(
+      tx,
       `UPDATE messaging.inbox_conversations
           SET status = 'open', updated_at = CASE WHEN status = 'open' THEN updated_at ELSE now() END
         WHERE channel_account_id = $1 AND customer_key = $2 RETURNING id`,

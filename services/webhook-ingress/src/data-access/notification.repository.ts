@@ -17,9 +17,10 @@ interface Row {
   created_at: Date;
 }
 
-/** What a live-chat request keeps in the `details` column: the customer's user id, when the upstream gave one. */
+/** What a live-chat request keeps in the `details` column: the customer's user id and their conversation. */
 interface LiveChatDetails {
   customer_user_id: string | null;
+  conversation_id?: string | null;
 }
 
 /** What a template review keeps in the `details` column. */
@@ -43,7 +44,10 @@ function toRow(n: NewNotification): Omit<Row, 'created_at'> {
       customer_name: n.customerName,
       message_id: n.messageId,
       text: n.text,
-      details: n.customerUserId === null ? null : { customer_user_id: n.customerUserId },
+      details:
+        n.customerUserId === null && n.conversationId === null
+          ? null
+          : { customer_user_id: n.customerUserId, conversation_id: n.conversationId },
     };
   }
   return {
@@ -91,6 +95,7 @@ function fromRow(r: Row): Notification {
     phoneNumberId: r.phone_number_id ?? '',
     customerPhone: r.customer_phone,
     customerUserId: r.details && 'customer_user_id' in r.details ? r.details.customer_user_id : null,
+    conversationId: (r.details && 'customer_user_id' in r.details && r.details.conversation_id) || null,
     customerName: r.customer_name,
     messageId: r.message_id ?? '',
     text: r.text,

@@ -20,6 +20,8 @@ export interface LiveChatRequestDto extends NotificationDtoBase {
   /** The upstream id of the message that raised it. */
   message_id: string;
   text: string | null;
+  /** The customer's conversation in the inbox (null for a request raised before the inbox existed). */
+  conversation_id: string | null;
 }
 
 /** The upstream network approved or rejected one of the account's templates. */
@@ -63,6 +65,7 @@ function toDto(n: Notification): NotificationDto {
     customer_name: n.customerName,
     message_id: n.messageId,
     text: n.text,
+    conversation_id: n.conversationId,
     created_at: createdAt,
   };
 }

@@ -20,6 +20,8 @@ export interface LiveChatRequest extends NotificationBase {
   customerName: string | null;
   messageId: string;
   text: string | null;
+  /** The customer's conversation in the inbox; null when raised before the inbox kept conversations. */
+  conversationId: string | null;
 }
 
 /** The upstream network's review of one of the account's templates: approved or rejected. */

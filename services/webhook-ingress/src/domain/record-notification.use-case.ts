@@ -21,6 +21,7 @@ export async function recordLiveChatRequest(deps: IngressDeps, event: LiveChatRe
         customerName: event.customer_name,
         messageId: event.message_id,
         text: event.text,
+        conversationId: event.conversation_id ?? null,
       },
     ]),
   );

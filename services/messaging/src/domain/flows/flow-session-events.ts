@@ -67,7 +67,7 @@ export async function requestLiveChat(
 ): Promise<void> {
   const { account } = message;
   // A person is asked for: the customer's conversation is open again, whoever closed it.
-  await deps.conversations.reopen(tx, account.id, message.from);
+  const conversationId = await deps.conversations.reopen(tx, account.id, message.from);
   const dedupeKey = handoffSessionId
     ? `flow_handoff:${handoffSessionId}`
     : `live_chat_request:${account.phoneNumberId}:${message.from}:${Math.floor(message.at.getTime() / HOUR_MS)}`;
@@ -81,6 +81,7 @@ export async function requestLiveChat(
     text: message.text,
     reason: handoffSessionId ? 'flow_handoff' : 'no_automation',
     flow_session_id: handoffSessionId,
+    conversation_id: conversationId,
     dedupe_key: dedupeKey,
   });
 }
