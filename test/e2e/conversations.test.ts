@@ -272,6 +272,26 @@ describe('the live-chat inbox over the gateway: conversations, threads, replies,
     );
   });
 
+  it('when the listing asks for unread ones or those waiting longest, then the server filters and orders them', async () => {
+    const [older, newer, seen] = [randomPhone(), randomPhone(), randomPhone()];
+    for (const phone of [older, newer, seen]) await customerWrites(phone, `waiting ${phone}`);
+    const [a, b, c] = [await conversationOf(older), await conversationOf(newer), await conversationOf(seen)];
+    await api().post(`/api/v1/conversations/${c.id}/read`).expect(200);
+    const ids = async (query: string): Promise<string[]> => {
+      const res = await api().get(`/api/v1/conversations?q=waiting&per_page=100&${query}`).expect(200);
+      return (res.body.data.conversations as Json[])
+        .map((x) => String(x.id))
+        .filter((id) => [a.id, b.id, c.id].includes(id));
+    };
+    expect(await ids('unread=true')).toEqual([b.id, a.id]);
+    // Unread first, the longest silent of them first; the read one after them.
+    expect(await ids('order=waiting')).toEqual([a.id, b.id, c.id]);
+    expect(await ids('order=waiting&unread=true')).toEqual([a.id, b.id]);
+    expect(await ids('')).toEqual([c.id, b.id, a.id]);
+    expect(await ids('order=newest')).toEqual([c.id, b.id, a.id]);
+    await api().get('/api/v1/conversations?order=oldest').expect(422);
+  });
+
   it('when another tenant names a conversation, then every path answers 404 NOT_FOUND and its listing lacks it', async () => {
     const phone = randomPhone();
     await customerWrites(phone, 'private');

@@ -9264,10 +9264,12 @@ export interface operations {
             query?: {
                 assignee?: "none" | string;
                 channel_account_id?: string;
+                order?: "newest" | "waiting";
                 page?: number;
                 per_page?: number;
                 q?: string;
                 status?: "open" | "closed";
+                unread?: boolean;
             };
             header?: {
                 /** @description Echoed back; a new one is made when absent */

@@ -110,9 +110,16 @@ export interface ListConversationsQuery {
   status?: ConversationStatus;
   assignee?: string;
   q?: string;
+  /** Only those with a customer message nobody has read. */
+  unread?: boolean;
+  /** `newest` (the default): newest activity first. `waiting`: unread first, then the longest silent first. */
+  order?: ConversationOrder;
   page: number;
   per_page: number;
 }
+
+export const CONVERSATION_ORDERS = ['newest', 'waiting'] as const;
+export type ConversationOrder = (typeof CONVERSATION_ORDERS)[number];
 
 export const listConversationsQuerySchema = Joi.object<ListConversationsQuery>({
   channel_account_id: ulidSchema.description('Only this channel account'),
@@ -127,6 +134,12 @@ export const listConversationsQuerySchema = Joi.object<ListConversationsQuery>({
     // No control characters (a NUL is no text PostgreSQL can compare).
     .pattern(/^[^\p{Cc}]*$/u, 'text')
     .description("Part of the customer's phone, user id, name or username, or of a message's text"),
+  unread: Joi.boolean().description('true: only conversations with unread customer messages'),
+  order: Joi.string()
+    .valid(...CONVERSATION_ORDERS)
+    .description(
+      '`newest` (default): newest activity first; `waiting`: those with unread messages first, then the longest silent first',
+    ),
   ...paginationQuerySchema,
 });
 

@@ -17,6 +17,8 @@ export interface ConversationFilters {
   assignee?: string;
   q?: string;
   channel_account_id?: string;
+  unread?: boolean;
+  order?: 'waiting';
   page: number;
 }
 
@@ -140,6 +142,10 @@ export async function findConversation(customer: {
 }
 
 const byActivity = (a: Conversation, b: Conversation) => b.last_activity_at.localeCompare(a.last_activity_at);
+// Waiting longest, as the server orders it: those with something unread first, then the longest silent first.
+const byWaiting = (a: Conversation, b: Conversation) =>
+  Number(b.unread_count > 0) - Number(a.unread_count > 0) ||
+  a.last_activity_at.localeCompare(b.last_activity_at);
 
 /** Whether a conversation belongs in a listing with these filters, as far as the browser can tell. */
 function matches(c: Conversation, f: ConversationFilters): boolean | undefined {
@@ -147,6 +153,7 @@ function matches(c: Conversation, f: ConversationFilters): boolean | undefined {
   if (f.status !== undefined && c.status !== f.status) return false;
   if (f.channel_account_id !== undefined && c.channel_account_id !== f.channel_account_id) return false;
   if (f.assignee !== undefined && c.assignee !== (f.assignee === 'none' ? null : f.assignee)) return false;
+  if (f.unread && c.unread_count === 0) return false;
   return true;
 }
 
@@ -167,7 +174,7 @@ export function applyConversation(client: QueryClient, c: Conversation): void {
       continue;
     }
     const others = list.conversations.filter((x) => x.id !== c.id);
-    const next = fits ? [...others, c].sort(byActivity) : others;
+    const next = fits ? [...others, c].sort(filters.order === 'waiting' ? byWaiting : byActivity) : others;
     client.setQueryData<ListPage>(key, { ...list, conversations: next });
   }
 }

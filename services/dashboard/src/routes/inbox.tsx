@@ -24,11 +24,6 @@ const short = (iso: string) =>
     minute: '2-digit',
   });
 
-// Waiting longest: those with something unread first, then the longest silent on our side first.
-const waitingLongest = (a: Conversation, b: Conversation) =>
-  Number(b.unread_count > 0) - Number(a.unread_count > 0) ||
-  a.last_activity_at.localeCompare(b.last_activity_at);
-
 function ConversationLink({
   c,
   selected,
@@ -153,15 +148,12 @@ export function InboxScreen() {
     ...(status === 'all' ? {} : { status: status as 'open' | 'closed' }),
     ...(params.get('q') ? { q: params.get('q')! } : {}),
     ...(params.get('mine') === '1' && me ? { assignee: me } : {}),
+    ...(params.get('unread') === '1' ? { unread: true } : {}),
+    ...(params.get('order') === 'waiting' ? { order: 'waiting' as const } : {}),
   };
   const list = useConversations(filters, live);
-  const unreadOnly = params.get('unread') === '1';
-  const waiting = params.get('order') === 'waiting';
-  const shown = useMemo(() => {
-    const all = list.data?.conversations ?? [];
-    const kept = unreadOnly ? all.filter((c) => c.unread_count > 0) : all;
-    return waiting ? [...kept].sort(waitingLongest) : kept;
-  }, [list.data, unreadOnly, waiting]);
+  const unreadOnly = filters.unread === true;
+  const shown = useMemo(() => list.data?.conversations ?? [], [list.data]);
   const search = params.toString() ? `?${params.toString()}` : '';
 
   // The conversation j/k move from: the one just asked for, even before the screen has caught up with it, so a

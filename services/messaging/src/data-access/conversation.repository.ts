@@ -1,4 +1,4 @@
-import type { ConversationStatus, ListConversationsQuery } from '@bm/contracts';
+import type { ConversationOrder, ConversationStatus, ListConversationsQuery } from '@bm/contracts';
 import { UNASSIGNED } from '@bm/contracts';
 import { queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -62,6 +62,7 @@ const containing = (q: string): string => `%${q.replace(/[\\%_]/g, (c) => `\\${c
 
 interface InboundRow {
   provider_message_id: string;
+  order_key: string;
   type: string;
   body: unknown;
   at: Date;
@@ -80,6 +81,19 @@ interface OutboundRow {
 
 const AT_US = `(extract(epoch FROM %s) * 1000000)::bigint::text AS at_us`;
 const FROM_MICROS = `timestamptz 'epoch' + $%d::bigint * interval '1 microsecond'`;
+
+/**
+ * A customer message's place among those of the same instant (the upstream's times are whole seconds): the order
+ * they reached us (the ingress event's ULID, fixed length; none for rows older than it), then the upstream id;
+ * compared bytewise, as the thread cursor's code compares it.
+ */
+const ORDER_KEY = `(coalesce(arrival_id, '') || ':' || provider_message_id) COLLATE "C"`;
+
+/** The listing's orders: newest activity first, or waiting longest (unread first, then the longest silent). */
+const ORDERS: Record<ConversationOrder, string> = {
+  newest: 'c.last_activity_at DESC, c.id DESC',
+  waiting: '(c.unread_count > 0) DESC, c.last_activity_at ASC, c.id ASC',
+};
 
 /** The live-chat inbox's conversations; threads read the customer's messages and the message logs sent to them. */
 export class ConversationRepository implements ConversationStore {
@@ -211,6 +225,7 @@ export class ConversationRepository implements ConversationStore {
     if (query.status) where.push(`c.status = ${param(query.status)}`);
     if (query.assignee === UNASSIGNED) where.push('c.assignee IS NULL');
     else if (query.assignee) where.push(`c.assignee = ${param(query.assignee)}`);
+    if (query.unread) where.push('c.unread_count > 0');
     if (query.q) {
       const q = param(containing(query.q));
       // The conversations whose customer's names or addresses match (the same expression as their trigram index),
@@ -234,7 +249,7 @@ export class ConversationRepository implements ConversationStore {
     const limit = param(query.per_page);
     const offset = param((query.page - 1) * query.per_page);
     const rows: Row[] = await this.dataSource.query(
-      `${SELECT} WHERE ${filter} ORDER BY c.last_activity_at DESC, c.id DESC LIMIT ${limit} OFFSET ${offset}`,
+      `${SELECT} WHERE ${filter} ORDER BY ${ORDERS[query.order ?? 'newest']} LIMIT ${limit} OFFSET ${offset}`,
       params,
     );
     return { rows: rows.map(toConversation), total: Number(count[0].n) };
@@ -298,12 +313,13 @@ export class ConversationRepository implements ConversationStore {
     const outboundId = before?.direction === 'outbound' ? before.id : '0';
     const [inbound, outbound] = await Promise.all([
       this.dataSource.query<InboundRow[]>(
-        `SELECT provider_message_id, type, body, received_at AS at, ${AT_US.replace('%s', 'received_at')}
+        `SELECT provider_message_id, ${ORDER_KEY} AS order_key, type, body, received_at AS at,
+                ${AT_US.replace('%s', 'received_at')}
            FROM messaging.inbound_messages
           WHERE conversation_id = $1
             AND ($2::bigint IS NULL OR received_at < ${FROM_MICROS.replace('%d', '2')}
-                 OR (received_at = ${FROM_MICROS.replace('%d', '2')} AND ($3 OR provider_message_id < $4)))
-          ORDER BY received_at DESC, provider_message_id DESC LIMIT $5`,
+                 OR (received_at = ${FROM_MICROS.replace('%d', '2')} AND ($3 OR ${ORDER_KEY} < $4)))
+          ORDER BY received_at DESC, ${ORDER_KEY} DESC LIMIT $5`,
         [c.id, at, inboundAll, inboundId, limit],
       ),
       this.dataSource.query<OutboundRow[]>(
@@ -321,6 +337,7 @@ export class ConversationRepository implements ConversationStore {
       ...inbound.map((r): ThreadEntry => ({
         direction: 'inbound',
         providerMessageId: r.provider_message_id,
+        orderKey: r.order_key,
         type: r.type,
         body: r.body,
         at: r.at,

@@ -2,7 +2,8 @@ import { AppError } from '@bm/platform';
 import type { ThreadCursor, ThreadEntry } from '../ports/conversation.port';
 
 /*
- * A thread is ordered by time, then the customer's message before ours at the same instant, then id. A page's
+ * A thread is ordered by time, then the customer's message before ours at the same instant, then the order the
+ * customer's messages reached us (their order key), or our message log ids. A page's
  * cursor names its oldest message in that order; it is opaque to clients (base64url).
  */
 
@@ -12,14 +13,13 @@ const RANK = { inbound: 0, outbound: 1 } as const;
 export function newestFirst(a: ThreadEntry, b: ThreadEntry): number {
   if (a.atMicros !== b.atMicros) return a.atMicros > b.atMicros ? -1 : 1;
   if (a.direction !== b.direction) return RANK[b.direction] - RANK[a.direction];
-  if (a.direction === 'inbound' && b.direction === 'inbound')
-    return a.providerMessageId < b.providerMessageId ? 1 : -1;
+  if (a.direction === 'inbound' && b.direction === 'inbound') return a.orderKey < b.orderKey ? 1 : -1;
   if (a.direction === 'outbound' && b.direction === 'outbound') return b.messageLogId - a.messageLogId;
   return 0;
 }
 
 export function encodeCursor(e: ThreadEntry): string {
-  const id = e.direction === 'inbound' ? e.providerMessageId : String(e.messageLogId);
+  const id = e.direction === 'inbound' ? e.orderKey : String(e.messageLogId);
   return Buffer.from(`${e.atMicros}|${RANK[e.direction]}|${id}`, 'utf8').toString('base64url');
 }
 

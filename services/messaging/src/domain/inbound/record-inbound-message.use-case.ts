@@ -110,6 +110,7 @@ export async function recordInboundMessage(
       toConversationMessageDto({
         direction: 'inbound',
         providerMessageId: item.message_id,
+        orderKey: `${item.event_id ?? ''}:${item.message_id}`,
         type: item.type,
         body: item.raw,
         at,

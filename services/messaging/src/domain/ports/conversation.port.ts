@@ -43,7 +43,7 @@ export interface ThreadCursor {
   /** Microseconds since the epoch (the database's precision). */
   atMicros: bigint;
   direction: 'inbound' | 'outbound';
-  /** The upstream id of a customer message, or the message log id of ours. */
+  /** A customer message's order key, or the message log id of ours. */
   id: string;
 }
 
@@ -54,6 +54,11 @@ interface ThreadEntryBase {
 export interface InboundThreadEntry extends ThreadEntryBase {
   direction: 'inbound';
   providerMessageId: string;
+  /**
+   * Its place among the customer's messages of the same instant (the upstream's times are whole seconds): the
+   * order they reached us (the ingress event's ULID), then the upstream id.
+   */
+  orderKey: string;
   type: string;
   body: unknown;
 }
