@@ -8,6 +8,7 @@ import { ensureDatabase, migrateAll } from './migrate-all';
 import { builtServices, ROOT, type ServiceSpec } from './services';
 
 const GATEWAY = `http://127.0.0.1:${process.env.GATEWAY_PORT ?? 3000}`;
+const SANDBOX = `http://127.0.0.1:${process.env.SANDBOX_PORT ?? 4010}`;
 const DEMO_FILE = join(ROOT, '.local', 'demo.json');
 // Fresh sandbox ids per seed: a database kept from an earlier checkout may already hold an older demo number.
 const randomDigits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join('');
@@ -129,7 +130,44 @@ async function seed(withMessaging: boolean): Promise<Demo> {
   return demo;
 }
 
-function printWelcome(demo: Demo): void {
+const DEMO_CUSTOMER = { from: '14155550199', name: 'Ana Lima', text: 'Hi! Where is my order #A-1042?' };
+
+/** The demo number's phone number id, as the API shows it. */
+async function phoneNumberIdOf(demo: Demo): Promise<string | undefined> {
+  const res = await fetch(`${GATEWAY}/api/v1/channel-accounts`, {
+    headers: { Authorization: `Bearer ${demo.api_key}` },
+  });
+  const body = (await res.json()) as {
+    data?: { channel_accounts?: Array<{ channel_account_id: string; phone_number_id: string }> };
+  };
+  return body.data?.channel_accounts?.find((a) => a.channel_account_id === demo.channel_account_id)
+    ?.phone_number_id;
+}
+
+/**
+ * An empty inbox gets its first conversation: a sandbox customer writes to the demo number (a signed webhook, as
+ * the upstream sends), so the Inbox has someone to answer a minute after starting. Answers the phone number id.
+ */
+async function greetInbox(demo: Demo): Promise<string | undefined> {
+  if (!demo.channel_account_id) return undefined;
+  const phoneNumberId = await phoneNumberIdOf(demo);
+  if (!phoneNumberId) return undefined;
+  const listed = await fetch(`${GATEWAY}/api/v1/conversations?per_page=1`, {
+    headers: { Authorization: `Bearer ${demo.api_key}` },
+  });
+  const total = ((await listed.json()) as { data?: { pagination?: { total?: number } } }).data?.pagination
+    ?.total;
+  if (total === 0) {
+    await fetch(`${SANDBOX}/_sandbox/inbound`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ phone_number_id: phoneNumberId, ...DEMO_CUSTOMER }),
+    });
+  }
+  return phoneNumberId;
+}
+
+function printWelcome(demo: Demo, phoneNumberId: string | undefined): void {
   const send = demo.channel_account_id
     ? `curl -s ${GATEWAY}/api/v1/messages/send -H "Authorization: Bearer ${demo.api_key}" \\
   -H "Content-Type: application/json" \\
@@ -147,7 +185,15 @@ Dashboard: ${GATEWAY}/dashboard
 Try it:
   curl -s ${GATEWAY}/api/health
   ${send}
-
+${
+  phoneNumberId
+    ? `
+A customer writes to the demo number (then see the dashboard's Inbox):
+  curl -s ${SANDBOX}/_sandbox/inbound -H "Content-Type: application/json" \\
+  -d '{"phone_number_id":"${phoneNumberId}","from":"14155550123","name":"Bruno Costa","text":"Can I change my delivery address?"}'
+`
+    : ''
+}
 Ctrl-C stops everything.
 `);
 }
@@ -163,7 +209,11 @@ async function main(): Promise<void> {
     await waitReady(service);
   }
   const demo = await seed(services.some((s) => s.name === 'messaging'));
-  printWelcome(demo);
+  const phoneNumberId = await greetInbox(demo).catch((err: unknown) => {
+    process.stderr.write(`the demo customer did not write in: ${(err as Error).message}\n`);
+    return undefined;
+  });
+  printWelcome(demo, phoneNumberId);
 }
 
 main().catch((err: unknown) => {
