@@ -17,6 +17,8 @@ export interface SmtpInbox {
   mails: ReceivedMail[];
   /** The first mail to `to` (matching `subject` if given) received so far or within the deadline. */
   waitForMail(to: string, subject?: RegExp, timeoutMs?: number): Promise<ReceivedMail>;
+  /** The mails to `to` (matching `subject` if given) once there are at least `count`, oldest first. */
+  waitForMails(to: string, count: number, subject?: RegExp, timeoutMs?: number): Promise<ReceivedMail[]>;
   close(): Promise<void>;
 }
 
@@ -69,6 +71,11 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    // A mailbox named refused@… is one the server will not take: how a test sees a mail fail.
+    onRcptTo(address, _session, callback) {
+      if (address.address.startsWith('refused')) callback(new Error('550 no such mailbox'));
+      else callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -99,6 +106,17 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
         const mail = find(to, subject);
         if (mail) return mail;
         if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+    async waitForMails(to, count, subject, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = mails.filter(
+          (m) => m.to.includes(to) && (subject === undefined || subject.test(m.subject)),
+        );
+        if (found.length >= count) return found;
+        if (Date.now() > deadline) throw new Error(`${found.length} of ${count} mails to ${to} arrived`);
         await new Promise((r) => setTimeout(r, 25));
       }
     },
