@@ -11,6 +11,8 @@ export interface ServiceSpec {
   /** Path answered 200 once the service is ready. */
   readyPath: string;
   migrates: boolean;
+  /** Mails invites and password resets: given SMTP_URL (the local mail catcher's, unless one is set). */
+  sendsMail?: boolean;
 }
 
 /** Every process of the stack, in start order; a service not built yet (a later issue) is skipped. */
@@ -62,6 +64,7 @@ const ALL: ServiceSpec[] = [
     portVar: 'GATEWAY_PORT',
     readyPath: '/health/ready',
     migrates: true,
+    sendsMail: true,
   },
 ];
 

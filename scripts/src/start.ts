@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { AdminClient } from './admin-client';
+import { startMailCatcher, type MailCatcher } from './mail-catcher';
 import { ensureDatabase, migrateAll } from './migrate-all';
 import { builtServices, ROOT, type ServiceSpec } from './services';
 
@@ -40,10 +41,13 @@ async function seedDashboardUser(admin: AdminClient, demo: Demo): Promise<void> 
 
 const children = new Map<string, ChildProcess>();
 let stopping = false;
+// Without SMTP_URL, mail goes to a catcher of our own that shows it on a page: the demo needs no mail provider.
+let catcher: MailCatcher | undefined;
 
 function run(service: ServiceSpec): void {
+  const mail = service.sendsMail && catcher ? { SMTP_URL: catcher.smtpUrl } : {};
   const child = spawn(process.execPath, [join(ROOT, service.dir, 'dist', 'start.js')], {
-    env: { ...process.env, [service.portVar]: String(process.env[service.portVar] ?? service.port) },
+    env: { ...process.env, ...mail, [service.portVar]: String(process.env[service.portVar] ?? service.port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.set(service.name, child);
@@ -92,6 +96,7 @@ async function stopAll(exitCode: number): Promise<void> {
       }),
   );
   await Promise.all(exits);
+  await catcher?.close();
   process.exit(exitCode);
 }
 
@@ -182,7 +187,7 @@ Dashboard: ${GATEWAY}/dashboard
   email:    ${demo.dashboard_email}
   password: ${demo.dashboard_password}
 
-Try it:
+${catcher ? `Mail (invites, password resets) is caught, not delivered: read it at ${catcher.inboxUrl}\n\n` : ''}Try it:
   curl -s ${GATEWAY}/api/health
   ${send}
 ${
@@ -204,6 +209,12 @@ async function main(): Promise<void> {
   const services = builtServices();
   await ensureDatabase();
   migrateAll();
+  if (process.env.SMTP_URL === undefined) {
+    catcher = await startMailCatcher(
+      Number(process.env.MAIL_CATCHER_SMTP_PORT ?? 2525),
+      Number(process.env.MAIL_CATCHER_HTTP_PORT ?? 2580),
+    );
+  }
   for (const service of services) {
     run(service);
     await waitReady(service);

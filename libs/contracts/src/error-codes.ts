@@ -42,6 +42,10 @@ export const ERROR_CODES = {
   },
   CONFLICT: { status: 409, message: 'The resource already exists' },
   INVITE_EXPIRED: { status: 410, message: 'The invite link has expired or was already used' },
+  RESET_LINK_EXPIRED: {
+    status: 410,
+    message: 'The password reset link has expired, was already used, or a newer one was sent',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be application/json' },
   VALIDATION_ERROR: { status: 422, message: 'The request is invalid' },

@@ -3,6 +3,7 @@ import { ApiKeysScreen } from './routes/api-keys';
 import { CampaignScreen } from './routes/campaign';
 import { CampaignsScreen } from './routes/campaigns';
 import { FlowScreen, FlowsScreen } from './routes/flows';
+import { ForgotPasswordScreen } from './routes/forgot-password';
 import { HealthScreen } from './routes/health';
 import { Layout } from './routes/layout';
 import { MessageScreen } from './routes/message';
@@ -11,6 +12,7 @@ import { NotificationsScreen } from './routes/notifications';
 import { NumbersScreen } from './routes/numbers';
 import { OptOutsScreen } from './routes/opt-outs';
 import { OverviewScreen } from './routes/overview';
+import { ResetPasswordScreen } from './routes/reset-password';
 import { SendScreen } from './routes/send';
 import { SetPasswordScreen } from './routes/set-password';
 import { SignInScreen } from './routes/sign-in';
@@ -27,6 +29,8 @@ export const router = createBrowserRouter(
   [
     { path: '/sign-in', element: <SignInScreen /> },
     { path: '/set-password', element: <SetPasswordScreen /> },
+    { path: '/forgot-password', element: <ForgotPasswordScreen /> },
+    { path: '/reset-password', element: <ResetPasswordScreen /> },
     {
       path: '/',
       element: <Layout />,

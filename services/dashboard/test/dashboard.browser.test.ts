@@ -11,6 +11,7 @@ import { listFixtures } from './support/fixtures';
 import { figures, firstScreenScriptGzipBytes, scriptTimer } from './support/measure';
 import { inviteUrl, PASSWORD, signedInPage } from './support/session';
 import { startSigningReceiver } from './support/signing-receiver';
+import { linkIn, startSmtpInbox, type SmtpInbox } from '../../../test/support/smtp-inbox';
 
 jest.setTimeout(90_000);
 
@@ -19,6 +20,7 @@ describe('the dashboard in headless Chromium against the real stack', () => {
   let t: TenantFixture;
   let other: TenantFixture;
   let receiver: Awaited<ReturnType<typeof startSigningReceiver>>;
+  let inbox: SmtpInbox;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -29,7 +31,9 @@ describe('the dashboard in headless Chromium against the real stack', () => {
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    env = await startFullStack({ SIGNIN_MAX_PER_IP: '1000' });
+    // The gateway mails invites and reset links to this test's own SMTP server.
+    inbox = await startSmtpInbox();
+    env = await startFullStack({ SIGNIN_MAX_PER_IP: '1000', SMTP_URL: inbox.url });
     base = `${env.gatewayUrl}/dashboard`;
     t = await createTenant(env.stack);
     other = await createTenant(env.stack);
@@ -46,6 +50,7 @@ describe('the dashboard in headless Chromium against the real stack', () => {
     await browser?.close();
     await receiver?.close();
     await env?.stop();
+    await inbox?.close();
     writeFileSync(join(SHOTS, 'figures.json'), `${JSON.stringify(figures, null, 2)}\n`);
   });
 
@@ -55,7 +60,10 @@ describe('the dashboard in headless Chromium against the real stack', () => {
     await page.getByLabel('New password').fill(PASSWORD);
     await page.getByLabel('Repeat it').fill(PASSWORD);
     await page.getByRole('button', { name: 'Set password' }).click();
-    await page.getByRole('status').filter({ hasText: 'Your password is set' }).waitFor();
+    // Setting the password signs in; signing out and in again is the keyboard's part of the test.
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
 
     await page.goto(`${base}/sign-in`);
     expect(await unlabelled(page)).toEqual([]);
@@ -74,6 +82,36 @@ describe('the dashboard in headless Chromium against the real stack', () => {
     expect(await row.textContent()).toContain('Subscribed');
     expect(await page.getByRole('row').filter({ hasText: other.channelAccountId }).count()).toBe(0);
     await shot(page, 'numbers');
+  });
+
+  it('when a user asks for a reset from "Forgot password?", then the link mailed to them signs them in, once', async () => {
+    const invite = await inviteUrl(env.gatewayUrl, t.tenantId);
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const p = await ctx.newPage();
+    await p.goto(`${base}/sign-in`);
+    await p.getByRole('link', { name: 'Forgot password?' }).click();
+    await p.getByLabel('Email').fill(invite.email);
+    expect(await unlabelled(p)).toEqual([]);
+    await p.getByRole('button', { name: 'Send reset link' }).click();
+    await p.getByRole('status').filter({ hasText: 'is on its way' }).waitFor();
+
+    const mail = await inbox.waitForMail(invite.email, /reset your/i);
+    const link = linkIn(mail.text, '/dashboard/reset-password');
+    await p.goto(link);
+    await p.getByLabel('New password').fill(PASSWORD);
+    await p.getByLabel('Repeat it').fill(PASSWORD);
+    expect(await unlabelled(p)).toEqual([]);
+    await shot(p, 'reset-password');
+    await p.getByRole('button', { name: 'Set new password' }).click();
+    await p.getByRole('heading', { name: 'Overview' }).waitFor();
+    await p.getByText(invite.email).waitFor();
+
+    await p.goto(link);
+    await p.getByLabel('New password').fill(`${PASSWORD} again`);
+    await p.getByLabel('Repeat it').fill(`${PASSWORD} again`);
+    await p.getByRole('button', { name: 'Set new password' }).click();
+    await p.getByRole('alert').filter({ hasText: 'expired or was already used' }).waitFor();
+    await ctx.close();
   });
 
   // The times below are recorded for `pnpm bench dashboard` (figures.json), which reports them beside their

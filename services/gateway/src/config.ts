@@ -26,6 +26,14 @@ export interface GatewayConfig extends CommonConfig {
   SIGNIN_WINDOW_SECONDS: number;
   /** Proxies in front of the gateway whose X-Forwarded-For is believed (the client IP sign-in throttling counts). */
   TRUST_PROXY_HOPS: number;
+  /** Where invites and password resets are mailed through (`smtp://host:port`); unset, no mail is sent. */
+  SMTP_URL?: string;
+  /** The sender of those mails. */
+  MAIL_FROM: string;
+  /** Password-reset requests allowed per email and per client IP in each window before 429. */
+  PASSWORD_RESET_MAX_PER_EMAIL: number;
+  PASSWORD_RESET_MAX_PER_IP: number;
+  PASSWORD_RESET_WINDOW_SECONDS: number;
   /** The dashboard's static build, served under /dashboard; by default services/dashboard/dist. */
   DASHBOARD_DIR?: string;
   /** Inbox events kept per tenant for reconnecting browsers (`Last-Event-ID`); older ones are trimmed. */
@@ -72,6 +80,11 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Readonl
       SIGNIN_MAX_PER_IP: Joi.number().integer().min(1).default(50),
       SIGNIN_WINDOW_SECONDS: Joi.number().integer().min(1).default(900),
       TRUST_PROXY_HOPS: Joi.number().integer().min(0).max(10).default(0),
+      SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
+      MAIL_FROM: Joi.string().default('Business Messaging <no-reply@localhost>'),
+      PASSWORD_RESET_MAX_PER_EMAIL: Joi.number().integer().min(1).default(3),
+      PASSWORD_RESET_MAX_PER_IP: Joi.number().integer().min(1).default(20),
+      PASSWORD_RESET_WINDOW_SECONDS: Joi.number().integer().min(1).default(3600),
       DASHBOARD_DIR: Joi.string(),
       INBOX_STREAM_MAXLEN: Joi.number().integer().min(100).max(100_000).default(5_000),
       INBOX_DEDUPE_SECONDS: Joi.number()

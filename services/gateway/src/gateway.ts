@@ -19,7 +19,9 @@ import { DashboardUserRepository } from './data-access/dashboard-user.repository
 import { internalRouter } from './entry-points/http/internal.routes';
 import { createGatewayDataSource } from './data-access/data-source';
 import { KeyUsageStore } from './data-access/key-usage.store';
+import { PasswordResetRepository } from './data-access/password-reset.repository';
 import { SessionStore } from './data-access/session.store';
+import { SmtpMailer } from './data-access/smtp.mailer';
 import { SignInThrottleStore } from './data-access/sign-in-throttle.store';
 import { TenantRepository } from './data-access/tenant.repository';
 import { WindowCounterStore } from './data-access/window-counter.store';
@@ -65,6 +67,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   );
   // The operator's dead-letter commands reach the broker directly; the connection opens on first use.
   const deadLetters = new DeadLetterQueues({ url: config.AMQP_URL, prefix: config.AMQP_PREFIX, logger });
+  const mailer =
+    config.SMTP_URL === undefined ? undefined : new SmtpMailer(config.SMTP_URL, config.MAIL_FROM);
   const deps: GatewayDeps = {
     tenants: new TenantRepository(dataSource),
     keys,
@@ -81,6 +85,17 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       perIp: config.SIGNIN_MAX_PER_IP,
       windowSeconds: config.SIGNIN_WINDOW_SECONDS,
     }),
+    resets: new PasswordResetRepository(dataSource),
+    resetThrottle: new SignInThrottleStore(
+      redis,
+      {
+        perEmail: config.PASSWORD_RESET_MAX_PER_EMAIL,
+        perIp: config.PASSWORD_RESET_MAX_PER_IP,
+        windowSeconds: config.PASSWORD_RESET_WINDOW_SECONDS,
+      },
+      'reset',
+    ),
+    mailer,
     deadLetters,
     health: { database: () => pingDatabase(dataSource), cache: () => redis.ping() },
     plans,
@@ -114,6 +129,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     ingress: config.INGRESS_URL,
   };
   const bodyLimit = config.ADMIN_BODY_LIMIT;
+  const publicUrl = config.PUBLIC_URL;
 
   const app = createHttpApp({
     logger,
@@ -131,13 +147,13 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       a.use(docsRouter());
       a.use(healthRouter(deps, config.HEALTH_TIMEOUT_MS));
       a.use(upstreamWebhookRouter(forward, targets));
-      a.use(dashboardAuthRouter({ ...deps, bodyLimit }));
+      a.use(dashboardAuthRouter({ ...deps, logger, bodyLimit, publicUrl }));
       a.use(dashboardStaticRouter(config.DASHBOARD_DIR, logger));
       a.use(
         '/admin/v1',
         adminRouter(
           { ...deps, adminToken: config.ADMIN_TOKEN, forward, targets, bodyLimit },
-          dashboardUserAdminRoutes({ ...deps, publicUrl: config.PUBLIC_URL, bodyLimit }),
+          dashboardUserAdminRoutes({ ...deps, logger, publicUrl, bodyLimit }),
         ),
       );
     },
@@ -162,6 +178,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       { name: 'forwarder', close: () => forward.close() },
       { name: 'dead letters', close: () => deadLetters.close() },
       { name: 'auth invalidation', close: () => invalidation.close() },
+      ...(mailer ? [{ name: 'mailer', close: () => mailer.close() }] : []),
     ],
   });
   return { ...runtime, dataSource, redis, inboxHub };

@@ -224,6 +224,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for a password reset link by mail (valid 1 h, single use, a newer one voids it); the answer is the same whether or not the address belongs to a user */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/reset-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password with the token of a reset link (once) and sign in: the user's other sessions end */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/session": {
         parameters: {
             query?: never;
@@ -250,7 +284,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a dashboard user's password with the token of their invite link (once) */
+        /** Set a dashboard user's password with the token of their invite link (once), and sign them in: the user's other sessions end */
         post: operations["setDashboardPassword"];
         delete?: never;
         options?: never;
@@ -1837,6 +1871,24 @@ export interface components {
             tenant_id: number;
             user_id: string;
         };
+        DashboardPasswordSet: {
+            /**
+             * Format: date-time
+             * @description UTC, toISOString() form
+             */
+            absolute_expires_at: string;
+            /** @description Send it as X-CSRF-Token on every state-changing request */
+            csrf_token: string;
+            email: string;
+            /**
+             * Format: date-time
+             * @description UTC, toISOString() form
+             */
+            idle_expires_at: string;
+            tenant_id: number;
+            user: components["schemas"]["DashboardUser"];
+            user_id: string;
+        };
         DashboardSession: {
             /**
              * Format: date-time
@@ -1888,7 +1940,7 @@ export interface components {
         ErrorEnvelope: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_JSON" | "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "INVALID_SIGNATURE" | "TENANT_FORBIDDEN" | "CSRF_FAILED" | "VERIFICATION_FAILED" | "NOT_FOUND" | "MESSAGE_NOT_FOUND" | "CAMPAIGN_NOT_FOUND" | "TENANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "CHANNEL_ACCOUNT_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "OPT_OUT_NOT_FOUND" | "FLOW_NOT_FOUND" | "MEDIA_EXPIRED" | "QUEUE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CAMPAIGN_NOT_CANCELLABLE" | "CAMPAIGN_NOT_RETRYABLE" | "CAMPAIGN_NOT_PAUSABLE" | "CAMPAIGN_NOT_RESUMABLE" | "MESSAGE_NOT_CANCELLABLE" | "IDEMPOTENCY_KEY_CONFLICT" | "CONFLICT" | "INVITE_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_ERROR" | "NO_ACTIVE_ACCOUNT" | "OUTSIDE_SERVICE_WINDOW" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "TEMPLATE_PAUSED" | "TEMPLATE_PARAMETER_MISMATCH" | "TEMPLATE_HEADER_MEDIA_REQUIRED" | "RECIPIENT_OPTED_OUT" | "RATE_LIMIT_EXCEEDED" | "MESSAGING_TIER_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_DEGRADED";
+                code: "INVALID_JSON" | "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "INVALID_SIGNATURE" | "TENANT_FORBIDDEN" | "CSRF_FAILED" | "VERIFICATION_FAILED" | "NOT_FOUND" | "MESSAGE_NOT_FOUND" | "CAMPAIGN_NOT_FOUND" | "TENANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "CHANNEL_ACCOUNT_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "OPT_OUT_NOT_FOUND" | "FLOW_NOT_FOUND" | "MEDIA_EXPIRED" | "QUEUE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CAMPAIGN_NOT_CANCELLABLE" | "CAMPAIGN_NOT_RETRYABLE" | "CAMPAIGN_NOT_PAUSABLE" | "CAMPAIGN_NOT_RESUMABLE" | "MESSAGE_NOT_CANCELLABLE" | "IDEMPOTENCY_KEY_CONFLICT" | "CONFLICT" | "INVITE_EXPIRED" | "RESET_LINK_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_ERROR" | "NO_ACTIVE_ACCOUNT" | "OUTSIDE_SERVICE_WINDOW" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "TEMPLATE_PAUSED" | "TEMPLATE_PARAMETER_MISMATCH" | "TEMPLATE_HEADER_MEDIA_REQUIRED" | "RECIPIENT_OPTED_OUT" | "RATE_LIMIT_EXCEEDED" | "MESSAGING_TIER_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_DEGRADED";
                 /** @description VALIDATION_ERROR: `errors` = [{field, message}]; MESSAGE_NOT_CANCELLABLE: `status`; … */
                 details?: {
                     errors?: components["schemas"]["FieldError"][];
@@ -2390,6 +2442,13 @@ export interface components {
             per_page: number;
             total: number;
         };
+        PasswordResetRequested: {
+            /**
+             * @description A link is mailed if the address belongs to a dashboard user; nothing tells which
+             * @constant
+             */
+            accepted: true;
+        };
         PutWebhookSettingsRequest: {
             /**
              * @description Events to send; null sends all; webhook.test always goes
@@ -2533,6 +2592,14 @@ export interface components {
             } | Record<string, never>;
             /** @enum {unknown} */
             message_type: "text" | "template";
+        };
+        RequestPasswordResetRequest: {
+            /** Format: email */
+            email: string;
+        };
+        ResetPasswordRequest: {
+            password: string;
+            token: string;
         };
         SendAcknowledgement: {
             /** @enum {string} */
@@ -5458,6 +5525,360 @@ export interface operations {
             };
         };
     };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed back; a new one is made when absent */
+                "X-Request-Id"?: components["parameters"]["XRequestIdIn"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RequestPasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description Ask for a password reset link by mail (valid 1 h, single use, a newer one voids it); the answer is the same whether or not the address belongs to a user */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasswordResetRequested"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "BAD_REQUEST" | "INVALID_JSON";
+                        };
+                    };
+                };
+            };
+            /** @description CSRF_FAILED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_FAILED";
+                        };
+                    };
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "METHOD_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMIT_EXCEEDED";
+                        };
+                    };
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "HEADERS_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed back; a new one is made when absent */
+                "X-Request-Id"?: components["parameters"]["XRequestIdIn"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetPasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description Set a new password with the token of a reset link (once) and sign in: the user's other sessions end */
+            200: {
+                headers: {
+                    /** @description `bm_session=<new session id>; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax`, and `Secure` over HTTPS */
+                    "Set-Cookie"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DashboardSession"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "BAD_REQUEST" | "INVALID_JSON";
+                        };
+                    };
+                };
+            };
+            /** @description CSRF_FAILED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_FAILED";
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "METHOD_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /** @description RESET_LINK_EXPIRED */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RESET_LINK_EXPIRED";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "HEADERS_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+    };
     getDashboardSession: {
         parameters: {
             query?: never;
@@ -5609,15 +6030,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Set a dashboard user's password with the token of their invite link (once) */
+            /** @description Set a dashboard user's password with the token of their invite link (once), and sign them in: the user's other sessions end */
             200: {
                 headers: {
+                    /** @description `bm_session=<new session id>; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax`, and `Secure` over HTTPS */
+                    "Set-Cookie"?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["DashboardUser"];
+                        data: components["schemas"]["DashboardPasswordSet"];
                         /** @constant */
                         success: true;
                     };

@@ -533,6 +533,21 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     idle_expires_at: instant,
     absolute_expires_at: instant,
   }),
+  DashboardPasswordSet: object({
+    user_id: ulid,
+    tenant_id: int,
+    email: str,
+    user: ref('DashboardUser'),
+    csrf_token: { type: 'string', description: 'Send it as X-CSRF-Token on every state-changing request' },
+    idle_expires_at: instant,
+    absolute_expires_at: instant,
+  }),
+  PasswordResetRequested: object({
+    accepted: {
+      const: true,
+      description: 'A link is mailed if the address belongs to a dashboard user; nothing tells which',
+    },
+  }),
   SignedOut: object({ signed_out: { const: true } }),
   ChannelAccount: {
     ...object({

@@ -7,7 +7,13 @@ import {
   showDeadLettersQuerySchema,
   updateTenantSchema,
 } from '../schemas/admin';
-import { inviteDashboardUserSchema, setPasswordSchema, signInSchema } from '../schemas/dashboard-auth';
+import {
+  inviteDashboardUserSchema,
+  passwordResetRequestSchema,
+  resetPasswordSchema,
+  setPasswordSchema,
+  signInSchema,
+} from '../schemas/dashboard-auth';
 import { campaignRecipientsQuerySchema } from '../schemas/campaign-recipients';
 import { paginationQuerySchema } from '../schemas/common';
 import { createCampaignDocumentSchema, createCampaignQuerySchema } from '../schemas/campaigns';
@@ -74,6 +80,8 @@ export const GATEWAY_ROUTES = [
   { method: 'POST', path: '/admin/v1/tenants/:tenantId/users', operationId: 'adminInviteDashboardUser' },
   { method: 'POST', path: '/api/auth/set-password', operationId: 'setDashboardPassword' },
   { method: 'POST', path: '/api/auth/sign-in', operationId: 'signIn' },
+  { method: 'POST', path: '/api/auth/password-reset', operationId: 'requestPasswordReset' },
+  { method: 'POST', path: '/api/auth/reset-password', operationId: 'resetPassword' },
   { method: 'GET', path: '/api/auth/session', operationId: 'getDashboardSession' },
   { method: 'POST', path: '/api/auth/sign-out', operationId: 'signOut' },
   { method: 'GET', path: '/api/v1/api-keys', operationId: 'listApiKeys' },
@@ -578,13 +586,38 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['TENANT_NOT_FOUND', 'CONFLICT'],
   }),
   setDashboardPassword: {
-    summary: "Set a dashboard user's password with the token of their invite link (once)",
+    summary:
+      "Set a dashboard user's password with the token of their invite link (once), and sign them in: the user's other sessions end",
     tag: 'Dashboard sessions',
     auth: 'none',
     body: setPasswordSchema,
     status: 200,
-    data: 'DashboardUser',
+    data: 'DashboardPasswordSet',
     errors: ['NOT_FOUND', 'INVITE_EXPIRED', 'CSRF_FAILED'],
+    setCookie:
+      '`bm_session=<new session id>; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax`, and `Secure` over HTTPS',
+  },
+  requestPasswordReset: {
+    summary:
+      'Ask for a password reset link by mail (valid 1 h, single use, a newer one voids it); the answer is the same whether or not the address belongs to a user',
+    tag: 'Dashboard sessions',
+    auth: 'none',
+    body: passwordResetRequestSchema,
+    status: 202,
+    data: 'PasswordResetRequested',
+    errors: ['RATE_LIMIT_EXCEEDED', 'CSRF_FAILED'],
+  },
+  resetPassword: {
+    summary:
+      "Set a new password with the token of a reset link (once) and sign in: the user's other sessions end",
+    tag: 'Dashboard sessions',
+    auth: 'none',
+    body: resetPasswordSchema,
+    status: 200,
+    data: 'DashboardSession',
+    errors: ['NOT_FOUND', 'RESET_LINK_EXPIRED', 'CSRF_FAILED'],
+    setCookie:
+      '`bm_session=<new session id>; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax`, and `Secure` over HTTPS',
   },
   signIn: {
     summary:

@@ -35,6 +35,30 @@ export const setPasswordSchema = Joi.object<SetPasswordRequest>({
   password: Joi.string().min(12).max(128).required(),
 });
 
+/** POST /api/auth/password-reset: ask for a reset link by mail. */
+export interface PasswordResetRequest {
+  email: string;
+}
+export const passwordResetRequestSchema = Joi.object<PasswordResetRequest>({
+  email: emailSchema.required(),
+});
+
+/** POST /api/auth/password-reset's answer, the same whether or not the address belongs to anyone. */
+export interface PasswordResetRequestedDto {
+  accepted: true;
+}
+
+export interface ResetPasswordRequest {
+  token: string;
+  password: string;
+}
+export const resetPasswordSchema = Joi.object<ResetPasswordRequest>({
+  token: Joi.string()
+    .pattern(/^[A-Za-z0-9_-]{43}$/, 'reset token')
+    .required(),
+  password: Joi.string().min(12).max(128).required(),
+});
+
 export interface SignInRequest {
   email: string;
   password: string;
@@ -61,6 +85,9 @@ export interface DashboardSessionDto {
   /** When the session ends whatever happens. */
   absolute_expires_at: string;
 }
+
+/** POST /api/auth/set-password: the user whose password was set (as before), now also signed in. */
+export interface DashboardPasswordSetDto extends DashboardUserDto, DashboardSessionDto {}
 
 /** A tenant's API key as its list shows it; the key itself is never shown again. */
 export interface ApiKeySummaryDto {

@@ -22,15 +22,23 @@ export function useSession() {
   });
 }
 
-export function useSignIn() {
+/** Makes a session just started (sign-in, a password set or reset) the one every screen sees. */
+function useStartSession() {
   const client = useQueryClient();
+  return (session: DashboardSession) => {
+    setCsrfToken(session.csrf_token);
+    // Whatever another session of this browser had loaded is not this user's to see.
+    client.clear();
+    client.setQueryData(sessionKey, session);
+  };
+}
+
+export function useSignIn() {
+  const start = useStartSession();
   return useMutation({
     mutationFn: async (body: { email: string; password: string }) =>
       unwrap(await api.POST('/api/auth/sign-in', { body })),
-    onSuccess: (session) => {
-      setCsrfToken(session.csrf_token);
-      client.setQueryData(sessionKey, session);
-    },
+    onSuccess: start,
   });
 }
 
@@ -46,9 +54,31 @@ export function useSignOut() {
   });
 }
 
+/** Sets the password from an invite link; the user is signed in by it. */
 export function useSetPassword() {
+  const start = useStartSession();
   return useMutation({
     mutationFn: async (body: { token: string; password: string }) =>
       unwrap(await api.POST('/api/auth/set-password', { body })),
+    onSuccess: ({ user, csrf_token, idle_expires_at, absolute_expires_at }) =>
+      start({ user, csrf_token, idle_expires_at, absolute_expires_at }),
+  });
+}
+
+/** Asks for a reset link by mail; the answer never says whether the address is anyone's. */
+export function useRequestPasswordReset() {
+  return useMutation({
+    mutationFn: async (body: { email: string }) =>
+      unwrap(await api.POST('/api/auth/password-reset', { body })),
+  });
+}
+
+/** Sets a new password from a reset link; the user is signed in by it (their other sessions end). */
+export function useResetPassword() {
+  const start = useStartSession();
+  return useMutation({
+    mutationFn: async (body: { token: string; password: string }) =>
+      unwrap(await api.POST('/api/auth/reset-password', { body })),
+    onSuccess: start,
   });
 }

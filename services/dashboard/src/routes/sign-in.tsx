@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { Link, Navigate, useLocation } from 'react-router';
 import { ErrorMessage } from '../components/query-state';
 import { useSession, useSignIn } from '../api/session';
 
@@ -45,6 +45,7 @@ export function SignInScreen() {
           {signIn.isPending ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <Link to="/forgot-password">Forgot password?</Link>
     </main>
   );
 }

@@ -18,7 +18,7 @@ export async function inviteUrl(
   return { email, url: res.body.data.invite_url as string };
 }
 
-/** A new desktop-sized page signed in as a new user of the tenant (invite, set password, sign in). */
+/** A new desktop-sized page signed in as a new user of the tenant (invite, set password: signed in). */
 export async function signedInPage(browser: Browser, gatewayUrl: string, tenantId: number): Promise<Page> {
   const invite = await inviteUrl(gatewayUrl, tenantId);
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -27,10 +27,6 @@ export async function signedInPage(browser: Browser, gatewayUrl: string, tenantI
   await page.getByLabel('New password').fill(PASSWORD);
   await page.getByLabel('Repeat it').fill(PASSWORD);
   await page.getByRole('button', { name: 'Set password' }).click();
-  await page.getByRole('link', { name: 'Sign in' }).click();
-  await page.getByLabel('Email').fill(invite.email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
   return page;
 }

@@ -3,6 +3,8 @@ import type { RedisClient } from '@bm/platform';
 import type { LiveSession, SessionRecord, Sessions } from '../domain/ports/sessions.port';
 
 const keyOf = (sessionId: string) => `gw:session:${createHash('sha256').update(sessionId).digest('hex')}`;
+// The keys of a user's sessions, so that a password change ends them all; kept as long as the newest session.
+const userKeyOf = (userId: string) => `gw:user-sessions:${userId}`;
 
 /**
  * Sessions in Redis, where every gateway replica sees them. The key's TTL is the idle timeout, moved on at each
@@ -16,7 +18,13 @@ export class SessionStore implements Sessions {
   ) {}
 
   async create(sessionId: string, record: SessionRecord): Promise<LiveSession> {
-    await this.redis.set(keyOf(sessionId), JSON.stringify(record), 'PX', this.idleMs);
+    const userKey = userKeyOf(record.userId);
+    await this.redis
+      .multi()
+      .set(keyOf(sessionId), JSON.stringify(record), 'PX', this.idleMs)
+      .sadd(userKey, keyOf(sessionId))
+      .pexpire(userKey, this.absoluteMs)
+      .exec();
     return this.live(record, record.createdAt);
   }
 
@@ -45,6 +53,12 @@ export class SessionStore implements Sessions {
 
   async revoke(sessionId: string): Promise<void> {
     await this.redis.del(keyOf(sessionId));
+  }
+
+  async revokeAllOf(userId: string): Promise<void> {
+    const userKey = userKeyOf(userId);
+    const keys = await this.redis.smembers(userKey);
+    await this.redis.del(userKey, ...keys);
   }
 
   private live(record: SessionRecord, now: number): LiveSession {

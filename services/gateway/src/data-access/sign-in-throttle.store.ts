@@ -17,10 +17,12 @@ export class SignInThrottleStore implements SignInThrottle {
   constructor(
     private readonly redis: RedisClient,
     private readonly limits: ThrottleLimits,
+    /** What is counted, in the keys: `signin`, or `reset` for password-reset requests. */
+    private readonly name = 'signin',
   ) {}
 
   async attempt(email: string, ip: string): Promise<ThrottleDecision> {
-    const keys = [this.emailKey(email), `gw:signin:ip:${ip}`];
+    const keys = [this.emailKey(email), `gw:${this.name}:ip:${ip}`];
     const windowMs = this.limits.windowSeconds * 1000;
     const pipeline = this.redis.multi();
     for (const key of keys) pipeline.incr(key).pexpire(key, windowMs, 'NX').pttl(key);
@@ -38,6 +40,6 @@ export class SignInThrottleStore implements SignInThrottle {
   }
 
   private emailKey(email: string): string {
-    return `gw:signin:email:${createHash('sha256').update(email).digest('hex')}`;
+    return `gw:${this.name}:email:${createHash('sha256').update(email).digest('hex')}`;
   }
 }

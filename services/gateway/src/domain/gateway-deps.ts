@@ -4,6 +4,8 @@ import type { AuthInvalidation } from './ports/auth-invalidation.port';
 import type { DashboardUsers } from './ports/dashboard-users.port';
 import type { DeadLetters } from './ports/dead-letters.port';
 import type { HealthProbes } from './ports/health.port';
+import type { Mailer } from './ports/mailer.port';
+import type { PasswordResets } from './ports/password-resets.port';
 import type { Sessions, SignInThrottle } from './ports/sessions.port';
 import type { Tenants } from './ports/tenants.port';
 import type { Plan } from './rate-limits/plans';
@@ -21,6 +23,11 @@ export interface GatewayDeps {
   users: DashboardUsers;
   sessions: Sessions;
   throttle: SignInThrottle;
+  resets: PasswordResets;
+  /** Password-reset requests, counted as sign-ins are. */
+  resetThrottle: SignInThrottle;
+  /** Undefined when SMTP_URL is unset: no mail is sent. */
+  mailer: Mailer | undefined;
   deadLetters: DeadLetters;
   health: HealthProbes;
   /** The rate-limit plans by name, and the one a tenant gets when none is named. */

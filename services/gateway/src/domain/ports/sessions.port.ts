@@ -21,12 +21,14 @@ export interface Sessions {
   /** Whether the session is still live, without moving its idle deadline (an open event stream is no use). */
   isLive(sessionId: string, now?: number): Promise<boolean>;
   revoke(sessionId: string): Promise<void>;
+  /** Ends every session of the user on every replica (their password changed). */
+  revokeAllOf(userId: string): Promise<void>;
 }
 
 /** Seconds to wait when a sign-in attempt is over a limit; undefined when it may go ahead. */
 export type ThrottleDecision = number | undefined;
 
-/** Sign-in attempts counted per email and per client IP, before the password is checked. */
+/** Attempts (sign-ins, password-reset requests) counted per email and per client IP, before anything else. */
 export interface SignInThrottle {
   attempt(email: string, ip: string): Promise<ThrottleDecision>;
   /** A successful sign-in clears its email's count. */

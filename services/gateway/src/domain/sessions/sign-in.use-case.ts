@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { AppError } from '@bm/platform';
 import { verifyPassword } from '../dashboard-users/passwords';
 import type { GatewayDeps } from '../gateway-deps';
 import type { LiveSession } from '../ports/sessions.port';
+import { startSession } from './start-session';
 
 export type SignInOutcome =
   | { kind: 'signed-in'; sessionId: string; session: LiveSession }
@@ -23,13 +23,5 @@ export async function signIn(
   const valid = await verifyPassword(input.password, user?.passwordHash ?? null);
   if (!user || !valid) throw new AppError('INVALID_CREDENTIALS');
   await deps.throttle.succeeded(input.email);
-  const sessionId = randomBytes(32).toString('base64url');
-  const session = await deps.sessions.create(sessionId, {
-    userId: user.id,
-    tenantId: user.tenantId,
-    email: user.email,
-    csrfToken: randomBytes(32).toString('base64url'),
-    createdAt: Date.now(),
-  });
-  return { kind: 'signed-in', sessionId, session };
+  return { kind: 'signed-in', ...(await startSession(deps, user)) };
 }

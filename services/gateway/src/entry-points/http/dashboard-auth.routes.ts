@@ -1,13 +1,20 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import {
   ok,
+  passwordResetRequestSchema,
+  resetPasswordSchema,
   setPasswordSchema,
   signInSchema,
+  type DashboardPasswordSetDto,
   type DashboardSessionDto,
+  type PasswordResetRequestedDto,
   type SignInRequest,
 } from '@bm/contracts';
 import { AppError, defineRoutes, jsonBody, validate } from '@bm/platform';
+import { requestPasswordReset } from '../../domain/dashboard-users/request-password-reset.use-case';
+import { resetPassword } from '../../domain/dashboard-users/reset-password.use-case';
 import { setDashboardPassword } from '../../domain/dashboard-users/set-dashboard-password.use-case';
+import type { MailDeps } from '../../domain/mail/mail-deps';
 import type { GatewayDeps } from '../../domain/gateway-deps';
 import type { LiveSession } from '../../domain/ports/sessions.port';
 import {
@@ -23,9 +30,15 @@ import {
   sessionIdOf,
   setSessionCookie,
 } from './session-cookie';
+import { trustedDashboardUrlOf } from './dashboard-url';
 
-export interface DashboardAuthDeps extends Pick<GatewayDeps, 'users' | 'sessions' | 'tenants' | 'throttle'> {
+export interface DashboardAuthDeps
+  extends
+    Pick<GatewayDeps, 'users' | 'sessions' | 'tenants' | 'throttle' | 'resets' | 'resetThrottle'>,
+    MailDeps {
   bodyLimit: string;
+  /** The gateway's public origin, for reset links (PUBLIC_URL). */
+  publicUrl: string | undefined;
 }
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -60,7 +73,9 @@ function noStore(_req: Request, res: Response, next: NextFunction): void {
   next();
 }
 
-/** /api/auth/**: the dashboard's set-password, sign-in, session and sign-out (CONTRACT.md). */
+/**
+ * /api/auth/**: the dashboard's set-password, password reset, sign-in, session and sign-out (CONTRACT.md).
+ */
 export function dashboardAuthRouter(deps: DashboardAuthDeps): Router {
   const router = Router();
   router.use('/api/auth', noStore);
@@ -74,7 +89,50 @@ export function dashboardAuthRouter(deps: DashboardAuthDeps): Router {
         ...json,
         async (req, res) => {
           const input = validate(setPasswordSchema, req.body ?? {});
-          res.json(ok(await setDashboardPassword(deps, input)));
+          const { user, session, sessionId } = await setDashboardPassword(deps, input);
+          setSessionCookie(req, res, sessionId, session.absoluteExpiresAt - Date.now());
+          const answer: DashboardPasswordSetDto = { ...user, ...sessionDto(session) };
+          res.json(ok(answer));
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: '/api/auth/password-reset',
+      handlers: [
+        requireSameOrigin,
+        ...json,
+        async (req, res) => {
+          const { email } = validate(passwordResetRequestSchema, req.body ?? {});
+          const wait = await deps.resetThrottle.attempt(email, req.ip ?? 'unknown');
+          if (wait !== undefined) {
+            res.setHeader('Retry-After', String(wait));
+            throw new AppError('RATE_LIMIT_EXCEEDED', 'Too many password reset requests; try again later', {
+              reset_seconds: wait,
+            });
+          }
+          // Answered before the address is even looked up: neither the answer nor its timing tells whether
+          // the address belongs to a user. The lookup and the mail go on after (they never fail).
+          void requestPasswordReset(deps, {
+            email,
+            dashboardUrl: trustedDashboardUrlOf(req, deps.publicUrl),
+          });
+          const answer: PasswordResetRequestedDto = { accepted: true };
+          res.status(202).json(ok(answer));
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: '/api/auth/reset-password',
+      handlers: [
+        requireSameOrigin,
+        ...json,
+        async (req, res) => {
+          const input = validate(resetPasswordSchema, req.body ?? {});
+          const { session, sessionId } = await resetPassword(deps, input);
+          setSessionCookie(req, res, sessionId, session.absoluteExpiresAt - Date.now());
+          res.json(ok(sessionDto(session)));
         },
       ],
     },

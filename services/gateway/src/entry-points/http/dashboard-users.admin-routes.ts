@@ -1,24 +1,23 @@
-import type { Request } from 'express';
 import { inviteDashboardUserSchema, ok } from '@bm/contracts';
 import { jsonBody, validate, type RouteDefinition } from '@bm/platform';
 import { inviteDashboardUser } from '../../domain/dashboard-users/invite-dashboard-user.use-case';
 import type { GatewayDeps } from '../../domain/gateway-deps';
+import { mailInvite } from '../../domain/mail/mail-invite';
+import type { MailDeps } from '../../domain/mail/mail-deps';
+import { dashboardUrlOf } from './dashboard-url';
 import { tenantIdOf } from './path-params';
 
-export interface DashboardUserAdminDeps extends Pick<GatewayDeps, 'tenants' | 'users'> {
+export interface DashboardUserAdminDeps extends Pick<GatewayDeps, 'tenants' | 'users'>, MailDeps {
   /** Where invite links point (…/dashboard); unset, the origin the operator called is used. */
   publicUrl: string | undefined;
   bodyLimit: string;
 }
 
-function dashboardUrlOf(req: Request, publicUrl: string | undefined): string {
-  if (publicUrl !== undefined) return `${publicUrl.replace(/\/+$/, '')}/dashboard`;
-  const proto = req.get('x-forwarded-proto')?.split(',')[0]?.trim() ?? req.protocol;
-  const host = req.get('x-forwarded-host')?.split(',')[0]?.trim() ?? req.get('host');
-  return `${proto}://${host}/dashboard`;
-}
-
-/** POST /admin/v1/tenants/{tenant_id}/users: the operator invites a dashboard user (mounted under /admin/v1). */
+/**
+ * POST /admin/v1/tenants/{tenant_id}/users: the operator invites a dashboard user (mounted under /admin/v1). The
+ * link is in the answer as before, and mailed to the invitee when the gateway has SMTP_URL (not awaited: a slow
+ * or failing mail server never holds or fails the invite).
+ */
 export function dashboardUserAdminRoutes(deps: DashboardUserAdminDeps): RouteDefinition[] {
   return [
     {
@@ -30,7 +29,9 @@ export function dashboardUserAdminRoutes(deps: DashboardUserAdminDeps): RouteDef
           const tenantId = tenantIdOf(req);
           const { email } = validate(inviteDashboardUserSchema, req.body ?? {});
           const dashboardUrl = dashboardUrlOf(req, deps.publicUrl);
-          res.status(201).json(ok(await inviteDashboardUser(deps, { tenantId, email, dashboardUrl })));
+          const invite = await inviteDashboardUser(deps, { tenantId, email, dashboardUrl });
+          void mailInvite(deps, invite);
+          res.status(201).json(ok(invite));
         },
       ],
     },
