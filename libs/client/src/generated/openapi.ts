@@ -3192,8 +3192,10 @@ export interface components {
                 event: "message.status_updated" | "message.received" | "campaign.created" | "campaign.started" | "campaign.completed" | "template.submitted" | "template.status_changed" | "flow.session_started" | "flow.session_completed" | "flow.session_cancelled" | "account.quality_event" | "webhook.test";
                 event_id: string;
                 message_id: number | null;
-                /** @description The event's body as sent, the same bytes on every attempt */
-                payload: Record<string, never>;
+                /** @description The event's body as sent (its fields per event: see the webhook events) */
+                payload: {
+                    [key: string]: unknown;
+                };
                 /** @enum {string} */
                 status: "pending" | "delivered" | "failed";
                 url: string | null;

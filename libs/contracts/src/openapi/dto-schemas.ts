@@ -283,7 +283,11 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
           description: 'The endpoint it goes to (it may have been removed since)',
         }),
         url: nullable({ type: 'string', description: 'Where it was last sent, or else where it goes now' }),
-        payload: { type: 'object', description: "The event's body as sent, the same bytes on every attempt" },
+        payload: {
+          type: 'object',
+          additionalProperties: true,
+          description: "The event's body as sent (its fields per event: see the webhook events)",
+        },
         message_id: nullable({
           type: 'integer',
           description: 'The message log the event is about (`message.status_updated`), else null',
