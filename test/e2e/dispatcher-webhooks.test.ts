@@ -122,7 +122,8 @@ describe('outbound webhooks end to end', () => {
       .query({ endpoint_id: id })
       .set(t.auth)
       .expect(200);
-    expect(monitor.body.data.deliveries.map((d: { event: string }) => d.event)).toEqual(['webhook.test']);
+    const deliveries = monitor.body.data.deliveries as Array<{ event: string }>;
+    expect(deliveries.map((d) => d.event)).toEqual(['webhook.test']);
     await api().delete(`/api/v1/webhooks/endpoints/${id}`).set(t.auth).expect(200);
     await api().delete(`/api/v1/webhooks/endpoints/${id}`).set(t.auth).expect(404);
   });
