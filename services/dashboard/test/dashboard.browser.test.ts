@@ -174,6 +174,8 @@ describe('the dashboard in headless Chromium against the real stack', () => {
     await page
       .getByRole('combobox', { name: 'Endpoint', exact: true })
       .selectOption({ label: 'Status mirror' });
+    // The summary names the endpoint once its filtered page has arrived (the page before stays until then).
+    await page.getByRole('region', { name: 'Endpoint health' }).getByText(statusReceiver.url).waitFor();
     const row = page
       .getByRole('row')
       .filter({ hasText: 'message.status_updated' })
@@ -187,6 +189,26 @@ describe('the dashboard in headless Chromium against the real stack', () => {
     await shot(page, 'health-monitor-endpoint');
     await row.getByRole('link', { name: `Message #${sentId}` }).click();
     await page.getByRole('heading', { name: `Message #${sentId}` }).waitFor();
+  });
+
+  it('when the second endpoint is edited, given a new secret, disabled and deleted, then the list follows each change', async () => {
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    const item = page.getByRole('listitem', { name: 'Endpoint Status mirror' });
+    await item.getByRole('button', { name: 'Edit Status mirror' }).click();
+    const form = item.getByRole('form', { name: 'Update Status mirror' });
+    await form.getByLabel('message.received').check();
+    await form.getByRole('button', { name: 'Update Status mirror' }).click();
+    await item.getByText('Events: message.status_updated, message.received').waitFor();
+    await item.getByRole('button', { name: 'New signing secret for Status mirror' }).click();
+    const secret = (await item.getByTestId('endpoint-secret').textContent()) ?? '';
+    expect(secret).toMatch(/^whsec_/);
+    expect(secret).not.toBe(statusReceiver.state.secret);
+    await item.getByRole('button', { name: 'Disable Status mirror' }).click();
+    await item.getByText('disabled', { exact: true }).waitFor();
+    page.once('dialog', (d) => void d.accept());
+    await item.getByRole('button', { name: 'Delete Status mirror' }).click();
+    await item.waitFor({ state: 'detached' });
+    await page.getByRole('listitem', { name: `Endpoint ${receiver.url}` }).waitFor();
   });
 
   it('when the receiver fails, then the health monitor shows the failed delivery and Redeliver delivers it', async () => {

@@ -92,7 +92,7 @@ function EndpointItem({ endpoint }: { endpoint: WebhookEndpoint }) {
       </div>
       {endpoint.description && <p>{endpoint.description}</p>}
       <p className="muted">
-        Events: {endpoint.events === null ? 'all' : endpoint.events.join(', ')} · Secret:{' '}
+        Events: {endpoint.events === null ? 'all' : endpoint.events.join(', ') || 'none'} · Secret:{' '}
         {endpoint.secret_set ? 'set' : 'none (sent unsigned)'}
       </p>
       {rotate.data && <OnceSecret secret={rotate.data.secret} name={name} />}
