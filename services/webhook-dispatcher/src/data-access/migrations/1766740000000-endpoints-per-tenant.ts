@@ -199,8 +199,8 @@ export const EndpointsPerTenant1766740000000 = sqlMigration('EndpointsPerTenant1
        ADD COLUMN is_default boolean NOT NULL DEFAULT false,
        ADD COLUMN description text,
        ADD COLUMN enabled boolean NOT NULL DEFAULT true`,
-    // The endpoint that exists is its tenant's default (the settings endpoint).
-    `UPDATE dispatcher.endpoints SET id = dispatcher.random_ulid(''), is_default = true`,
+    // The endpoint that exists is its tenant's default (the settings endpoint); its id a valid ULID (time 0).
+    `UPDATE dispatcher.endpoints SET id = dispatcher.random_ulid('0'), is_default = true`,
     `ALTER TABLE dispatcher.endpoints DROP CONSTRAINT endpoints_pkey, ADD PRIMARY KEY (id)`,
     `CREATE UNIQUE INDEX endpoints_default_idx ON dispatcher.endpoints (tenant_id) WHERE is_default`,
     `CREATE INDEX endpoints_tenant_idx ON dispatcher.endpoints (tenant_id, created_at)`,
@@ -236,6 +236,8 @@ export const EndpointsPerTenant1766740000000 = sqlMigration('EndpointsPerTenant1
     `DROP INDEX dispatcher.deliveries_by_endpoint_leased_idx`,
     `ALTER TABLE dispatcher.deliveries DROP COLUMN endpoint_id`,
     `DELETE FROM dispatcher.endpoints WHERE NOT is_default`,
+    `DROP INDEX dispatcher.endpoints_tenant_idx`,
+    `DROP INDEX dispatcher.endpoints_default_idx`,
     `ALTER TABLE dispatcher.endpoints DROP CONSTRAINT endpoints_pkey, ADD PRIMARY KEY (tenant_id)`,
     `ALTER TABLE dispatcher.endpoints DROP COLUMN id, DROP COLUMN is_default, DROP COLUMN description,
        DROP COLUMN enabled`,
