@@ -170,6 +170,41 @@ describe('several webhook endpoints per tenant', () => {
     expect(ids).toEqual([disabled.endpoint_id, kept.endpoint_id]);
   });
 
+  it('when an endpoint is disabled while a delivery waits for its retry, then that delivery fails without another request', async () => {
+    // Retry-After holds the retry 2 s (the test cap), however slow the machine is before the endpoint is disabled.
+    const failing = await startReceiver(() => ({ status: 500, headers: { 'retry-after': '2' } }));
+    try {
+      const tenantId = newTenantId();
+      const e = await api()
+        .post('/api/v1/webhooks/endpoints')
+        .set(asTenant(tenantId))
+        .send({ url: `${failing.url}/down` })
+        .expect(201);
+      const id = e.body.data.endpoint_id as string;
+      await publish(publisher, 'message.status_updated', statusUpdated(tenantId));
+      await waitFor(() => failing.requests.length === 1, { what: 'the first attempt' });
+      await api()
+        .patch(`/api/v1/webhooks/endpoints/${id}`)
+        .set(asTenant(tenantId))
+        .send({ enabled: false })
+        .expect(200);
+      const d = await waitFor(
+        async () => {
+          const [one] = (await monitor(dispatcher.url, tenantId, { endpoint_id: id })).deliveries;
+          return one?.status === 'failed' && one;
+        },
+        { what: 'the delivery failed' },
+      );
+      expect(failing.requests).toHaveLength(1);
+      expect(d.attempts.map((a) => a.error)).toEqual([
+        'http_error: HTTP 500',
+        'no_endpoint: the endpoint was removed or disabled, or has no URL',
+      ]);
+    } finally {
+      await failing.close();
+    }
+  });
+
   it('when one of a tenant’s endpoints hangs, then its other endpoint still gets every event at once', async () => {
     // Another origin: the sender keeps a connection pool per origin, which a hanging path would fill.
     const stuckReceiver = await startReceiver(() => 'hang');
