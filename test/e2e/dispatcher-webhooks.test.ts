@@ -87,6 +87,44 @@ describe('outbound webhooks end to end', () => {
       event_id: req.headers['x-webhook-id'],
       event: 'message.status_updated',
       attempts: [{ attempt: 1, http_status: 200, error: null }],
+      url: `${receiver.url}/webhooks`,
+      payload: JSON.parse(req.body) as Record<string, unknown>,
+      message_id: messageLogId,
+      campaign_id: null,
     });
+  });
+
+  it('when a second endpoint is managed through the gateway, then each answer is the documented one and its test ping reaches it', async () => {
+    const api = () => request(env.gatewayUrl);
+    const added = await api()
+      .post('/api/v1/webhooks/endpoints')
+      .set(t.auth)
+      .send({ url: `${receiver.url}/second`, events: ['campaign.completed'], description: 'Second' })
+      .expect(201);
+    const id = added.body.data.endpoint_id as string;
+    expect(added.body.data).toMatchObject({ default: false, secret: expect.stringMatching(/^whsec_/) });
+    const listed = await api().get('/api/v1/webhooks/endpoints').set(t.auth).expect(200);
+    expect(listed.body.data.endpoints).toHaveLength(2);
+    await api().patch(`/api/v1/webhooks/endpoints/${id}`).set(t.auth).send({ enabled: false }).expect(200);
+    await api().post(`/api/v1/webhooks/endpoints/${id}/test`).set(t.auth).expect(422);
+    await api().patch(`/api/v1/webhooks/endpoints/${id}`).set(t.auth).send({ enabled: true }).expect(200);
+    const secret = (await api().post(`/api/v1/webhooks/endpoints/${id}/secret`).set(t.auth).expect(200)).body
+      .data.secret as string;
+    await api().post(`/api/v1/webhooks/endpoints/${id}/test`).set(t.auth).expect(202);
+    const ping = await waitFor(() => receiver.requests.find((r) => r.path === '/second'), {
+      what: 'the test ping at the second endpoint',
+    });
+    expect(ping.headers['x-webhook-signature']).toBe(
+      signaturesOf(ping, secret, added.body.data.secret as string),
+    );
+    const monitor = await api()
+      .get('/api/v1/webhooks/deliveries')
+      .query({ endpoint_id: id })
+      .set(t.auth)
+      .expect(200);
+    const deliveries = monitor.body.data.deliveries as Array<{ event: string }>;
+    expect(deliveries.map((d) => d.event)).toEqual(['webhook.test']);
+    await api().delete(`/api/v1/webhooks/endpoints/${id}`).set(t.auth).expect(200);
+    await api().delete(`/api/v1/webhooks/endpoints/${id}`).set(t.auth).expect(404);
   });
 });

@@ -23,6 +23,8 @@ export const ERROR_CODES = {
   API_KEY_NOT_FOUND: { status: 404, message: 'API key not found' },
   CHANNEL_ACCOUNT_NOT_FOUND: { status: 404, message: 'Channel account not found' },
   DELIVERY_NOT_FOUND: { status: 404, message: 'Webhook delivery not found' },
+  /** No webhook endpoint of that id for the tenant (another tenant's is not found either). */
+  WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, message: 'Webhook endpoint not found' },
   OPT_OUT_NOT_FOUND: { status: 404, message: 'Opt-out not found' },
   FLOW_NOT_FOUND: { status: 404, message: 'Flow not found' },
   MEDIA_EXPIRED: { status: 404, message: 'The upstream network no longer has this media item' },
@@ -41,6 +43,11 @@ export const ERROR_CODES = {
     message: 'The Idempotency-Key was used with a different request, or that request is still in flight',
   },
   CONFLICT: { status: 409, message: 'The resource already exists' },
+  /** POST /api/v1/webhooks/endpoints when the tenant has WEBHOOK_ENDPOINTS_MAX (10) already. */
+  WEBHOOK_ENDPOINT_LIMIT_REACHED: {
+    status: 409,
+    message: 'The tenant has the most webhook endpoints allowed (10); remove one first',
+  },
   INVITE_EXPIRED: { status: 410, message: 'The invite link has expired or was already used' },
   RESET_LINK_EXPIRED: {
     status: 410,

@@ -21,6 +21,8 @@ describe('the dashboard in headless Chromium against the real stack', () => {
   let other: TenantFixture;
   let receiver: Awaited<ReturnType<typeof startSigningReceiver>>;
   let inbox: SmtpInbox;
+  /** The second endpoint's receiver: message statuses only, with a secret of its own. */
+  let statusReceiver: Awaited<ReturnType<typeof startSigningReceiver>>;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -38,6 +40,7 @@ describe('the dashboard in headless Chromium against the real stack', () => {
     t = await createTenant(env.stack);
     other = await createTenant(env.stack);
     receiver = await startSigningReceiver();
+    statusReceiver = await startSigningReceiver();
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
@@ -49,6 +52,7 @@ describe('the dashboard in headless Chromium against the real stack', () => {
   afterAll(async () => {
     await browser?.close();
     await receiver?.close();
+    await statusReceiver?.close();
     await env?.stop();
     await inbox?.close();
     writeFileSync(join(SHOTS, 'figures.json'), `${JSON.stringify(figures, null, 2)}\n`);
@@ -148,6 +152,25 @@ describe('the dashboard in headless Chromium against the real stack', () => {
     expect(await page.getByText(receiver.state.secret).count()).toBe(0);
   });
 
+  it('when a second endpoint is added for message statuses, then its own secret is shown once and it is listed', async () => {
+    const form = page.getByRole('form', { name: 'Add endpoint' });
+    await form.getByLabel('New endpoint URL').fill(statusReceiver.url);
+    await form.getByLabel('Description').fill('Status mirror');
+    await form.getByLabel('All events').uncheck();
+    await form.getByLabel('message.status_updated').check();
+    await form.getByRole('button', { name: 'Add endpoint' }).click();
+    statusReceiver.state.secret = (await page.getByTestId('endpoint-secret').textContent()) ?? '';
+    expect(statusReceiver.state.secret).toMatch(/^whsec_/);
+    expect(statusReceiver.state.secret).not.toBe(receiver.state.secret);
+    const item = page.getByRole('listitem', { name: 'Endpoint Status mirror' });
+    await item.getByText('Events: message.status_updated').waitFor();
+    await page
+      .getByRole('listitem', { name: `Endpoint ${receiver.url}` })
+      .getByText('default')
+      .waitFor();
+    expect(await unlabelled(page)).toEqual([]);
+  });
+
   it('when a template is sent from the form, then its status is followed to read without a reload', async () => {
     await page.getByRole('link', { name: 'Send a message' }).click();
     sentPhone = `+${randomPhone()}`;
@@ -178,6 +201,52 @@ describe('the dashboard in headless Chromium against the real stack', () => {
     await page.getByTestId('message-status').filter({ hasText: 'read' }).waitFor();
     await page.getByRole('list', { name: 'Status timeline' }).waitFor();
     await shot(page, 'message');
+  });
+
+  it('when the health monitor is filtered by the second endpoint, then a status delivery shows its payload and leads to its message', async () => {
+    await waitFor(
+      () => statusReceiver.received.some((r) => r.verified && r.body.includes(`"message_log_id":${sentId}`)),
+      { what: 'a signed status of the sent message at the second endpoint', timeoutMs: 20_000 },
+    );
+    await page.getByRole('link', { name: 'Health monitor' }).click();
+    await page
+      .getByRole('combobox', { name: 'Endpoint', exact: true })
+      .selectOption({ label: 'Status mirror' });
+    // The summary names the endpoint once its filtered page has arrived (the page before stays until then).
+    await page.getByRole('region', { name: 'Endpoint health' }).getByText(statusReceiver.url).waitFor();
+    const row = page
+      .getByRole('row')
+      .filter({ hasText: 'message.status_updated' })
+      .filter({ hasText: statusReceiver.url })
+      .first();
+    await row.waitFor();
+    expect(await page.getByRole('row').filter({ hasText: 'webhook.test' }).count()).toBe(0);
+    await row.getByText('Payload', { exact: true }).click();
+    await row.getByText(`"message_log_id": ${sentId}`).waitFor();
+    expect(await unlabelled(page)).toEqual([]);
+    await shot(page, 'health-monitor-endpoint');
+    await row.getByRole('link', { name: `Message #${sentId}` }).click();
+    await page.getByRole('heading', { name: `Message #${sentId}` }).waitFor();
+  });
+
+  it('when the second endpoint is edited, given a new secret, disabled and deleted, then the list follows each change', async () => {
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    const item = page.getByRole('listitem', { name: 'Endpoint Status mirror' });
+    await item.getByRole('button', { name: 'Edit Status mirror' }).click();
+    const form = item.getByRole('form', { name: 'Update Status mirror' });
+    await form.getByLabel('message.received').check();
+    await form.getByRole('button', { name: 'Update Status mirror' }).click();
+    await item.getByText('Events: message.status_updated, message.received').waitFor();
+    await item.getByRole('button', { name: 'New signing secret for Status mirror' }).click();
+    const secret = (await item.getByTestId('endpoint-secret').textContent()) ?? '';
+    expect(secret).toMatch(/^whsec_/);
+    expect(secret).not.toBe(statusReceiver.state.secret);
+    await item.getByRole('button', { name: 'Disable Status mirror' }).click();
+    await item.getByText('disabled', { exact: true }).waitFor();
+    page.once('dialog', (d) => void d.accept());
+    await item.getByRole('button', { name: 'Delete Status mirror' }).click();
+    await item.waitFor({ state: 'detached' });
+    await page.getByRole('listitem', { name: `Endpoint ${receiver.url}` }).waitFor();
   });
 
   it('when the receiver fails, then the health monitor shows the failed delivery and Redeliver delivers it', async () => {

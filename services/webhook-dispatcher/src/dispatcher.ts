@@ -20,6 +20,7 @@ import type { DispatcherDeps } from './domain/dispatcher-deps';
 import { purgeOldDeliveries } from './domain/purge-old-deliveries.use-case';
 import { registerConsumers } from './entry-points/consumers/domain-events.consumer';
 import { deliveriesRoutes } from './entry-points/http/deliveries.routes';
+import { endpointsRoutes } from './entry-points/http/endpoints.routes';
 import { settingsRoutes } from './entry-points/http/settings.routes';
 
 export interface DispatcherService extends ServiceRuntime {
@@ -72,6 +73,7 @@ export async function createDispatcherService(config: DispatcherConfig): Promise
       routes: (router) => {
         settingsRoutes(router, deps);
         deliveriesRoutes(router, deps);
+        endpointsRoutes(router, deps);
       },
     },
     consumers: () => registerConsumers(amqp, deps),

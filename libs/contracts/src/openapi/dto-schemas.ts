@@ -57,6 +57,27 @@ export const TEMPLATE_FLAG: JsonSchema = {
     'approves or reinstates it; null when not flagged',
 };
 
+/** A webhook endpoint (WebhookEndpointDto). */
+const WEBHOOK_ENDPOINT_FIELDS: Record<string, JsonSchema> = {
+  endpoint_id: ulid,
+  url: str,
+  events: nullable({
+    type: 'array',
+    items: oneOf(WEBHOOK_EVENTS),
+    description: 'Events sent to it; null sends all (webhook.test always goes)',
+  }),
+  description: nullable(str),
+  enabled: { type: 'boolean' },
+  default: {
+    type: 'boolean',
+    description:
+      'The default endpoint: the one of /api/v1/webhooks/settings and of POST /api/v1/webhooks/test',
+  },
+  secret_set: { type: 'boolean' },
+  created_at: instant,
+  updated_at: instant,
+};
+
 export const DTO_SCHEMAS: Record<string, JsonSchema> = {
   Pagination: object({ current_page: int, per_page: int, total: int, last_page: int }),
   SendAcknowledgement: object({
@@ -236,6 +257,16 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     secret_set: { type: 'boolean' },
   }),
   WebhookSecret: object({ secret: { type: 'string', pattern: '^whsec_' } }),
+  WebhookEndpoint: object(WEBHOOK_ENDPOINT_FIELDS),
+  WebhookEndpointCreated: object({
+    ...WEBHOOK_ENDPOINT_FIELDS,
+    secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret, shown this once' },
+  }),
+  WebhookEndpointList: object({
+    endpoints: { type: 'array', items: ref('WebhookEndpoint') },
+    max_endpoints: { ...int, description: 'The most endpoints a tenant may have' },
+  }),
+  WebhookEndpointDeleted: object({ endpoint_id: ulid, deleted: { const: true } }),
   WebhookTest: object({ delivery_id: str }),
   WebhookRedelivery: object({ delivery_id: str, event_id: str }),
   WebhookDeliveryList: object({
@@ -247,6 +278,25 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
         event: oneOf(WEBHOOK_EVENTS),
         status: oneOf(WEBHOOK_DELIVERY_STATUSES),
         created_at: instant,
+        endpoint_id: nullable({
+          ...ulid,
+          description: 'The endpoint it goes to (it may have been removed since)',
+        }),
+        url: nullable({ type: 'string', description: 'Where it was last sent, or else where it goes now' }),
+        payload: {
+          type: 'object',
+          additionalProperties: true,
+          description: "The event's body as sent (its fields per event: see the webhook events)",
+        },
+        message_id: nullable({
+          type: 'integer',
+          description: 'The message log the event is about (`message.status_updated`), else null',
+        }),
+        campaign_id: nullable({
+          type: 'string',
+          description:
+            "The campaign the event is about (`campaign.*`, a campaign's message status), else null",
+        }),
         attempts: {
           type: 'array',
           description:

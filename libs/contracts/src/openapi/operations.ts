@@ -31,7 +31,12 @@ import {
   updateConversationSchema,
 } from '../schemas/conversations';
 import { listTemplatesQuerySchema, submitTemplateSchema } from '../schemas/templates';
-import { webhookDeliveriesQuerySchema, webhookSettingsSchema } from '../schemas/webhooks';
+import {
+  createWebhookEndpointSchema,
+  updateWebhookEndpointSchema,
+  webhookDeliveriesQuerySchema,
+  webhookSettingsSchema,
+} from '../schemas/webhooks';
 
 /** apiKey: an API key or a dashboard session (with its CSRF token); session: the dashboard's cookie only. */
 export type Auth = 'apiKey' | 'admin' | 'none' | 'upstream' | 'session';
@@ -322,6 +327,51 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     status: 202,
     data: 'WebhookRedelivery',
     errors: ['DELIVERY_NOT_FOUND'],
+  }),
+  listWebhookEndpoints: api({
+    summary: "The tenant's webhook endpoints, the default (the settings') first",
+    tag: 'Webhooks',
+    status: 200,
+    data: 'WebhookEndpointList',
+    errors: [],
+  }),
+  createWebhookEndpoint: api({
+    summary: 'Add a webhook endpoint with its own event filter; its signing secret is answered this once',
+    tag: 'Webhooks',
+    body: createWebhookEndpointSchema,
+    status: 201,
+    data: 'WebhookEndpointCreated',
+    errors: ['VALIDATION_ERROR', 'WEBHOOK_ENDPOINT_LIMIT_REACHED'],
+  }),
+  updateWebhookEndpoint: api({
+    summary: "Change a webhook endpoint's URL, event filter, description or enabled flag",
+    tag: 'Webhooks',
+    body: updateWebhookEndpointSchema,
+    status: 200,
+    data: 'WebhookEndpoint',
+    errors: ['VALIDATION_ERROR', 'WEBHOOK_ENDPOINT_NOT_FOUND'],
+  }),
+  deleteWebhookEndpoint: api({
+    summary: 'Remove a webhook endpoint (its pending deliveries fail; the oldest other becomes the default)',
+    tag: 'Webhooks',
+    status: 200,
+    data: 'WebhookEndpointDeleted',
+    errors: ['WEBHOOK_ENDPOINT_NOT_FOUND'],
+  }),
+  rotateWebhookEndpointSecret: api({
+    summary:
+      'Generate a new signing secret for one endpoint (returned once; the old one signs beside it 24 h)',
+    tag: 'Webhooks',
+    status: 200,
+    data: 'WebhookSecret',
+    errors: ['WEBHOOK_ENDPOINT_NOT_FOUND'],
+  }),
+  sendWebhookEndpointTest: api({
+    summary: 'Send a webhook.test event to one endpoint now (422 VALIDATION_ERROR while it is disabled)',
+    tag: 'Webhooks',
+    status: 202,
+    data: 'WebhookTest',
+    errors: ['VALIDATION_ERROR', 'WEBHOOK_ENDPOINT_NOT_FOUND'],
   }),
   listNotifications: api({
     summary: 'Notifications: live-chat requests and template reviews',

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { WEBHOOK_EVENTS, type WebhookEventName } from '../events';
-import { paginationQuerySchema, type Pagination } from './common';
+import { paginationQuerySchema, ulidSchema, type Pagination } from './common';
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 
@@ -80,11 +80,22 @@ export interface WebhookDeliveryDto {
   status: WebhookDeliveryStatus;
   created_at: string;
   attempts: WebhookDeliveryAttemptDto[];
+  /** The endpoint it goes to (it may have been removed since); null for a delivery older than endpoint ids. */
+  endpoint_id: string | null;
+  /** Where it was last sent, or else where it goes now; null when neither is known. */
+  url: string | null;
+  /** The event's body as sent, the same on every attempt. */
+  payload: Record<string, unknown>;
+  /** The message log the event is about (`message.status_updated`), else null. */
+  message_id: number | null;
+  /** The campaign the event is about (`campaign.*`, a campaign's `message.status_updated`), else null. */
+  campaign_id: string | null;
 }
 
 export interface WebhookDeliveriesQuery {
   status?: WebhookDeliveryStatus;
   event?: WebhookEventName;
+  endpoint_id?: string;
   page: number;
   per_page: number;
 }
@@ -93,6 +104,7 @@ export interface WebhookDeliveriesQuery {
 export const webhookDeliveriesQuerySchema = Joi.object<WebhookDeliveriesQuery>({
   status: Joi.string().valid(...WEBHOOK_DELIVERY_STATUSES),
   event: Joi.string().valid(...WEBHOOK_EVENTS),
+  endpoint_id: ulidSchema.description("Only this endpoint's deliveries (and its health in `endpoint`)"),
   ...paginationQuerySchema,
 });
 
@@ -121,4 +133,81 @@ export interface WebhookDeliveryListDto {
   deliveries: WebhookDeliveryDto[];
   pagination: Pagination;
   endpoint: WebhookEndpointHealthDto;
+}
+
+/** The most endpoints a tenant may have (the default one included). */
+export const WEBHOOK_ENDPOINTS_MAX = 10;
+export const WEBHOOK_ENDPOINT_DESCRIPTION_MAX_LENGTH = 200;
+
+const endpointUrl = Joi.string()
+  .uri({ scheme: ['https', 'http'] })
+  .max(WEBHOOK_URL_MAX_LENGTH);
+const endpointEvents = Joi.array()
+  .items(Joi.string().valid(...WEBHOOK_EVENTS))
+  .unique()
+  .allow(null)
+  .description('Events to send; null or empty sends all; webhook.test always goes');
+const endpointDescription = Joi.string()
+  .trim()
+  .max(WEBHOOK_ENDPOINT_DESCRIPTION_MAX_LENGTH)
+  .allow(null, '')
+  .description('A note for people, e.g. "billing system"');
+
+export interface CreateWebhookEndpointRequest {
+  url: string;
+  events: WebhookEventName[] | null;
+  description: string | null;
+}
+
+/** POST /api/v1/webhooks/endpoints. */
+export const createWebhookEndpointSchema = Joi.object<CreateWebhookEndpointRequest>({
+  url: endpointUrl.required().description('Receiver URL (https in production)'),
+  events: endpointEvents.default(null),
+  description: endpointDescription.default(null),
+});
+
+export interface UpdateWebhookEndpointRequest {
+  url?: string;
+  events?: WebhookEventName[] | null;
+  description?: string | null;
+  enabled?: boolean;
+}
+
+/** PATCH /api/v1/webhooks/endpoints/{id}: only the fields given change. */
+export const updateWebhookEndpointSchema = Joi.object<UpdateWebhookEndpointRequest>({
+  url: endpointUrl.description('Receiver URL (https in production)'),
+  events: endpointEvents,
+  description: endpointDescription,
+  enabled: Joi.boolean().description('A disabled endpoint gets no new deliveries; its pending ones fail'),
+}).min(1);
+
+/** One of the tenant's endpoints (its secret never shown but once). */
+export interface WebhookEndpointDto {
+  endpoint_id: string;
+  url: string;
+  events: WebhookEventName[] | null;
+  description: string | null;
+  enabled: boolean;
+  /** The tenant's default endpoint: the one of /api/v1/webhooks/settings and of POST /api/v1/webhooks/test. */
+  default: boolean;
+  secret_set: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** GET /api/v1/webhooks/endpoints answer. */
+export interface WebhookEndpointListDto {
+  endpoints: WebhookEndpointDto[];
+  max_endpoints: number;
+}
+
+/** POST /api/v1/webhooks/endpoints answer: the endpoint and its `whsec_` secret, shown this once. */
+export interface WebhookEndpointCreatedDto extends WebhookEndpointDto {
+  secret: string;
+}
+
+/** DELETE /api/v1/webhooks/endpoints/{id} answer. */
+export interface WebhookEndpointDeletedDto {
+  endpoint_id: string;
+  deleted: true;
 }

@@ -31,6 +31,7 @@ export const EVERY_EVENT_LISTED: [Exclude<WebhookEvent, (typeof WEBHOOK_EVENTS)[
 
 const settingsKey = ['webhook-settings'] as const;
 const deliveriesKey = ['webhook-deliveries'] as const;
+const endpointsKey = ['webhook-endpoints'] as const;
 
 export function useWebhookSettings() {
   return useQuery({
@@ -44,15 +45,21 @@ export function useSaveWebhookSettings() {
   return useMutation({
     mutationFn: async (body: { url: string | null; events: WebhookEvent[] | null }) =>
       unwrap(await api.PUT('/api/v1/webhooks/settings', { body })),
-    onSuccess: (settings) => client.setQueryData(settingsKey, settings),
+    onSuccess: (settings) => {
+      client.setQueryData(settingsKey, settings);
+      // The settings are the default endpoint's.
+      return refresh(client, endpointsKey);
+    },
   });
 }
 
 /** Generates (or rotates to) a new signing secret; the answer is the only time it is shown. */
 export function useRotateSecret() {
-  return useRefreshingMutation(settingsKey, async () =>
-    unwrap(await api.POST('/api/v1/webhooks/settings/secret')),
-  );
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async () => unwrap(await api.POST('/api/v1/webhooks/settings/secret')),
+    onSuccess: () => Promise.all([refresh(client, settingsKey), refresh(client, endpointsKey)]),
+  });
 }
 
 export function useSendTest() {
@@ -77,3 +84,55 @@ export function useRedeliver() {
     unwrap(await api.POST('/api/v1/webhooks/deliveries/{id}/redeliver', { params: { path: { id } } })),
   );
 }
+
+export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
+
+/** The tenant's endpoints, the default (the settings') first. */
+export function useWebhookEndpoints() {
+  return useQuery({
+    queryKey: endpointsKey,
+    queryFn: async () => unwrap(await api.GET('/api/v1/webhooks/endpoints')),
+  });
+}
+
+/** Adds an endpoint; the answer holds its signing secret, shown this once. */
+export function useAddEndpoint() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: { url: string; events: WebhookEvent[] | null; description: string | null }) =>
+      unwrap(await api.POST('/api/v1/webhooks/endpoints', { body })),
+    onSuccess: () => Promise.all([refresh(client, endpointsKey), refresh(client, settingsKey)]),
+  });
+}
+
+type EndpointChanges = NonNullable<
+  operations['updateWebhookEndpoint']['requestBody']
+>['content']['application/json'];
+
+export function useUpdateEndpoint() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, changes }: { id: string; changes: EndpointChanges }) =>
+      unwrap(await api.PATCH('/api/v1/webhooks/endpoints/{id}', { params: { path: { id } }, body: changes })),
+    onSuccess: () => Promise.all([refresh(client, endpointsKey), refresh(client, settingsKey)]),
+  });
+}
+
+export function useDeleteEndpoint() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) =>
+      unwrap(await api.DELETE('/api/v1/webhooks/endpoints/{id}', { params: { path: { id } } })),
+    onSuccess: () => Promise.all([refresh(client, endpointsKey), refresh(client, settingsKey)]),
+  });
+}
+
+/** One endpoint's new signing secret; the answer is the only time it is shown. */
+export function useRotateEndpointSecret() {
+  return useRefreshingMutation(endpointsKey, async (id: string) =>
+    unwrap(await api.POST('/api/v1/webhooks/endpoints/{id}/secret', { params: { path: { id } } })),
+  );
+}
+
+const refresh = (client: ReturnType<typeof useQueryClient>, queryKey: readonly unknown[]) =>
+  client.invalidateQueries({ queryKey });

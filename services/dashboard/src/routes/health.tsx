@@ -1,13 +1,16 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import {
   useDeliveries,
   useRedeliver,
+  useWebhookEndpoints,
   WEBHOOK_EVENTS,
   type Delivery,
   type DeliveryList,
   type DeliveryQuery,
 } from '../api/webhooks';
 import { when } from '../components/format';
+import { readableError } from '../components/webhook-error';
 import { PagedTable, type ListSpec } from '../components/paged-table';
 import { ErrorMessage, QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
@@ -28,7 +31,7 @@ function EndpointSummary({ endpoint }: { endpoint: DeliveryList['endpoint'] }) {
       <div>
         <span className="muted">Last error</span>{' '}
         {endpoint.last_error
-          ? `${when(endpoint.last_error.at)}: ${endpoint.last_error.error}${endpoint.last_error.http_status ? ` (HTTP ${endpoint.last_error.http_status})` : ''}`
+          ? `${when(endpoint.last_error.at)}: ${readableError(endpoint.last_error.error, endpoint.last_error.http_status)}`
           : 'none'}
       </div>
     </section>
@@ -42,8 +45,8 @@ function Attempts({ delivery }: { delivery: Delivery }) {
       <ol className="attempts">
         {delivery.attempts.map((a) => (
           <li key={a.attempt}>
-            #{a.attempt} {when(a.at)} · HTTP {a.http_status ?? '—'} · {a.duration_ms ?? '—'} ms
-            {a.error ? ` · ${a.error}` : ''}
+            #{a.attempt} {when(a.at)} · {a.duration_ms ?? '—'} ms ·{' '}
+            {a.error ? readableError(a.error, a.http_status) : `HTTP ${a.http_status ?? '—'}`}
             {a.response_excerpt ? <pre>{a.response_excerpt}</pre> : null}
           </li>
         ))}
@@ -70,11 +73,45 @@ function RedeliverButton({ delivery }: { delivery: Delivery }) {
   );
 }
 
+/** The event's body as sent, shown on demand; React escapes every value. */
+function Payload({ delivery }: { delivery: Delivery }) {
+  return (
+    <details>
+      <summary aria-label={`Payload of ${delivery.event_id}`}>Payload</summary>
+      <pre className="payload">{JSON.stringify(delivery.payload, null, 2)}</pre>
+    </details>
+  );
+}
+
+/** Where the event leads: its message's page, its campaign's page. */
+function Subject({ delivery }: { delivery: Delivery }) {
+  if (delivery.message_id === null && delivery.campaign_id === null) return '—';
+  return (
+    <span className="stack">
+      {delivery.message_id !== null && (
+        <Link to={`/messages/${delivery.message_id}`}>Message #{delivery.message_id}</Link>
+      )}
+      {delivery.campaign_id !== null && <Link to={`/campaigns/${delivery.campaign_id}`}>Campaign</Link>}
+    </span>
+  );
+}
+
 const DELIVERY_LIST: ListSpec<Delivery> = {
   columns: [
     { header: 'Created', cell: (d) => when(d.created_at) },
-    { header: 'Event', cell: (d) => d.event },
+    {
+      header: 'Event',
+      cell: (d) => (
+        <span className="stack">
+          {d.event}
+          <code className="muted">{d.event_id}</code>
+        </span>
+      ),
+    },
+    { header: 'Endpoint', cell: (d) => (d.url ? <code>{d.url}</code> : '—') },
     { header: 'Status', cell: (d) => <StatusBadge status={d.status} /> },
+    { header: 'About', cell: (d) => <Subject delivery={d} /> },
+    { header: 'Payload', cell: (d) => <Payload delivery={d} /> },
     { header: 'Attempts', cell: (d) => <Attempts delivery={d} /> },
     { header: 'Action', cell: (d) => <RedeliverButton delivery={d} /> },
   ],
@@ -83,10 +120,14 @@ const DELIVERY_LIST: ListSpec<Delivery> = {
   rowKey: (d) => d.delivery_id,
 };
 
-/** Every delivery and its attempts, filters by status and event, Redeliver; the endpoint's health on top. */
+/**
+ * Every delivery with its event id, endpoint, payload, what it is about and its attempts; filters by status,
+ * event and endpoint; Redeliver. The health of the endpoint chosen (or of all) on top.
+ */
 export function HealthScreen() {
   const [query, setQuery] = useState<DeliveryQuery>({ page: 1, per_page: 50 });
   const deliveries = useDeliveries(query);
+  const endpoints = useWebhookEndpoints();
   return (
     <>
       <h1>Webhook health monitor</h1>
@@ -121,6 +162,20 @@ export function HealthScreen() {
             {WEBHOOK_EVENTS.map((ev) => (
               <option key={ev} value={ev}>
                 {ev}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Endpoint
+          <select
+            value={query.endpoint_id ?? ''}
+            onChange={(e) => setQuery({ ...query, page: 1, endpoint_id: e.target.value || undefined })}
+          >
+            <option value="">Any</option>
+            {endpoints.data?.endpoints.map((ep) => (
+              <option key={ep.endpoint_id} value={ep.endpoint_id}>
+                {ep.description ?? ep.url}
               </option>
             ))}
           </select>

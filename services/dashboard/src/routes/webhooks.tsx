@@ -5,30 +5,27 @@ import {
   useSaveWebhookSettings,
   useSendTest,
   useWebhookSettings,
-  WEBHOOK_EVENTS,
-  type WebhookEvent,
   type WebhookSettings,
 } from '../api/webhooks';
 import { CopyButton } from '../components/copy-button';
+import { EventChecks, useEventChoice } from '../components/event-checks';
 import { ErrorMessage, QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
+import { readableError } from '../components/webhook-error';
+import { EndpointsPanel } from './webhook-endpoints';
 
 function SettingsForm({ settings }: { settings: WebhookSettings }) {
   const save = useSaveWebhookSettings();
   const [url, setUrl] = useState(settings.url ?? '');
-  const [all, setAll] = useState(settings.events === null);
-  const [events, setEvents] = useState<WebhookEvent[]>(settings.events ?? []);
-  const toggle = (event: WebhookEvent) =>
-    setEvents((current) =>
-      current.includes(event) ? current.filter((e) => e !== event) : [...current, event],
-    );
+  const choice = useEventChoice(settings.events);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    save.mutate({ url: url.trim() === '' ? null : url.trim(), events: all ? null : events });
+    save.mutate({ url: url.trim() === '' ? null : url.trim(), events: choice.value() });
   };
   return (
     <form onSubmit={submit} className="stack card" aria-labelledby="endpoint-heading">
-      <h2 id="endpoint-heading">Endpoint</h2>
+      <h2 id="endpoint-heading">Default endpoint</h2>
+      <p className="muted">The endpoint of the settings API and of Send Test.</p>
       <label>
         Webhook URL
         <input
@@ -38,22 +35,7 @@ function SettingsForm({ settings }: { settings: WebhookSettings }) {
           onChange={(e) => setUrl(e.target.value)}
         />
       </label>
-      <fieldset>
-        <legend>Events to send</legend>
-        <label className="inline">
-          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> All events
-        </label>
-        {!all && (
-          <div className="checks">
-            {WEBHOOK_EVENTS.filter((e) => e !== 'webhook.test').map((event) => (
-              <label key={event} className="inline">
-                <input type="checkbox" checked={events.includes(event)} onChange={() => toggle(event)} />{' '}
-                {event}
-              </label>
-            ))}
-          </div>
-        )}
-      </fieldset>
+      <EventChecks legend="Events to send" choice={choice} />
       {save.isError && <ErrorMessage error={save.error} />}
       {save.isSuccess && <p role="status">Saved.</p>}
       <button type="submit" className="primary" disabled={save.isPending}>
@@ -113,7 +95,7 @@ function SendTestPanel() {
             <>
               Test <StatusBadge status={delivery.status} />
               {last ? ` · HTTP ${last.http_status ?? '—'} in ${last.duration_ms ?? '—'} ms` : ''}
-              {last?.error ? ` · ${last.error}` : ''}
+              {last?.error ? ` · ${readableError(last.error, last.http_status)}` : ''}
             </>
           ) : (
             'Test sent, waiting for the outcome…'
@@ -127,7 +109,7 @@ function SendTestPanel() {
   );
 }
 
-/** The webhook endpoint, its event filter, the signing secret and Send Test. */
+/** The default endpoint (the settings'), its signing secret and Send Test; then every endpoint of the tenant. */
 export function WebhooksScreen() {
   const settings = useWebhookSettings();
   return (
@@ -142,6 +124,7 @@ export function WebhooksScreen() {
           </div>
         )}
       </QueryState>
+      <EndpointsPanel />
     </>
   );
 }

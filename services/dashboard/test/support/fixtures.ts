@@ -42,6 +42,11 @@ export function listFixtures(n: number): Record<string, unknown> {
     attempts: [
       { attempt: 1, at: at(i), duration_ms: 12, http_status: 200, error: null, response_excerpt: 'ok' },
     ],
+    endpoint_id: ulidOf(1),
+    url: 'https://example.com/hooks',
+    payload: { event: 'message.status_updated', tenant_id: 1, timestamp: at(i), message_log_id: i + 1 },
+    message_id: i + 1,
+    campaign_id: null,
   }));
   const accounts: Schemas['ChannelAccountSummary'][] = Array.from({ length: n }, (_, i) => ({
     channel_account_id: ulidOf(i),

@@ -7,6 +7,7 @@ import { RetentionIndex1764000000002 } from './migrations/1764000000002-retentio
 import { EventTraceparent1764000000003 } from './migrations/1764000000003-event-traceparent';
 import { RecordAndClaim1764000000004 } from './migrations/1764000000004-record-and-claim';
 import { StoreAndLease1764000000005 } from './migrations/1764000000005-store-and-lease';
+import { EndpointsPerTenant1766740000000 } from './migrations/1766740000000-endpoints-per-tenant';
 
 export const DISPATCHER_SCHEMA = 'dispatcher';
 
@@ -23,6 +24,7 @@ export function createDispatcherDataSource(config: DispatcherConfig): DataSource
       EventTraceparent1764000000003,
       RecordAndClaim1764000000004,
       StoreAndLease1764000000005,
+      EndpointsPerTenant1766740000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'webhook-dispatcher',

@@ -15,6 +15,9 @@ interface DeliveryRow {
   event: WebhookEventName;
   status: WebhookDeliveryStatus;
   created_at: Date;
+  endpoint_id: string | null;
+  endpoint_url: string | null;
+  body: string;
 }
 
 interface AttemptRow {
@@ -25,9 +28,11 @@ interface AttemptRow {
   http_status: number | null;
   error: string | null;
   response_excerpt: string | null;
+  url: string | null;
 }
 
-const FILTER = `tenant_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR event = $3)`;
+const FILTER = `d.tenant_id = $1 AND ($2::text IS NULL OR d.status = $2) AND ($3::text IS NULL OR d.event = $3)
+  AND ($4::text IS NULL OR d.endpoint_id = $4)`;
 
 /** The health monitor's reads of deliveries and attempts, and redelivery. */
 export class DeliveryLogRepository implements DeliveryLog {
@@ -38,26 +43,32 @@ export class DeliveryLogRepository implements DeliveryLog {
     tenantId: number,
     q: WebhookDeliveriesQuery,
   ): Promise<{ total: number; deliveries: DeliveryView[] }> {
-    const params = [tenantId, q.status ?? null, q.event ?? null];
+    const params = [tenantId, q.status ?? null, q.event ?? null, q.endpoint_id ?? null];
     const [{ total }] = await queryRows<{ total: number }>(
       this.ds,
-      `SELECT count(*)::int AS total FROM dispatcher.deliveries WHERE ${FILTER}`,
+      `SELECT count(*)::int AS total FROM dispatcher.deliveries d WHERE ${FILTER}`,
       params,
     );
+    // The body is the event's, stored once for all its deliveries; the endpoint's URL as it is now.
     const rows = await queryRows<DeliveryRow>(
       this.ds,
-      `SELECT id, event_id, event, status, created_at FROM dispatcher.deliveries WHERE ${FILTER}
-        ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
+      `SELECT d.id, d.event_id, d.event, d.status, d.created_at, d.endpoint_id, p.url AS endpoint_url, e.body
+         FROM dispatcher.deliveries d JOIN dispatcher.events e ON e.id = d.event_id
+         LEFT JOIN dispatcher.endpoints p ON p.id = d.endpoint_id AND p.tenant_id = d.tenant_id
+        WHERE ${FILTER}
+        ORDER BY d.created_at DESC, d.id DESC LIMIT $5 OFFSET $6`,
       [...params, q.per_page, (q.page - 1) * q.per_page],
     );
     const attempts = await queryRows<AttemptRow>(
       this.ds,
-      `SELECT delivery_id, attempt, at, duration_ms, http_status, error, response_excerpt
+      `SELECT delivery_id, attempt, at, duration_ms, http_status, error, response_excerpt, url
          FROM dispatcher.delivery_attempts WHERE delivery_id = ANY($1) ORDER BY delivery_id, attempt`,
       [rows.map((r) => r.id)],
     );
     const byDelivery = new Map<string, AttemptView[]>();
+    const lastUrl = new Map<string, string | null>();
     for (const a of attempts) {
+      lastUrl.set(a.delivery_id, a.url);
       const view: AttemptView = {
         attempt: a.attempt,
         at: a.at,
@@ -77,20 +88,24 @@ export class DeliveryLogRepository implements DeliveryLog {
         status: r.status,
         createdAt: r.created_at,
         attempts: byDelivery.get(r.id) ?? [],
+        endpointId: r.endpoint_id,
+        url: lastUrl.get(r.id) ?? r.endpoint_url,
+        body: r.body,
       })),
     };
   }
 
-  /** Outcomes of the tenant's deliveries created within the window, and its latest failed attempt. */
-  async stats(tenantId: number, windowHours: number): Promise<EndpointStats> {
+  /** Outcomes of the tenant's (or one endpoint's) deliveries created within the window, and the latest failure. */
+  async stats(tenantId: number, windowHours: number, endpointId?: string): Promise<EndpointStats> {
     const [counts] = await queryRows<{ delivered: number; failed: number; pending: number }>(
       this.ds,
       `SELECT count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
               count(*) FILTER (WHERE status = 'failed')::int AS failed,
               count(*) FILTER (WHERE status = 'pending')::int AS pending
          FROM dispatcher.deliveries
-        WHERE tenant_id = $1 AND created_at > now() - $2 * interval '1 hour'`,
-      [tenantId, windowHours],
+        WHERE tenant_id = $1 AND created_at > now() - $2 * interval '1 hour'
+          AND ($3::text IS NULL OR endpoint_id = $3)`,
+      [tenantId, windowHours, endpointId ?? null],
     );
     const [last] = await queryRows<{
       at: Date;
@@ -99,9 +114,12 @@ export class DeliveryLogRepository implements DeliveryLog {
       error: string;
     }>(
       this.ds,
-      `SELECT at, delivery_id, http_status, error FROM dispatcher.delivery_attempts
-        WHERE tenant_id = $1 AND error IS NOT NULL ORDER BY id DESC LIMIT 1`,
-      [tenantId],
+      `SELECT a.at, a.delivery_id, a.http_status, a.error FROM dispatcher.delivery_attempts a
+        WHERE a.tenant_id = $1 AND a.error IS NOT NULL
+          AND ($2::text IS NULL OR EXISTS (SELECT 1 FROM dispatcher.deliveries d
+                                            WHERE d.id = a.delivery_id AND d.endpoint_id = $2))
+        ORDER BY a.id DESC LIMIT 1`,
+      [tenantId, endpointId ?? null],
     );
     return {
       ...counts,
@@ -119,8 +137,9 @@ export class DeliveryLogRepository implements DeliveryLog {
   ): Promise<{ deliveryId: string; eventId: string } | undefined> {
     const [row] = await queryRows<{ id: string; event_id: string }>(
       this.ds,
-      `INSERT INTO dispatcher.deliveries (id, event_id, tenant_id, event, redelivery_of)
-       SELECT $3, event_id, tenant_id, event, id FROM dispatcher.deliveries WHERE id = $1 AND tenant_id = $2
+      `INSERT INTO dispatcher.deliveries (id, event_id, tenant_id, event, endpoint_id, redelivery_of)
+       SELECT $3, event_id, tenant_id, event, endpoint_id, id FROM dispatcher.deliveries
+        WHERE id = $1 AND tenant_id = $2
        RETURNING id, event_id`,
       [deliveryId, tenantId, newId],
     );

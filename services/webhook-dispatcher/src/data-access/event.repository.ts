@@ -42,10 +42,11 @@ export class EventRepository implements WebhookEvents {
   }
 
   /**
-   * In one statement (so atomically; the function of migration 1764000000005), for each event whose tenant has a
-   * URL and whose filter admits it: stores the event and a pending delivery, leased at once when the worker has
-   * room and the endpoint a free slot. Answers, per event, its delivery, or undefined when there is no endpoint,
-   * the filter drops the event, or the event id is already stored (a redelivered domain event).
+   * In one statement (so atomically; the function of migration 1766740000000), for each event some endpoint of its
+   * tenant takes (enabled, with a URL, its filter admitting the event): stores the event once and a pending
+   * delivery per such endpoint, leased at once when the worker has room and the endpoint a free slot. Answers, per
+   * event, its first delivery, or undefined when no endpoint takes it or the event id is already stored (a
+   * redelivered domain event).
    */
   async recordWithDeliveries(events: NewWebhookEvent[]): Promise<Array<StoredDelivery | undefined>> {
     // A batch may hold the same event twice (a redelivery arriving with the original): one of them is stored.
@@ -63,7 +64,7 @@ export class EventRepository implements WebhookEvents {
           unique.map((e) => e.event),
           unique.map((e) => e.body),
           unique.map((e) => e.deliveryId),
-          unique.map((e) => e.ignoreFilter),
+          unique.map((e) => e.endpointId ?? null),
           unique.map((e) => e.traceparent ?? null),
           reserved,
           this.lease.perEndpoint,
@@ -79,9 +80,16 @@ export class EventRepository implements WebhookEvents {
     const leased: ClaimedDelivery[] = [];
     const created = new Map<string, StoredDelivery>();
     for (const r of rows) {
-      created.set(r.event_id, { deliveryId: r.id, leased: r.leased });
       const e = byId.get(r.event_id);
-      if (!r.leased || !e) continue;
+      if (!e) continue;
+      // The delivery that took the id given is the one answered; `leased` is false if any other waits.
+      const seen = created.get(r.event_id);
+      const first = seen === undefined || r.id === e.deliveryId;
+      created.set(r.event_id, {
+        deliveryId: first ? r.id : seen.deliveryId,
+        leased: r.leased && (seen?.leased ?? true),
+      });
+      if (!r.leased) continue;
       leased.push({
         id: r.id,
         tenantId: e.tenantId,
@@ -96,9 +104,6 @@ export class EventRepository implements WebhookEvents {
     }
     this.taker.adopt(leased, reserved);
     // Only the submitter whose copy was stored gets the delivery; another copy in the same batch gets none.
-    return events.map((e) => {
-      const stored = created.get(e.id);
-      return stored?.deliveryId === e.deliveryId ? stored : undefined;
-    });
+    return events.map((e) => (byId.get(e.id) === e ? created.get(e.id) : undefined));
   }
 }

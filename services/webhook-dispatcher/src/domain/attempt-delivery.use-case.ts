@@ -38,7 +38,7 @@ async function send(
     return {
       httpStatus: null,
       durationMs: 0,
-      error: 'no_endpoint: no webhook URL is set',
+      error: 'no_endpoint: the endpoint was removed or disabled, or has no URL',
       retryable: false,
     };
   }

@@ -1,10 +1,10 @@
 import type { WebhookSettingsDto, WebhookSettingsRequest } from '@bm/contracts';
-import { AppError } from '@bm/platform';
+import { AppError, newUlid } from '@bm/platform';
 import type { DispatcherDeps } from './dispatcher-deps';
 import { toSettingsDto } from './get-webhook-settings.use-case';
 
 /**
- * Replaces the URL and event filter (the signing secrets stay). The URL must pass the address policy as far as
+ * Replaces the default endpoint's URL and event filter (the signing secrets stay). The URL must pass the address policy as far as
  * it can be judged now; a host name is checked again, after DNS, every time a delivery connects.
  */
 export async function putWebhookSettings(
@@ -20,5 +20,5 @@ export async function putWebhookSettings(
       });
     }
   }
-  return toSettingsDto(await deps.endpoints.save(tenantId, request.url, request.events));
+  return toSettingsDto(await deps.endpoints.save(tenantId, request.url, request.events, newUlid()));
 }

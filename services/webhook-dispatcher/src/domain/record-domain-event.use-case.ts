@@ -4,8 +4,8 @@ import type { DispatcherDeps } from './dispatcher-deps';
 import { toWebhookBody, webhookEventId, type DeliverableDomainEvent } from './webhook-event';
 
 /**
- * Turns a domain event into the published webhook event and, when the tenant has an endpoint whose filter admits
- * it, stores it with its first delivery. Nothing is recorded for a tenant without a URL or for a filtered event.
+ * Turns a domain event into the published webhook event and, when some endpoint of the tenant takes it, stores it
+ * with one delivery per such endpoint. Nothing is recorded for a tenant without a URL or for a filtered event.
  * Idempotent: a domain event delivered twice maps to the same event id and is stored once.
  */
 export async function recordDomainEvent<K extends DeliverableDomainEvent>(
@@ -21,7 +21,6 @@ export async function recordDomainEvent<K extends DeliverableDomainEvent>(
     event,
     body: JSON.stringify(body),
     deliveryId: newUlid(),
-    ignoreFilter: false,
     // The consumer runs in the domain event's trace: the webhook's attempts continue it.
     traceparent: currentTraceparent(),
   });

@@ -1,4 +1,5 @@
 import type { WebhookSecretDto } from '@bm/contracts';
+import { newUlid } from '@bm/platform';
 import type { DispatcherDeps } from './dispatcher-deps';
 import { generateSecret } from './signature';
 
@@ -12,6 +13,7 @@ export async function rotateWebhookSecret(deps: DispatcherDeps, tenantId: number
     tenantId,
     deps.secrets.seal(secret),
     deps.config.DISPATCHER_SECRET_GRACE_MS,
+    newUlid(),
   );
   return { secret };
 }

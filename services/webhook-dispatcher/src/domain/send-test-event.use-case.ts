@@ -8,8 +8,16 @@ import {
 import { AppError } from '@bm/platform';
 import type { DispatcherDeps } from './dispatcher-deps';
 
-/** Queues a `webhook.test` ping through the same path as every event; it ignores the event filter. */
-export async function sendTestEvent(deps: DispatcherDeps, tenantId: number): Promise<WebhookTestDto> {
+/**
+ * Queues a `webhook.test` ping through the same path as every event, to one endpoint whatever its event filter:
+ * the one named, or else the default endpoint (that of the settings). Undefined when that endpoint takes nothing
+ * (no URL, disabled).
+ */
+export async function queueTestEvent(
+  deps: DispatcherDeps,
+  tenantId: number,
+  endpointId: string,
+): Promise<WebhookTestDto | undefined> {
   const body: WebhookEventBody<'webhook.test'> = {
     event: 'webhook.test',
     tenant_id: tenantId,
@@ -22,13 +30,21 @@ export async function sendTestEvent(deps: DispatcherDeps, tenantId: number): Pro
     event: 'webhook.test',
     body: JSON.stringify(body),
     deliveryId: ulid(),
-    ignoreFilter: true,
+    endpointId,
   });
-  if (stored === undefined) {
+  if (stored === undefined) return undefined;
+  if (!stored.leased) deps.wakeWorker();
+  return { delivery_id: stored.deliveryId };
+}
+
+/** POST /api/v1/webhooks/test: the ping to the default endpoint (the settings'). */
+export async function sendTestEvent(deps: DispatcherDeps, tenantId: number): Promise<WebhookTestDto> {
+  const endpoint = await deps.endpoints.find(tenantId);
+  const sent = endpoint?.url ? await queueTestEvent(deps, tenantId, endpoint.id) : undefined;
+  if (sent === undefined) {
     throw new AppError('VALIDATION_ERROR', 'No webhook URL is set', {
       errors: [{ field: 'url', message: 'set a webhook URL with PUT /api/v1/webhooks/settings first' }],
     });
   }
-  if (!stored.leased) deps.wakeWorker();
-  return { delivery_id: stored.deliveryId };
+  return sent;
 }

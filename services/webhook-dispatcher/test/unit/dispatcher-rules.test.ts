@@ -5,6 +5,7 @@ import { blockedRangeOf } from '../../src/domain/blocked-ranges';
 import { answerError, nextStep } from '../../src/domain/retry-policy';
 import { signatureHeader, signatureOf } from '../../src/domain/signature';
 import { toWebhookBody } from '../../src/domain/webhook-event';
+import { subjectsOf } from '../../src/domain/list-webhook-deliveries.use-case';
 
 /* The dispatcher's pure rules, without a database or a network: what a domain event's webhook body is, when an
  * attempt is retried, how a body is signed, and where webhooks may go. */
@@ -151,5 +152,26 @@ describe('where webhooks may go', () => {
     expect(local.refuseUrl('http://10.2.3.4/hook')).toBeUndefined();
     expect(local.refuseAddress('receiver.local', '192.168.1.1')).toBeUndefined();
     expect(local.refuseAddress('other.local', '192.168.1.1')).toBe('192.168.1.1 is a private address');
+  });
+});
+
+describe('what the health monitor tells about a delivery', () => {
+  it('when an event names a message log or a campaign, then the monitor links it; otherwise null', () => {
+    expect(
+      subjectsOf({
+        event: 'message.status_updated',
+        message_log_id: 7,
+        campaign_id: '01JCAMPAIGN0000000000000000',
+      }),
+    ).toEqual({ messageId: 7, campaignId: '01JCAMPAIGN0000000000000000' });
+    expect(subjectsOf({ event: 'campaign.completed', campaign_id: '01JC' })).toEqual({
+      messageId: null,
+      campaignId: '01JC',
+    });
+    // A received message's id is the upstream's, not a message log.
+    expect(subjectsOf({ event: 'message.received', message_id: 'wamid.x' })).toEqual({
+      messageId: null,
+      campaignId: null,
+    });
   });
 });

@@ -12,7 +12,7 @@ import { sqlMigration } from '@bm/platform';
  * probe per endpoint; each endpoint below its limit gives its oldest due deliveries up to its free slots; the rows
  * are locked with SKIP LOCKED and the lease hides them from other claims until it expires.
  */
-const RECORD_AND_CLAIM = `
+export const RECORD_AND_CLAIM = `
 CREATE FUNCTION dispatcher.record_and_claim(
   claim_limit int, per_endpoint int, lease_ms bigint, token text, want_next_due boolean,
   f_delivery_id text[], f_lease_token text[], f_status text[], f_retry_in_ms bigint[], f_url text[],

@@ -9,7 +9,7 @@ import { sqlMigration } from '@bm/platform';
  * endpoint with older due deliveries still waiting leases nothing here (those go first, by the claim). With no room
  * (lease_limit 0) no lock is taken and the deliveries wait for the claim, as before.
  */
-const STORE_AND_LEASE = `
+export const STORE_AND_LEASE = `
 CREATE FUNCTION dispatcher.store_and_lease(
   e_id text[], e_tenant_id int[], e_event text[], e_body text[], e_delivery_id text[], e_ignore_filter boolean[],
   e_traceparent text[], lease_limit int, per_endpoint int, lease_ms bigint, token text)

@@ -7,6 +7,11 @@ export interface DeliveryView {
   status: WebhookDeliveryStatus;
   createdAt: Date;
   attempts: AttemptView[];
+  endpointId: string | null;
+  /** Where the last attempt went, or else the endpoint's URL now (null when removed before any attempt). */
+  url: string | null;
+  /** The stored body, as every attempt sends it. */
+  body: string;
 }
 
 export interface AttemptView {
@@ -29,7 +34,8 @@ export interface EndpointStats {
 export interface DeliveryLog {
   /** One page of the tenant's deliveries, newest first, each with its attempts in order; and the total. */
   list(tenantId: number, q: WebhookDeliveriesQuery): Promise<{ total: number; deliveries: DeliveryView[] }>;
-  stats(tenantId: number, windowHours: number): Promise<EndpointStats>;
+  /** Over the tenant's deliveries, or one endpoint's. */
+  stats(tenantId: number, windowHours: number, endpointId?: string): Promise<EndpointStats>;
   /** A new pending delivery of the same event (same event id); undefined when the delivery is not the tenant's. */
   redeliver(
     tenantId: number,

@@ -9,13 +9,19 @@ export interface NewWebhookEvent {
   /** The exact JSON text every attempt sends. */
   body: string;
   deliveryId: string;
-  /** Ignore the tenant's event filter (the test ping always goes). */
-  ignoreFilter: boolean;
+  /**
+   * The one endpoint to deliver to, whatever its event filter (the test ping goes to the default endpoint).
+   * Absent: every enabled endpoint of the tenant whose filter admits the event, one delivery each.
+   */
+  endpointId?: string;
   /** The trace of the domain event, continued by every attempt. */
   traceparent?: string;
 }
 
-/** The delivery of a stored event: its id, and whether it was leased for this replica's worker as it was stored. */
+/**
+ * The first delivery of a stored event (the default endpoint's, or else the oldest endpoint's; each endpoint that
+ * takes the event has one): its id, and whether every delivery was leased for this replica's worker as stored.
+ */
 export interface StoredDelivery {
   deliveryId: string;
   leased: boolean;
