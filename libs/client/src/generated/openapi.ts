@@ -8379,7 +8379,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv; charset=utf-8": string;
+                    "text/csv": string;
                 };
             };
             /** @description BAD_REQUEST, INVALID_JSON */
@@ -14541,7 +14541,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv; charset=utf-8": string;
+                    "text/csv": string;
                 };
             };
             /** @description BAD_REQUEST, INVALID_JSON */

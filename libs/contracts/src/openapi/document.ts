@@ -88,7 +88,7 @@ function successResponse(
         },
       },
       content: {
-        'text/csv; charset=utf-8': {
+        'text/csv': {
           schema: {
             type: 'string',
             description:
