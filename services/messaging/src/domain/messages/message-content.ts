@@ -1,15 +1,29 @@
 import type { MessageContentDto } from '@bm/contracts';
 import type { MessageContent } from '../ports/message-log.port';
 
-/** What a message said, as the API shows it: the stored content under its kind (see MessageContentDto). */
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/**
+ * What a message said, as the API shows it: the stored content under its kind (see MessageContentDto). A field a
+ * row lacks (a log written before the field existed) reads as empty rather than breaking the answer's shape.
+ */
 export function toMessageContentDto(content: MessageContent): MessageContentDto {
-  if ('text' in content) return { type: 'text', text: content.text };
-  if ('interactive' in content) return { type: 'interactive', interactive: content.interactive };
+  const c = content as Partial<Record<string, unknown>>;
+  if ('text' in content) return { type: 'text', text: str(c.text) };
+  if ('interactive' in content) {
+    const interactive = typeof c.interactive === 'object' && c.interactive !== null ? c.interactive : {};
+    return { type: 'interactive', interactive: interactive as Record<string, unknown> };
+  }
   return {
     type: 'template',
-    name: content.name,
-    language: content.language,
-    components: Array.isArray(content.components) ? content.components : [],
+    name: str(c.name),
+    language: str(c.language),
+    components: Array.isArray(c.components)
+      ? (c.components as unknown[]).filter(
+          (x): x is Record<string, unknown> =>
+            typeof x === 'object' && x !== null && typeof (x as { type?: unknown }).type === 'string',
+        )
+      : [],
   };
 }
 
