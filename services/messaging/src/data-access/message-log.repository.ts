@@ -108,9 +108,11 @@ export function toMessageLog(r: Row): MessageLog {
     createdAt: r.created_at,
     traceparent: r.traceparent,
     conversationId: r.conversation_id,
-    fromPhone: r.from_phone ?? null,
   };
 }
+
+/** A row of the API's reads (READ_COLUMNS): the message log with its account's display number. */
+const toReadMessageLog = (r: Row): MessageLog => ({ ...toMessageLog(r), fromPhone: r.from_phone ?? null });
 
 // The columns of a Row, named so that the insert's prepared plan keeps its result type when a column is added.
 const MESSAGE_LOG_COLUMNS = `id, tenant_id, channel_account_id, to_phone, to_user_id, message_type, content, template_category,
@@ -250,7 +252,7 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
       `SELECT ${READ_COLUMNS} FROM ${READ_FROM} WHERE m.id = $1 AND m.tenant_id = $2`,
       [id, tenantId],
     );
-    return rows[0] ? toMessageLog(rows[0]) : undefined;
+    return rows[0] ? toReadMessageLog(rows[0]) : undefined;
   }
 
   async findById(db: Db, id: number, { lock = false } = {}): Promise<MessageLog | undefined> {
@@ -312,7 +314,7 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
         params,
       ),
     ]);
-    return { items: rows.map(toMessageLog), total: Number(count[0].total) };
+    return { items: rows.map(toReadMessageLog), total: Number(count[0].total) };
   }
 
   /**
@@ -332,7 +334,7 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
       `SELECT ${READ_COLUMNS} FROM ${READ_FROM} WHERE ${clause}${keyset} ORDER BY m.id DESC LIMIT ${limit}`,
       params,
     );
-    return rows.map(toMessageLog);
+    return rows.map(toReadMessageLog);
   }
 
   /** What a tenant's campaign's messages cost, in one currency: one read of message_logs_campaign_idx's rows. */
