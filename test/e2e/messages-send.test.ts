@@ -1,5 +1,9 @@
 import { request as httpRequest } from 'node:http';
+import { Client } from 'pg';
 import request from 'supertest';
+import { MESSAGE_EXPORT_COLUMNS } from '@bm/contracts';
+import { newUlid } from '@bm/platform';
+import { csvObjects, parseCsv, textBody } from '../support/csv';
 import { orderUpdateData } from '../support/messages';
 import { RawClient } from '../support/raw-http';
 import { waitFor } from '@bm/platform/testing';
@@ -79,6 +83,8 @@ describe('POST /api/v1/messages/send through the gateway', () => {
       retried_by_message_log_id: null,
       campaign_id: null,
       channel_account_id: t.channelAccountId,
+      from_phone: '15550001111',
+      content: { type: 'template', name: 'hello_world', language: 'en_US', components: [] },
     });
     const sends = await request(stack.sandboxUrl).get(`/_sandbox/sends?to=${phone}`);
     expect(sends.body.sends ?? sends.body.data ?? sends.body).toHaveLength(1);
@@ -312,5 +318,113 @@ describe('POST /api/v1/messages/send through the gateway', () => {
     });
     expect(answer.status).toBe(202);
     expect(JSON.parse(answer.body)).toMatchObject({ success: true, data: { status: 'queued' } });
+  });
+
+  describe('what a support lead looks for: content, search by id or wamid, CSV export', () => {
+    let other: TenantFixture;
+    let db: Client;
+    beforeAll(async () => {
+      other = await createTenant(stack);
+      db = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await db.connect();
+    });
+    afterAll(() => db.end());
+
+    const list = (query: string, tenant = t) =>
+      request(stack.gatewayUrl).get(`/api/v1/messages?${query}`).set(tenant.auth);
+    const exportCsv = (query: string, tenant = t) =>
+      request(stack.gatewayUrl)
+        .get(`/api/v1/messages/export?${query}`)
+        .set(tenant.auth)
+        .buffer(true)
+        .parse(textBody);
+    const idsOf = (res: request.Response) =>
+      (res.body.data.messages as Array<{ message_log_id: number }>).map((m) => m.message_log_id);
+
+    it('when a template with header media and body values is sent, then its page and the list show its content and from-number, and message_id or wamid finds it alone', async () => {
+      const data = orderUpdateData('Ann', '=1+2');
+      const id = (
+        await send({
+          channel_account_id: t.channelAccountId,
+          phone: randomPhone(),
+          message_type: 'template',
+          data,
+        }).expect(202)
+      ).body.data.message_log_id as number;
+      const sent = await waitFor(
+        async () => {
+          const m = (await getMessage(id)).body.data as Record<string, unknown>;
+          return m.status === 'sent' && m;
+        },
+        { what: 'status sent' },
+      );
+      const wamid = sent.provider_message_id as string;
+
+      expect(sent).toMatchObject({
+        from_phone: '15550001111',
+        content: { type: 'template', name: 'order_update', language: 'en_US', components: data.components },
+      });
+      const byId = await list(`message_id=${id}`).expect(200);
+      expect(idsOf(byId)).toEqual([id]);
+      expect(byId.body.data.messages[0]).toEqual(sent);
+      expect(idsOf(await list(`wamid=${encodeURIComponent(wamid)}`).expect(200))).toEqual([id]);
+      expect(idsOf(await list(`message_id=${id}&status=failed`).expect(200))).toEqual([]);
+      expect(idsOf(await list(`message_id=${id}`, other).expect(200))).toEqual([]);
+      expect(idsOf(await list(`wamid=${encodeURIComponent(wamid)}`, other).expect(200))).toEqual([]);
+      expect((await list('message_id=abc').expect(422)).body.error.code).toBe('VALIDATION_ERROR');
+      const exported = csvObjects(
+        (await exportCsv(`wamid=${encodeURIComponent(wamid)}`).expect(200)).body as string,
+      );
+      expect(exported).toEqual([
+        expect.objectContaining({
+          id: String(id),
+          from: '15550001111',
+          type: 'template',
+          template: 'order_update',
+          language: 'en_US',
+          text_or_parameters: 'image:https://example.com/a.jpg | Ann | =1+2',
+          status: 'sent',
+          wamid,
+        }),
+      ]);
+    });
+
+    it('when more messages than one export page match, then the CSV streams each once, newest first, escaped; another tenant exports none of them', async () => {
+      const campaignId = newUlid();
+      const tricky = ['=HYPERLINK("http://x")', 'He said "hi", then\nleft', '+1 cell', '@sum', '-2', 'plain'];
+      const inserted = await db.query<{ id: string }>(
+        `INSERT INTO messaging.message_logs (tenant_id, channel_account_id, to_phone, message_type, content,
+                conversation_category, status, campaign_id, error_code, error_message)
+         SELECT $1, $2, '1415' || lpad(g::text, 7, '0'), 'text', jsonb_build_object('text', ($4::text[])[1 + g % 6]),
+                'SERVICE', CASE WHEN g % 2 = 0 THEN 'failed' ELSE 'delivered' END, $3,
+                CASE WHEN g % 2 = 0 THEN 131026 END, CASE WHEN g % 2 = 0 THEN 'undeliverable, "retry"' END
+           FROM generate_series(1, 1100) g RETURNING id`,
+        [t.tenantId, t.channelAccountId, campaignId, tricky],
+      );
+      const ids = inserted.rows.map((r) => Number(r.id)).sort((a, b) => b - a);
+
+      const res = await exportCsv(`campaign_id=${campaignId}`).expect(200);
+
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.headers['content-disposition']).toMatch(/^attachment; filename="messages-.*\.csv"$/);
+      // Streamed through the gateway as it was read: chunked, no length known in advance.
+      expect(res.headers['content-length']).toBeUndefined();
+      expect(parseCsv(res.body as string)[0]).toEqual([...MESSAGE_EXPORT_COLUMNS]);
+      const rows = csvObjects(res.body as string);
+      expect(rows.map((r) => Number(r.id))).toEqual(ids);
+      const texts = new Set(rows.map((r) => r.text_or_parameters));
+      expect(texts).toEqual(
+        new Set([`'=HYPERLINK("http://x")`, 'He said "hi", then\nleft', "'+1 cell", "'@sum", "'-2", 'plain']),
+      );
+      expect(rows.find((r) => r.status === 'failed')).toMatchObject({
+        error: '131026: undeliverable, "retry"',
+        from: '15550001111',
+        campaign_id: campaignId,
+        type: 'text',
+        template: '',
+      });
+      const foreign = await exportCsv(`campaign_id=${campaignId}`, other).expect(200);
+      expect(parseCsv(foreign.body as string)).toHaveLength(1);
+    });
   });
 });

@@ -393,6 +393,10 @@ export function envelopeProblem(req: RawRequest, res: RawResponse): string | und
   if (req.method === 'GET' && req.path.startsWith('/api/webhooks/channel') && res.status === 200) {
     return type.startsWith('text/plain') ? undefined : `verification answered ${type}`;
   }
+  // The CSV downloads (GET …/export) answer their file on success, an envelope otherwise.
+  if (req.method === 'GET' && req.path.split('?')[0].endsWith('/export') && res.status === 200) {
+    return type.startsWith('text/csv') ? undefined : `export answered ${type}`;
+  }
   if (!type.startsWith('application/json')) return `content-type ${type}`;
   let body: { success?: unknown; data?: unknown; error?: { code?: unknown; message?: unknown } };
   try {

@@ -37,6 +37,12 @@ export const ERROR_CODES = {
   },
   CAMPAIGN_NOT_PAUSABLE: { status: 409, message: 'Only a processing or throttled campaign can be paused' },
   CAMPAIGN_NOT_RESUMABLE: { status: 409, message: 'Only a paused campaign can be resumed' },
+  // POST /api/v1/campaigns/{id}/stop of a campaign that is not sending (details.status holds its status): one not
+  // started yet is cancelled with POST .../cancel, a finished one has nothing left to stop.
+  CAMPAIGN_NOT_STOPPABLE: {
+    status: 409,
+    message: 'Only a processing, throttled or paused campaign can be stopped',
+  },
   MESSAGE_NOT_CANCELLABLE: { status: 409, message: 'Only a scheduled message can be cancelled' },
   IDEMPOTENCY_KEY_CONFLICT: {
     status: 409,

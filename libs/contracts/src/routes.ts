@@ -17,6 +17,13 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   { method: 'POST', path: '/api/v1/messages/send', service: 'messaging', operationId: 'sendMessage' },
   { method: 'GET', path: '/api/v1/messages', service: 'messaging', operationId: 'listMessages' },
   { method: 'GET', path: '/api/v1/stats', service: 'messaging', operationId: 'getStats' },
+  // Before `:id`: `export` is no message's id.
+  {
+    method: 'GET',
+    path: '/api/v1/messages/export',
+    service: 'messaging',
+    operationId: 'exportMessages',
+  },
   { method: 'GET', path: '/api/v1/messages/:id', service: 'messaging', operationId: 'getMessage' },
   { method: 'POST', path: '/api/v1/messages/:id/cancel', service: 'messaging', operationId: 'cancelMessage' },
   {
@@ -43,12 +50,19 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     operationId: 'listCampaignRecipients',
   },
   {
+    method: 'GET',
+    path: '/api/v1/campaigns/:id/recipients/export',
+    service: 'campaign',
+    operationId: 'exportCampaignRecipients',
+  },
+  {
     method: 'POST',
     path: '/api/v1/campaigns/:id/cancel',
     service: 'campaign',
     operationId: 'cancelCampaign',
   },
   { method: 'POST', path: '/api/v1/campaigns/:id/retry', service: 'campaign', operationId: 'retryCampaign' },
+  { method: 'POST', path: '/api/v1/campaigns/:id/stop', service: 'campaign', operationId: 'stopCampaign' },
   { method: 'POST', path: '/api/v1/campaigns/:id/pause', service: 'campaign', operationId: 'pauseCampaign' },
   {
     method: 'POST',

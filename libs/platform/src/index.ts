@@ -11,6 +11,7 @@ export * from './secret-box';
 export * from './idempotency';
 export * from './ids';
 export * from './http/app-factory';
+export * from './http/csv-export';
 export * from './http/http-metrics';
 export * from './http/error-handler';
 export * from './http/internal-auth';

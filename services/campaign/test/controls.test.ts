@@ -1,4 +1,5 @@
 import { waitFor } from '@bm/platform/testing';
+import { csvObjects, parseCsv, textBody } from '../../../test/support/csv';
 import { freshPhone, newTenant, useCampaign } from './factories/campaign';
 
 describe('the campaign service alone: cancel, pause, resume, retry and opt-outs', () => {
@@ -113,5 +114,101 @@ describe('the campaign service alone: cancel, pause, resume, retry and opt-outs'
       status: 'failed',
       error_message: expect.stringMatching(/^RECIPIENT_OPTED_OUT/),
     });
+  });
+
+  it('when a sending campaign is stopped, then recipients not handed over are never sent, those in flight finish, and it ends cancelled with campaign.completed', async () => {
+    const t = newTenant(c);
+    c.worker.answerWith = () => null;
+    const id = (await t.create(fivePhones()).expect(202)).body.data.campaign_id as string;
+    await waitFor(() => c.commandsOf(id).length === 2, { what: 'first two handed over' });
+    expect((await newTenant(c).post(`/api/v1/campaigns/${id}/stop`)).status).toBe(404);
+
+    const stopped = await t.post(`/api/v1/campaigns/${id}/stop`).expect(200);
+
+    expect(stopped.body.data).toMatchObject({ status: 'cancelled', failed_count: 3 });
+    for (const command of c.commandsOf(id)) await c.answer(command, 'sent');
+    await waitFor(async () => (await t.campaign(id)).sent_count === 2, { what: 'in-flight answers applied' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(c.commandsOf(id)).toHaveLength(2);
+    expect(await t.campaign(id)).toMatchObject({ status: 'cancelled', sent_count: 2, failed_count: 3 });
+    const failed = (await t.recipients(id)).filter((r) => r.status === 'failed');
+    expect(failed.map((r) => r.error_message)).toEqual(
+      Array(3).fill(expect.stringMatching(/^CAMPAIGN_STOPPED/)),
+    );
+    await waitFor(() => c.eventsOf(id).some((e) => e.routingKey === 'campaign.completed'), {
+      what: 'campaign.completed',
+    });
+    expect(c.eventsOf(id).find((e) => e.routingKey === 'campaign.completed')?.payload).toMatchObject({
+      status: 'cancelled',
+      failed_count: 3,
+    });
+    const again = await t.post(`/api/v1/campaigns/${id}/stop`).expect(409);
+    expect(again.body.error).toMatchObject({
+      code: 'CAMPAIGN_NOT_STOPPABLE',
+      details: { status: 'cancelled' },
+    });
+  });
+
+  it('when a campaign that has not started is stopped, then 409 CAMPAIGN_NOT_STOPPABLE: the published cancel is its way', async () => {
+    const t = newTenant(c);
+    const at = new Date(Date.now() + 60_000).toISOString();
+    const id = (await t.create([freshPhone()], { scheduled_at: at }).expect(202)).body.data
+      .campaign_id as string;
+    await t.campaignIn(id, ['scheduled']);
+    const refused = await t.post(`/api/v1/campaigns/${id}/stop`).expect(409);
+    expect(refused.body.error).toMatchObject({
+      code: 'CAMPAIGN_NOT_STOPPABLE',
+      details: { status: 'scheduled' },
+    });
+    await t.post(`/api/v1/campaigns/${id}/cancel`).expect(200);
+  });
+
+  it('when a campaign of more recipients than one export page is exported, then each comes once, escaped against formulas; another tenant gets 404', async () => {
+    const t = newTenant(c);
+    const phones = Array.from({ length: 1_050 }, () => freshPhone());
+    const tricky = ['=HYPERLINK("http://x")', 'Doe, "Jr"\nline two', '+1 cell', '@sum', '-2'];
+    const at = new Date(Date.now() + 60_000).toISOString();
+    const recipients = [
+      ...phones.map((phone, i) => ({ phone, name: tricky[i] ?? `Customer ${i}` })),
+      { phone: '12', name: 'invalid' },
+    ];
+    const id = (await t.create([], { scheduled_at: at, recipients }).expect(202)).body.data
+      .campaign_id as string;
+    expect(await t.campaignIn(id, ['scheduled'])).toMatchObject({ total_count: 1_051 });
+
+    const res = await t
+      .get(`/api/v1/campaigns/${id}/recipients/export`)
+      .buffer(true)
+      .parse(textBody)
+      .expect(200);
+
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="campaign-.*\.csv"$/);
+    const rows = csvObjects(res.body as string);
+    expect(parseCsv(res.body as string)[0]).toEqual([
+      'recipient_id',
+      'phone',
+      'user_id',
+      'name',
+      'status',
+      'error',
+      'message_log_id',
+      'sent_at',
+      'attempt',
+    ]);
+    expect(rows).toHaveLength(1_051);
+    expect(new Set(rows.map((r) => r.recipient_id)).size).toBe(1_051);
+    expect(new Set(rows.map((r) => r.phone))).toEqual(new Set([...phones, '12']));
+    const byPhone = new Map(rows.map((r) => [r.phone, r]));
+    expect(tricky.map((_, i) => byPhone.get(phones[i])?.name)).toEqual([
+      `'=HYPERLINK("http://x")`,
+      'Doe, "Jr"\nline two',
+      "'+1 cell",
+      "'@sum",
+      "'-2",
+    ]);
+    expect(byPhone.get('12')).toMatchObject({ status: 'failed', error: 'invalid phone number' });
+    await newTenant(c).get(`/api/v1/campaigns/${id}/recipients/export`).expect(404);
+    await t.post(`/api/v1/campaigns/${id}/cancel`).expect(200);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import request from 'supertest';
 import type { Browser, Page } from 'playwright-core';
 import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
@@ -11,6 +11,7 @@ import {
   sign,
   wamid,
 } from '../../webhook-ingress/test/factories/webhooks';
+import { csvObjects } from '../../../test/support/csv';
 import { startFullStack, type FullStack } from '../../../test/support/full-stack';
 import { createTenant, randomPhone, type TenantFixture } from '../../../test/support/stack';
 import { launchBrowser } from './support/browser';
@@ -172,6 +173,54 @@ describe('the dashboard part 2 (campaigns, opt-outs, flows, notifications, overv
     await second.filter({ hasText: 'cancelled' }).waitFor();
     expect(await second.getByRole('button', { name: /^Cancel .* part 2$/ }).isDisabled()).toBe(true);
     await shot(p, 'campaign-parts');
+    await p.context().close();
+  });
+
+  it('when Cancel campaign is confirmed on a campaign held mid-send, then it ends cancelled and Export CSV downloads every recipient', async () => {
+    const team = await createTenant(env.stack, 'TIER_10K');
+    const p = await signedInPage(browser, env.gatewayUrl, team.tenantId);
+    const created = await request(env.gatewayUrl)
+      .post('/api/v1/campaigns')
+      .set(team.auth)
+      .send({
+        channel_account_id: team.channelAccountId,
+        message_type: 'template',
+        template_name: 'hello_world',
+        campaign_name: 'Held launch',
+        recipients: phones(300).map((phone) => ({ phone })),
+      })
+      .expect(202);
+    const id = created.body.data.campaign_id as string;
+    // Held as soon as it sends (pause, as the console offers), so the test meets it mid-send on any machine.
+    await waitFor(
+      async () =>
+        (await request(env.gatewayUrl).post(`/api/v1/campaigns/${id}/pause`).set(team.auth)).status === 200,
+      { what: 'the campaign paused mid-send', timeoutMs: 30_000, intervalMs: 20 },
+    );
+    await p.goto(`${base}/campaigns/${id}`);
+    await p.getByTestId('campaign-status').filter({ hasText: 'paused' }).waitFor();
+    const dialogs: string[] = [];
+    p.once('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.accept();
+    });
+
+    await p.getByRole('button', { name: /^Cancel campaign Held launch/ }).click();
+
+    await p.getByTestId('campaign-status').filter({ hasText: 'cancelled' }).waitFor();
+    expect(dialogs).toEqual([expect.stringMatching(/^Cancel campaign Held launch while it is sending\?/)]);
+    expect(await p.getByRole('button', { name: /^Cancel campaign Held launch/ }).isDisabled()).toBe(true);
+    const [download] = await Promise.all([
+      p.waitForEvent('download'),
+      p.getByRole('link', { name: 'Export CSV' }).click(),
+    ]);
+    const rows = csvObjects(readFileSync(await download.path(), 'utf8'));
+    expect(rows).toHaveLength(300);
+    expect(new Set(rows.map((r) => r.phone)).size).toBe(300);
+    // One dispatch step hands a list this short to messaging at once: what is left unsent is the component test's
+    // (services/campaign/test/controls.test.ts); here a failure can only be the stop's.
+    for (const r of rows.filter((x) => x.status === 'failed')) expect(r.error).toMatch(/^CAMPAIGN_STOPPED/);
+    await shot(p, 'campaign-cancelled');
     await p.context().close();
   });
 

@@ -1,9 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { waitFor } from '@bm/platform/testing';
+import { csvObjects } from '../../../test/support/csv';
 import { startFullStack, type FullStack } from '../../../test/support/full-stack';
+import { orderUpdateData } from '../../../test/support/messages';
 import { createTenant, randomPhone, type TenantFixture } from '../../../test/support/stack';
 import { launchBrowser } from './support/browser';
 import { expectNoSidewaysOverflow, SHOTS, shot, unlabelled } from './support/screens';
@@ -203,6 +205,62 @@ describe('the dashboard in headless Chromium against the real stack', () => {
     await shot(page, 'message');
   });
 
+  it('when a message is searched by its id or wamid, then the list shows it alone with its number and content', async () => {
+    const { body } = await request(env.gatewayUrl).get(`/api/v1/messages/${sentId}`).set(t.auth).expect(200);
+    const wamid = body.data.provider_message_id as string;
+    await page.goto(`${base}/messages`);
+    const search = page.getByRole('searchbox', { name: 'Message ID or wamid' });
+    for (const q of [String(sentId), wamid]) {
+      await search.fill(q);
+      await search.press('Enter');
+      await page.waitForFunction((asked) => new URL(location.href).searchParams.get('q') === asked, q);
+      await page.getByRole('link', { name: `#${sentId}` }).waitFor();
+      expect(await page.getByRole('row').count()).toBe(2);
+    }
+    const row = page.getByRole('row').filter({ hasText: `#${sentId}` });
+    expect(await row.textContent()).toContain('+15550001111');
+    expect(await row.textContent()).toContain('hello_world');
+    expect(await unlabelled(page)).toEqual([]);
+  });
+
+  it('when a send arrives while the sent list is open, then it appears without a reload, Export CSV downloads the filtered list, and its page shows the template and its parameters', async () => {
+    const to = randomPhone();
+    await page.goto(`${base}/messages?to_phone=${to}`);
+    await page.getByText('No messages match.').waitFor();
+    const sent = await request(env.gatewayUrl)
+      .post('/api/v1/messages/send')
+      .set(t.auth)
+      .send({
+        channel_account_id: t.channelAccountId,
+        phone: to,
+        message_type: 'template',
+        data: orderUpdateData('Ann', 'A-1'),
+      })
+      .expect(202);
+    const id = sent.body.data.message_log_id as number;
+
+    const link = page.getByRole('link', { name: `#${id}` });
+    await link.waitFor({ timeout: 15_000 });
+
+    const row = page.getByRole('row').filter({ hasText: `#${id}` });
+    expect(await row.textContent()).toContain('order_update: image: https://example.com/a.jpg, Ann, A-1');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export CSV' }).click(),
+    ]);
+    const rows = csvObjects(readFileSync(await download.path(), 'utf8'));
+    expect(rows.map((r) => [r.id, r.template, r.to])).toEqual([[String(id), 'order_update', to]]);
+    await link.click();
+    const content = page.getByRole('region', { name: 'Content' });
+    await content.getByText('order_update').waitFor();
+    expect(await content.getByRole('group', { name: 'Template body' }).textContent()).toContain('AnnA-1');
+    expect(await content.getByRole('group', { name: 'Template header' }).textContent()).toContain(
+      'image: https://example.com/a.jpg',
+    );
+    expect(await content.textContent()).toContain('en_US');
+    await shot(page, 'message-content');
+  });
+
   it('when the health monitor is filtered by the second endpoint, then a status delivery shows its payload and leads to its message', async () => {
     await waitFor(
       () => statusReceiver.received.some((r) => r.verified && r.body.includes(`"message_log_id":${sentId}`)),
@@ -218,6 +276,8 @@ describe('the dashboard in headless Chromium against the real stack', () => {
       .getByRole('row')
       .filter({ hasText: 'message.status_updated' })
       .filter({ hasText: statusReceiver.url })
+      // Other tests send messages too: the row of this one's status.
+      .filter({ hasText: `Message #${sentId}` })
       .first();
     await row.waitFor();
     expect(await page.getByRole('row').filter({ hasText: 'webhook.test' }).count()).toBe(0);

@@ -73,9 +73,32 @@ const EVENT_STREAM_DESCRIPTION =
   'are sent first, from any gateway); a `: ping` comment comes every 15 s. Each `data:` is one line of JSON.';
 
 function successResponse(
-  spec: Pick<OperationSpec, 'data' | 'summary' | 'setCookie' | 'eventStream' | 'binary'>,
+  spec: Pick<OperationSpec, 'data' | 'summary' | 'setCookie' | 'eventStream' | 'binary' | 'csv'>,
   rateHeaders: Record<string, unknown>,
 ) {
+  if (spec.csv) {
+    return {
+      description: spec.summary,
+      headers: {
+        'X-Request-Id': headerRef('X-Request-Id'),
+        ...rateHeaders,
+        'Content-Disposition': {
+          description: 'attachment, with a file name',
+          schema: { type: 'string' },
+        },
+      },
+      content: {
+        'text/csv': {
+          schema: {
+            type: 'string',
+            description:
+              `RFC 4180 CSV with a header line: ${spec.csv.join(', ')}. Instants are ISO 8601 UTC; a cell that ` +
+              "starts with = + - @ is prefixed with ' against formula injection. Streamed (chunked) as it is read",
+          },
+        },
+      },
+    };
+  }
   if (spec.binary) {
     return {
       description: spec.summary,
@@ -178,7 +201,7 @@ function parametersOf(path: string, spec: OperationSpec): unknown[] {
     }
   }
   if (spec.eventStream) params.push({ $ref: '#/components/parameters/LastEventId' });
-  if (spec.data === null && !spec.eventStream && !spec.binary) {
+  if (spec.data === null && !spec.eventStream && !spec.binary && !spec.csv) {
     for (const name of ['hub.mode', 'hub.verify_token', 'hub.challenge']) {
       params.push({ name, in: 'query', required: true, schema: { type: 'string' } });
     }

@@ -115,7 +115,30 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     retried_by_message_log_id: nullable(int),
     campaign_id: nullable(ulid),
     channel_account_id: ulid,
+    from_phone: {
+      ...nullable(str),
+      description: "The sending account's display number; null when the account is no longer known",
+    },
+    content: ref('MessageContent'),
   }),
+  MessageContent: {
+    description:
+      'What was sent: a text, a template (its name, language and components as sent: header parameters with ' +
+      "their media, body parameters, buttons, in the upstream's format) or a conversation flow's interactive message",
+    oneOf: [
+      object({ type: oneOf(['text']), text: str }),
+      object({
+        type: oneOf(['template']),
+        name: str,
+        language: str,
+        components: {
+          type: 'array',
+          items: { type: 'object', required: ['type'], properties: { type: str } },
+        },
+      }),
+      object({ type: oneOf(['interactive']), interactive: { type: 'object' } }),
+    ],
+  },
   MessageList: object({
     messages: { type: 'array', items: ref('MessageLog') },
     pagination: ref('Pagination'),

@@ -14,10 +14,14 @@ import {
   setPasswordSchema,
   signInSchema,
 } from '../schemas/dashboard-auth';
-import { campaignRecipientsQuerySchema } from '../schemas/campaign-recipients';
+import { campaignRecipientsQuerySchema, RECIPIENT_EXPORT_COLUMNS } from '../schemas/campaign-recipients';
 import { paginationQuerySchema } from '../schemas/common';
 import { createCampaignDocumentSchema, createCampaignQuerySchema } from '../schemas/campaigns';
-import { listMessagesQuerySchema } from '../schemas/message-logs';
+import {
+  exportMessagesQuerySchema,
+  listMessagesQuerySchema,
+  MESSAGE_EXPORT_COLUMNS,
+} from '../schemas/message-logs';
 import { sendMessageSchema } from '../schemas/messages';
 import { listCampaignsQuerySchema } from '../schemas/campaign-list';
 import { addOptOutSchema, listOptOutsQuerySchema } from '../schemas/opt-outs';
@@ -67,6 +71,8 @@ export interface OperationSpec {
   multipart?: Joi.ObjectSchema;
   /** The success is the bytes of a file (any content type, its length given) instead of a JSON envelope. */
   binary?: boolean;
+  /** The success is a streamed CSV download (`text/csv`, an attachment) with these columns, not a JSON envelope. */
+  csv?: readonly string[];
   /** Other successful answers of the same operation (a dry run's plan beside the create's 202). */
   alternatives?: Array<{ status: number; data: string; description: string }>;
 }
@@ -136,6 +142,17 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     query: listMessagesQuerySchema,
     status: 200,
     data: 'MessageList',
+    errors: [],
+  }),
+  exportMessages: api({
+    summary:
+      "Download the tenant's messages matching the list's filters as CSV, newest first, streamed as it is read " +
+      '(no pages); content is a text, or a template with its name, language and parameters (beyond the published API)',
+    tag: 'Messages',
+    query: exportMessagesQuerySchema,
+    status: 200,
+    data: null,
+    csv: MESSAGE_EXPORT_COLUMNS,
     errors: [],
   }),
   getMessage: api({
@@ -231,6 +248,24 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     status: 200,
     data: 'CampaignRecipientList',
     errors: CAMP_NF,
+  }),
+  exportCampaignRecipients: api({
+    summary: "Download a campaign's recipients as CSV, in the order they were added, streamed as it is read",
+    tag: 'Campaigns',
+    status: 200,
+    data: null,
+    csv: RECIPIENT_EXPORT_COLUMNS,
+    errors: CAMP_NF,
+  }),
+  stopCampaign: api({
+    summary:
+      "Stop a processing, throttled or paused campaign mid-send (beyond the published API; the console's Cancel " +
+      'campaign): recipients not yet handed to messaging are not sent and fail with CAMPAIGN_STOPPED, those ' +
+      'handed over finish; the campaign ends `cancelled` with its campaign.completed webhook',
+    tag: 'Campaigns',
+    status: 200,
+    data: 'Campaign',
+    errors: [...CAMP_NF, 'CAMPAIGN_NOT_STOPPABLE'],
   }),
   cancelCampaign: api({
     summary: 'Cancel a campaign that has not started',

@@ -43,3 +43,16 @@ export interface CampaignRecipientListDto {
   recipients: CampaignRecipientDto[];
   pagination: Pagination;
 }
+
+/** The columns of GET /api/v1/campaigns/{id}/recipients/export, in order. */
+export const RECIPIENT_EXPORT_COLUMNS = [
+  'recipient_id',
+  'phone',
+  'user_id',
+  'name',
+  'status',
+  'error',
+  'message_log_id',
+  'sent_at',
+  'attempt',
+] as const;

@@ -31,6 +31,15 @@ export const PAUSABLE_CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['processin
 /** Statuses after which nothing more happens to a campaign (a retry starts it again). */
 export const FINAL_CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['completed', 'cancelled', 'failed'];
 
+/**
+ * Statuses in which a campaign is sending (or paused mid-send), so the console's stop is allowed: it ends
+ * `cancelled` ("Cancelled, or stopped mid-send" in the published statuses).
+ */
+export const STOPPABLE_CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['processing', 'throttled', 'paused'];
+/** `error_message` of a recipient a stopped campaign never handed to messaging. */
+export const CAMPAIGN_STOPPED_RECIPIENT_ERROR =
+  'CAMPAIGN_STOPPED: the campaign was stopped before this recipient was sent';
+
 /** Statuses in which nothing has been sent, so cancel is allowed (CONTRACT.md). */
 export const CANCELLABLE_CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['pending', 'scheduled'];
 /** Statuses from which failed recipients may be retried (CONTRACT.md). */

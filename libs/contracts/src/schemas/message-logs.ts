@@ -20,6 +20,15 @@ export const MESSAGE_STATUSES = [
 ] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
+/**
+ * What a message said, as it was sent: a text's words, a template's name, language and components in the
+ * upstream's format (header parameters with their media, body parameters, buttons), or a flow's interactive object.
+ */
+export type MessageContentDto =
+  | { type: 'text'; text: string }
+  | { type: 'template'; name: string; language: string; components: Array<Record<string, unknown>> }
+  | { type: 'interactive'; interactive: Record<string, unknown> };
+
 /** GET /api/v1/messages/{id}: the published message log plus the retry links of CONTRACT.md. */
 export interface MessageLogDto {
   message_log_id: number;
@@ -57,9 +66,14 @@ export interface MessageLogDto {
   /** Not in the published table; lets a client tie a message to its campaign and sending account. */
   campaign_id: string | null;
   channel_account_id: string;
+  /** Beyond the published table: the sending account's display number; null if the account is gone. */
+  from_phone: string | null;
+  /** Beyond the published table: what was sent. */
+  content: MessageContentDto;
 }
 
-export interface ListMessagesQuery {
+/** The filters of GET /api/v1/messages, shared by its CSV export. */
+export interface MessageFilterQuery {
   status?: MessageStatus;
   to_phone?: string;
   to_user_id?: string;
@@ -68,12 +82,18 @@ export interface ListMessagesQuery {
   message_type?: MessageLogType;
   created_from?: Date;
   created_to?: Date;
+  /** Our id of one message (message_log_id). */
+  message_id?: number;
+  /** The upstream's id of one message (provider_message_id, the wamid). */
+  wamid?: string;
+}
+
+export interface ListMessagesQuery extends MessageFilterQuery {
   page: number;
   per_page: number;
 }
 
-/** GET /api/v1/messages query; `to_phone` is normalized so `+966 50…` finds `96650…`. */
-export const listMessagesQuerySchema = Joi.object<ListMessagesQuery>({
+const messageFilterFields = {
   status: Joi.string().valid(...MESSAGE_STATUSES),
   to_phone: phoneSchema,
   to_user_id: userIdSchema,
@@ -82,8 +102,26 @@ export const listMessagesQuerySchema = Joi.object<ListMessagesQuery>({
   message_type: Joi.string().valid(...MESSAGE_LOG_TYPES),
   created_from: Joi.date().iso().description('Created at or after this instant (ISO 8601)'),
   created_to: Joi.date().iso().description('Created before this instant (ISO 8601)'),
+  message_id: Joi.number()
+    .integer()
+    .min(1)
+    .max(Number.MAX_SAFE_INTEGER)
+    .description('Only the message with this message_log_id'),
+  wamid: Joi.string()
+    .trim()
+    .min(1)
+    .max(512)
+    .description("Only the message with this upstream id (provider_message_id, the upstream's wamid)"),
+};
+
+/** GET /api/v1/messages query; `to_phone` is normalized so `+966 50…` finds `96650…`. */
+export const listMessagesQuerySchema = Joi.object<ListMessagesQuery>({
+  ...messageFilterFields,
   ...paginationQuerySchema,
 });
+
+/** GET /api/v1/messages/export query: the list's filters, every matching message (no pages). */
+export const exportMessagesQuerySchema = Joi.object<MessageFilterQuery>(messageFilterFields);
 
 /** GET /api/v1/messages answer: newest first. */
 export interface MessageListDto {
@@ -93,3 +131,24 @@ export interface MessageListDto {
 
 /** POST /api/v1/messages/{id}/cancel answers the message log, now `cancelled`, as Stripe answers the object. */
 export type CancelMessageDto = MessageLogDto;
+
+/** The columns of GET /api/v1/messages/export, in order. */
+export const MESSAGE_EXPORT_COLUMNS = [
+  'id',
+  'created_at',
+  'channel_account_id',
+  'from',
+  'to',
+  'type',
+  'template',
+  'language',
+  'text_or_parameters',
+  'status',
+  'sent_at',
+  'delivered_at',
+  'read_at',
+  'failed_at',
+  'error',
+  'campaign_id',
+  'wamid',
+] as const;

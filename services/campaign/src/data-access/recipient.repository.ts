@@ -87,6 +87,20 @@ export class RecipientRepository implements Recipients {
     }));
   }
 
+  async exportPage(
+    campaignId: string,
+    after: { status: string; id: string } | null,
+    limit: number,
+  ): Promise<Recipient[]> {
+    const keyset = after === null ? '' : 'AND (status, id) > ($3, $4::bigint)';
+    const rows = await queryRows<Row>(
+      this.db,
+      `SELECT * FROM campaign.recipients WHERE campaign_id = $1 ${keyset} ORDER BY status, id LIMIT $2`,
+      after === null ? [campaignId, limit] : [campaignId, limit, after.status, after.id],
+    );
+    return rows.map(toRecipient);
+  }
+
   async page(
     campaignId: string,
     status: RecipientStatus | undefined,

@@ -72,7 +72,11 @@ export function useCreateCampaign() {
   );
 }
 
-export type CampaignAction = 'cancel' | 'pause' | 'resume' | 'retry';
+/**
+ * What the campaign page can do. `stop` is the console's Cancel of a campaign that is sending (POST …/stop: it
+ * ends `cancelled` mid-send); `cancel` is the published cancel of one that has not started.
+ */
+export type CampaignAction = 'cancel' | 'stop' | 'pause' | 'resume' | 'retry';
 
 export function useCampaignAction() {
   return useRefreshingMutation(
@@ -80,6 +84,7 @@ export function useCampaignAction() {
     async ({ id, action }: { id: string; action: CampaignAction }) => {
       const path = { params: { path: { id } } };
       if (action === 'cancel') return unwrap(await api.POST('/api/v1/campaigns/{id}/cancel', path));
+      if (action === 'stop') return unwrap(await api.POST('/api/v1/campaigns/{id}/stop', path));
       if (action === 'pause') return unwrap(await api.POST('/api/v1/campaigns/{id}/pause', path));
       if (action === 'resume') return unwrap(await api.POST('/api/v1/campaigns/{id}/resume', path));
       return unwrap(await api.POST('/api/v1/campaigns/{id}/retry', path));

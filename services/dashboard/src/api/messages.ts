@@ -11,11 +11,17 @@ import { api } from './client';
 
 const messagesKey = ['messages'] as const;
 
+/** How often the sent list is read again while its tab is visible, so statuses move without a reload. */
+export const MESSAGES_REFRESH_MS = 5_000;
+
+/** A page of the sent list, read again every few seconds while the tab is visible (not in the background). */
 export function useMessages(query: ListMessagesQuery) {
   return useQuery({
     queryKey: [...messagesKey, query],
     queryFn: () => listMessages(api, query),
     placeholderData: keepPreviousData,
+    refetchInterval: MESSAGES_REFRESH_MS,
+    refetchIntervalInBackground: false,
   });
 }
 

@@ -17,14 +17,26 @@ import { PagedList, type ListSpec } from '../components/paged-table';
 import { ErrorMessage, QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
 
+const NOT_STARTED: readonly Campaign['status'][] = ['pending', 'scheduled'];
+const SENDING: readonly Campaign['status'][] = ['processing', 'throttled', 'paused'];
+
+/**
+ * What Cancel campaign does in the campaign's state: the published cancel before it starts, the stop while it is
+ * sending (or paused), with a confirmation since recipients not reached yet are then never sent.
+ */
+export function cancelActionOf(c: Campaign): CampaignAction {
+  return SENDING.includes(c.status) ? 'stop' : 'cancel';
+}
+
 /** Why an action is not available in the campaign's state, or null when it is (the server's rules, CONTRACT.md). */
 export function disabledReason(c: Campaign, action: CampaignAction): string | null {
   const now = `it is ${c.status}`;
   switch (action) {
     case 'cancel':
-      return c.status === 'pending' || c.status === 'scheduled'
+    case 'stop':
+      return NOT_STARTED.includes(c.status) || SENDING.includes(c.status)
         ? null
-        : `Only a campaign that has not started (pending or scheduled) can be cancelled; ${now}.`;
+        : `Only a campaign that is waiting or sending can be cancelled; ${now}.`;
     case 'pause':
       return c.status === 'processing' || c.status === 'throttled'
         ? null
@@ -40,15 +52,30 @@ export function disabledReason(c: Campaign, action: CampaignAction): string | nu
 }
 
 const ACTIONS: Array<{ action: CampaignAction; label: string }> = [
-  { action: 'cancel', label: 'Cancel' },
+  { action: 'cancel', label: 'Cancel campaign' },
   { action: 'pause', label: 'Pause' },
   { action: 'resume', label: 'Resume' },
   { action: 'retry', label: 'Retry failed' },
 ];
 
+const STOP_CONFIRMATION =
+  'Recipients not reached yet will not be sent; messages already handed over still go out. The campaign ends ' +
+  'cancelled and cannot be resumed.';
+
 /** The four actions; each disabled one says why, next to it and to assistive technology. */
 export function CampaignActions({ campaign }: { campaign: Campaign }) {
   const act = useCampaignAction();
+  const run = (action: CampaignAction) => {
+    const chosen = action === 'cancel' ? cancelActionOf(campaign) : action;
+    const title = campaign.name ?? campaign.campaign_id;
+    if (
+      chosen === 'stop' &&
+      !window.confirm(`Cancel campaign ${title} while it is sending? ${STOP_CONFIRMATION}`)
+    ) {
+      return;
+    }
+    act.mutate({ id: campaign.campaign_id, action: chosen });
+  };
   return (
     <div className="stack">
       <div className="actions">
@@ -63,7 +90,7 @@ export function CampaignActions({ campaign }: { campaign: Campaign }) {
                 disabled={reason !== null || act.isPending}
                 aria-describedby={reason ? reasonId : undefined}
                 aria-label={`${label} ${campaign.name ?? campaign.campaign_id}${campaign.part_number ? ` part ${campaign.part_number}` : ''}`}
-                onClick={() => act.mutate({ id: campaign.campaign_id, action })}
+                onClick={() => run(action)}
               >
                 {label}
               </button>
@@ -148,6 +175,15 @@ function Recipients({ campaign }: { campaign: Campaign }) {
           </select>
         </label>
       </form>
+      <p>
+        <a
+          className="button"
+          href={`/api/v1/campaigns/${encodeURIComponent(campaign.campaign_id)}/recipients/export`}
+          download
+        >
+          Export CSV
+        </a>
+      </p>
       <PagedList
         query={recipients}
         rows={(data) => data.recipients}

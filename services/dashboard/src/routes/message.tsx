@@ -1,11 +1,15 @@
 import { Link, useParams } from 'react-router';
 import { useMessage } from '../api/messages';
-import { customer, when } from '../components/format';
+import { customer, phone, when } from '../components/format';
+import { MessageContentView } from '../components/message-content';
 import { QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
 import { StatusTimeline } from '../components/status-timeline';
 
-/** One message: its status as it changes (no reload), the timeline, the error, and its auto-retry links. */
+/**
+ * One message: its status as it changes (no reload), what was sent, the timeline, the error, and its auto-retry
+ * links.
+ */
 export function MessageScreen() {
   const id = Number(useParams().id);
   const message = useMessage(id);
@@ -23,6 +27,8 @@ export function MessageScreen() {
               <dd aria-live="polite" data-testid="message-status">
                 <StatusBadge status={m.status} />
               </dd>
+              <dt>From</dt>
+              <dd>{m.from_phone ? phone(m.from_phone) : '—'}</dd>
               <dt>To</dt>
               <dd>{customer(m.to_phone, m.to_user_id)}</dd>
               <dt>Type</dt>
@@ -54,7 +60,9 @@ export function MessageScreen() {
               {m.campaign_id && (
                 <>
                   <dt>Campaign</dt>
-                  <dd>{m.campaign_id}</dd>
+                  <dd>
+                    <Link to={`/campaigns/${m.campaign_id}`}>{m.campaign_id}</Link>
+                  </dd>
                 </>
               )}
               {m.error_message && (
@@ -85,6 +93,10 @@ export function MessageScreen() {
                 </>
               )}
             </dl>
+            <section className="card" aria-labelledby="content-heading">
+              <h2 id="content-heading">Content</h2>
+              <MessageContentView content={m.content} />
+            </section>
             <section className="card" aria-labelledby="timeline-heading">
               <h2 id="timeline-heading">Timeline</h2>
               <StatusTimeline message={m} />

@@ -3,10 +3,11 @@ import { Link } from 'react-router';
 import { useMessages } from '../api/messages';
 import { useChannelAccounts } from '../api/numbers';
 import { useFilterParams } from '../components/filter-params';
-import { customer, when } from '../components/format';
+import { customer, phone, when } from '../components/format';
 import { PagedList, type ListSpec } from '../components/paged-table';
 import { StatusBadge } from '../components/status-badge';
 import { AccountOptions } from '../components/account-options';
+import { contentSummary } from '../components/message-content';
 
 const STATUSES = ['queued', 'scheduled', 'sent', 'delivered', 'read', 'failed', 'cancelled'] as const;
 const TYPES = ['text', 'template', 'interactive'] as const;
@@ -14,8 +15,20 @@ const TYPES = ['text', 'template', 'interactive'] as const;
 const MESSAGE_LIST: ListSpec<MessageLog> = {
   columns: [
     { header: 'ID', cell: (m) => <Link to={`/messages/${m.message_log_id}`}>#{m.message_log_id}</Link> },
+    { header: 'From', cell: (m) => (m.from_phone ? phone(m.from_phone) : '—') },
     { header: 'To', cell: (m) => customer(m.to_phone, m.to_user_id) },
     { header: 'Type', cell: (m) => m.message_type },
+    {
+      header: 'Content',
+      cell: (m) => {
+        const summary = contentSummary(m.content);
+        return (
+          <span className="content-cell" title={summary}>
+            {summary}
+          </span>
+        );
+      },
+    },
     { header: 'Status', cell: (m) => <StatusBadge status={m.status} /> },
     { header: 'Created', cell: (m) => when(m.created_at) },
     {
@@ -41,10 +54,18 @@ const MESSAGE_LIST: ListSpec<MessageLog> = {
 // datetime-local values are wall-clock time in the viewer's zone; the API wants instants.
 const toInstant = (local: string | null) => (local ? new Date(local).toISOString() : undefined);
 
+/** The search box's text as the list's filter: digits are our message id, anything else the upstream's wamid. */
+function searchOf(text: string | null): Pick<ListMessagesQuery, 'message_id' | 'wamid'> {
+  const q = (text ?? '').trim().replace(/^#/, '');
+  if (q === '') return {};
+  return /^\d{1,15}$/.test(q) ? { message_id: Number(q) } : { wamid: q };
+}
+
 /** The filters live in the address, so a filtered list can be bookmarked and survives a reload. */
 function queryOf(params: URLSearchParams): ListMessagesQuery {
   const get = (name: string) => params.get(name) || undefined;
   return {
+    ...searchOf(params.get('q')),
     status: get('status') as ListMessagesQuery['status'],
     channel_account_id: get('channel_account_id'),
     to_phone: get('to_phone'),
@@ -57,14 +78,44 @@ function queryOf(params: URLSearchParams): ListMessagesQuery {
   };
 }
 
+/** The export's address: the list's filters without its page (the export has none). */
+function exportHref(query: ListMessagesQuery): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && name !== 'page' && name !== 'per_page') search.set(name, String(value));
+  }
+  const text = search.toString();
+  return `/api/v1/messages/export${text ? `?${text}` : ''}`;
+}
+
 export function MessagesScreen() {
   const [params, set] = useFilterParams();
-  const messages = useMessages(queryOf(params));
+  const query = queryOf(params);
+  const messages = useMessages(query);
   const accounts = useChannelAccounts();
   const field = (name: string) => params.get(name) ?? '';
   return (
     <>
       <h1>Sent messages</h1>
+      <div className="list-tools">
+        <form
+          role="search"
+          aria-label="Find a message"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const input = new FormData(e.currentTarget).get('q');
+            set('q', typeof input === 'string' ? input.trim() : '');
+          }}
+        >
+          <label>
+            Message ID or wamid <input type="search" name="q" defaultValue={field('q')} key={field('q')} />
+          </label>{' '}
+          <button type="submit">Search</button>
+        </form>
+        <a className="button" href={exportHref(query)} download>
+          Export CSV
+        </a>
+      </div>
       <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter messages">
         <label>
           Status

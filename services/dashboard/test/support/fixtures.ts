@@ -32,6 +32,13 @@ export function listFixtures(n: number): Record<string, unknown> {
     retried_by_message_log_id: null,
     campaign_id: null,
     channel_account_id: ulidOf(1),
+    from_phone: '15550000001',
+    content: {
+      type: 'template',
+      name: 'order_update',
+      language: 'en_US',
+      components: [{ type: 'body', parameters: [{ type: 'text', text: `Customer ${i}` }] }],
+    },
   }));
   const deliveries: Schemas['WebhookDeliveryList']['deliveries'] = Array.from({ length: n }, (_, i) => ({
     delivery_id: ulidOf(i),

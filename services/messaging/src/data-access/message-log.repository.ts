@@ -64,6 +64,8 @@ interface Row {
   created_at: Date;
   traceparent: string | null;
   conversation_id: string | null;
+  /** Only from the reads that join the channel account (READ_COLUMNS). */
+  from_phone?: string | null;
 }
 
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
@@ -108,6 +110,9 @@ export function toMessageLog(r: Row): MessageLog {
     conversationId: r.conversation_id,
   };
 }
+
+/** A row of the API's reads (READ_COLUMNS): the message log with its account's display number. */
+const toReadMessageLog = (r: Row): MessageLog => ({ ...toMessageLog(r), fromPhone: r.from_phone ?? null });
 
 // The columns of a Row, named so that the insert's prepared plan keeps its result type when a column is added.
 const MESSAGE_LOG_COLUMNS = `id, tenant_id, channel_account_id, to_phone, to_user_id, message_type, content, template_category,
@@ -162,6 +167,29 @@ const INSERT_MESSAGE_LOGS_SQL = `WITH i AS (
    SELECT i.ord, ${MESSAGE_LOG_COLUMNS.replace(/(\w+)/g, 'm.$1')} FROM i LEFT JOIN m ON m.id = i.new_id ORDER BY i.ord`;
 
 type Db = DataSource | EntityManager;
+
+// The API's reads: the message with its sending account's display number (the account's primary key).
+const READ_FROM = `messaging.message_logs m
+  LEFT JOIN messaging.channel_accounts a ON a.id = m.channel_account_id`;
+const READ_COLUMNS = 'm.*, a.display_phone_number AS from_phone';
+
+/** The WHERE clause of a tenant's filtered messages (on `m`), with its parameters from $1. */
+function filterSql(tenantId: number, filter: MessageListFilter): { clause: string; params: unknown[] } {
+  const where = ['m.tenant_id = $1'];
+  const params: unknown[] = [tenantId];
+  // Both ids are indexed lookups: the primary key, and the partial unique index of provider_message_id.
+  if (filter.messageId !== undefined) where.push(`m.id = $${params.push(filter.messageId)}`);
+  if (filter.wamid) where.push(`m.provider_message_id = $${params.push(filter.wamid)}`);
+  if (filter.status) where.push(`m.status = $${params.push(filter.status)}`);
+  if (filter.toPhone) where.push(`m.to_phone = $${params.push(filter.toPhone)}`);
+  if (filter.toUserId) where.push(`m.to_user_id = $${params.push(filter.toUserId)}`);
+  if (filter.campaignId) where.push(`m.campaign_id = $${params.push(filter.campaignId)}`);
+  if (filter.channelAccountId) where.push(`m.channel_account_id = $${params.push(filter.channelAccountId)}`);
+  if (filter.messageType) where.push(`m.message_type = $${params.push(filter.messageType)}`);
+  if (filter.createdFrom) where.push(`m.created_at >= $${params.push(filter.createdFrom)}`);
+  if (filter.createdTo) where.push(`m.created_at < $${params.push(filter.createdTo)}`);
+  return { clause: where.join(' AND '), params };
+}
 
 /** message_logs: one class behind the three roles (writes, reads, the send queue), which use cases see apart. */
 export class MessageLogRepository implements MessageLogStore, MessageReader, SendQueue {
@@ -221,10 +249,10 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
 
   async findForTenant(id: number, tenantId: number): Promise<MessageLog | undefined> {
     const rows: Row[] = await this.dataSource.query(
-      'SELECT * FROM messaging.message_logs WHERE id = $1 AND tenant_id = $2',
+      `SELECT ${READ_COLUMNS} FROM ${READ_FROM} WHERE m.id = $1 AND m.tenant_id = $2`,
       [id, tenantId],
     );
-    return rows[0] ? toMessageLog(rows[0]) : undefined;
+    return rows[0] ? toReadMessageLog(rows[0]) : undefined;
   }
 
   async findById(db: Db, id: number, { lock = false } = {}): Promise<MessageLog | undefined> {
@@ -272,30 +300,41 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
     page: number,
     perPage: number,
   ): Promise<{ items: MessageLog[]; total: number }> {
-    const where = ['tenant_id = $1'];
-    const params: unknown[] = [tenantId];
-    if (filter.status) where.push(`status = $${params.push(filter.status)}`);
-    if (filter.toPhone) where.push(`to_phone = $${params.push(filter.toPhone)}`);
-    if (filter.toUserId) where.push(`to_user_id = $${params.push(filter.toUserId)}`);
-    if (filter.campaignId) where.push(`campaign_id = $${params.push(filter.campaignId)}`);
-    if (filter.channelAccountId) where.push(`channel_account_id = $${params.push(filter.channelAccountId)}`);
-    if (filter.messageType) where.push(`message_type = $${params.push(filter.messageType)}`);
-    if (filter.createdFrom) where.push(`created_at >= $${params.push(filter.createdFrom)}`);
-    if (filter.createdTo) where.push(`created_at < $${params.push(filter.createdTo)}`);
-    const clause = where.join(' AND ');
+    const { clause, params } = filterSql(tenantId, filter);
     const [rows, count] = await Promise.all([
       queryRows<Row>(
         this.dataSource,
-        `SELECT * FROM messaging.message_logs WHERE ${clause} ORDER BY id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
+        `SELECT ${READ_COLUMNS} FROM ${READ_FROM} WHERE ${clause}
+          ORDER BY m.id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
         params,
       ),
       queryRows<{ total: string }>(
         this.dataSource,
-        `SELECT count(*) AS total FROM messaging.message_logs WHERE ${clause}`,
+        `SELECT count(*) AS total FROM messaging.message_logs m WHERE ${clause}`,
         params,
       ),
     ]);
-    return { items: rows.map(toMessageLog), total: Number(count[0].total) };
+    return { items: rows.map(toReadMessageLog), total: Number(count[0].total) };
+  }
+
+  /**
+   * One page of a tenant's filtered messages for an export, newest first, below `beforeId` (keyset: each page is
+   * an index range scan of message_logs_tenant_idx, however deep into the export).
+   */
+  async exportPage(
+    tenantId: number,
+    filter: MessageListFilter,
+    beforeId: number | null,
+    limit: number,
+  ): Promise<MessageLog[]> {
+    const { clause, params } = filterSql(tenantId, filter);
+    const keyset = beforeId === null ? '' : ` AND m.id < $${params.push(beforeId)}`;
+    const rows = await queryRows<Row>(
+      this.dataSource,
+      `SELECT ${READ_COLUMNS} FROM ${READ_FROM} WHERE ${clause}${keyset} ORDER BY m.id DESC LIMIT ${limit}`,
+      params,
+    );
+    return rows.map(toReadMessageLog);
   }
 
   /** What a tenant's campaign's messages cost, in one currency: one read of message_logs_campaign_idx's rows. */

@@ -59,6 +59,15 @@ export interface Recipients {
    * enough to price them by market without reading every row.
    */
   countByAddressPrefix(campaignIds: readonly string[], prefixLength: number): Promise<AddressPrefixCount[]>;
+  /**
+   * One page of an export: the campaign's recipients after `after` (from the start when null), ordered by status
+   * then id, so each page is a range of the (campaign_id, status, id) index however deep the export goes.
+   */
+  exportPage(
+    campaignId: string,
+    after: { status: string; id: string } | null,
+    limit: number,
+  ): Promise<Recipient[]>;
   page(
     campaignId: string,
     status: RecipientStatus | undefined,

@@ -10,6 +10,7 @@ import {
   defineRoutes,
   idempotencyKeyOf,
   sendIdempotentAnswer,
+  streamCsv,
   tenantListRoute,
   tenantOf,
   validate,
@@ -18,12 +19,14 @@ import type { CampaignDeps } from '../../domain/campaign-deps';
 import { createCampaign } from '../../domain/creating/create-campaign.use-case';
 import { planCampaign } from '../../domain/creating/plan-campaign.use-case';
 import { cancelCampaign } from '../../domain/managing/cancel-campaign.use-case';
+import { exportRecipients } from '../../domain/managing/export-recipients.use-case';
 import { getCampaign } from '../../domain/managing/get-campaign.use-case';
 import { listCampaigns } from '../../domain/managing/list-campaigns.use-case';
 import { listRecipients } from '../../domain/managing/list-recipients.use-case';
 import { pauseCampaign } from '../../domain/managing/pause-campaign.use-case';
 import { resumeCampaign } from '../../domain/managing/resume-campaign.use-case';
 import { retryCampaign } from '../../domain/managing/retry-campaign.use-case';
+import { stopCampaign } from '../../domain/managing/stop-campaign.use-case';
 
 /** The campaign endpoints of the public API (the gateway forwards them with the tenant). */
 export function campaignRoutes(router: Router, deps: CampaignDeps): void {
@@ -66,6 +69,21 @@ export function campaignRoutes(router: Router, deps: CampaignDeps): void {
           res.json(ok(await listRecipients(deps, tenantOf(res), id(req.params), query)));
         },
       ],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/campaigns/:id/recipients/export',
+      handlers: [
+        async (req, res) => {
+          const { filename, header, pages } = await exportRecipients(deps, tenantOf(res), id(req.params));
+          await streamCsv(res, filename, header, pages);
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/campaigns/:id/stop',
+      handlers: [async (req, res) => res.json(ok(await stopCampaign(deps, tenantOf(res), id(req.params))))],
     },
     {
       method: 'POST',

@@ -1,6 +1,7 @@
 import type { MessageLogDto } from '@bm/contracts';
 import type { MessageLog } from '../ports/message-log.port';
 import { recipientOf } from '../lifecycle/message-lifecycle';
+import { toMessageContentDto } from './message-content';
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 
@@ -31,5 +32,7 @@ export function toMessageLogDto(m: MessageLog): MessageLogDto {
     retried_by_message_log_id: m.retriedByMessageLogId,
     campaign_id: m.campaignId,
     channel_account_id: m.channelAccountId,
+    from_phone: m.fromPhone ?? null,
+    content: toMessageContentDto(m.content),
   };
 }

@@ -48,6 +48,8 @@ export interface MessageLog {
   traceparent: string | null;
   /** The inbox conversation it was sent into (the customer had one on the account when it was written). */
   conversationId?: string | null;
+  /** The sending account's display number, from the API's reads (null elsewhere, or when the account is gone). */
+  fromPhone?: string | null;
 }
 
 export type MessageContent =
@@ -148,6 +150,8 @@ export interface ForwardMove {
 }
 
 export interface MessageListFilter {
+  messageId?: number;
+  wamid?: string;
   status?: string;
   toPhone?: string;
   toUserId?: string;

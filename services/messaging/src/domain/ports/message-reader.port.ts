@@ -22,6 +22,13 @@ export interface MessageReader {
     page: number,
     perPage: number,
   ): Promise<{ items: MessageLog[]; total: number }>;
+  /** One page of an export: the tenant's filtered messages below `beforeId` (all when null), newest first. */
+  exportPage(
+    tenantId: number,
+    filter: MessageListFilter,
+    beforeId: number | null,
+    limit: number,
+  ): Promise<MessageLog[]>;
   /** The sum of a tenant's campaign's messages' costs in `currency` (those priced in another left out). */
   campaignCost(tenantId: number, campaignId: string, currency: string): Promise<number>;
 }

@@ -1,15 +1,17 @@
 import type { Router } from 'express';
-import { listMessagesQuerySchema, ok, sendMessageSchema } from '@bm/contracts';
+import { exportMessagesQuerySchema, listMessagesQuerySchema, ok, sendMessageSchema } from '@bm/contracts';
 import {
   defineRoutes,
   idempotencyKeyOf,
   sendIdempotentAnswer,
+  streamCsv,
   tenantListRoute,
   tenantOf,
   validate,
 } from '@bm/platform';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 import { cancelMessage } from '../../domain/messages/cancel-message.use-case';
+import { exportMessages } from '../../domain/messages/export-messages.use-case';
 import { getMessage } from '../../domain/messages/get-message.use-case';
 import { listMessages } from '../../domain/messages/list-messages.use-case';
 import { sendMessage } from '../../domain/sending/send-message.use-case';
@@ -34,6 +36,18 @@ export function messageRoutes(router: Router, deps: MessagingDeps): void {
     tenantListRoute('/api/v1/messages', listMessagesQuerySchema, (tenantId, query) =>
       listMessages(deps, tenantId, query),
     ),
+    // Before `:id`: `export` is no message's id.
+    {
+      method: 'GET',
+      path: '/api/v1/messages/export',
+      handlers: [
+        async (req, res) => {
+          const query = validate(exportMessagesQuerySchema, req.query);
+          const { filename, header, pages } = exportMessages(deps, tenantOf(res), query);
+          await streamCsv(res, filename, header, pages);
+        },
+      ],
+    },
     {
       method: 'GET',
       path: '/api/v1/messages/:id',
