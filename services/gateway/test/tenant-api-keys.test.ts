@@ -85,6 +85,7 @@ describe('tenant API keys /api/v1/api-keys', () => {
     ]);
     expect(JSON.stringify(list.body)).not.toMatch(/password|hash/);
     const byKey = await request(gw.url).get('/api/v1/users').set('Authorization', `Bearer ${other.apiKey}`);
-    expect(byKey.body.data.users.map((u: { email: string }) => u.email)).toEqual([other.email]);
+    const users = byKey.body.data.users as Array<{ email: string }>;
+    expect(users.map((u) => u.email)).toEqual([other.email]);
   });
 });

@@ -2810,6 +2810,8 @@ export interface components {
             id: string;
             language: string;
             name: string;
+            /** @description The upstream's reason while REJECTED (e.g. INVALID_FORMAT) */
+            rejected_reason: string | null;
             /** @enum {string} */
             status: "APPROVED" | "PENDING" | "REJECTED" | "PAUSED" | "DISABLED" | "IN_APPEAL" | "PENDING_DELETION" | "DELETED" | "LIMIT_EXCEEDED" | "ARCHIVED";
         };
