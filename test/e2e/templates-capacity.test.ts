@@ -84,16 +84,13 @@ describe('templates, opt-outs, upstream errors and tier capacity', () => {
 
   it('when a template breaks the upstream review rules, then 422 VALIDATION_ERROR names each field and nothing is submitted', async () => {
     const submit = (components: unknown[]) =>
-      request(stack.gatewayUrl)
-        .post('/api/v1/templates')
-        .set(t.auth)
-        .send({
-          channel_account_id: t.channelAccountId,
-          name: 'broken_rules',
-          language: 'en_US',
-          category: 'MARKETING',
-          components,
-        });
+      request(stack.gatewayUrl).post('/api/v1/templates').set(t.auth).send({
+        channel_account_id: t.channelAccountId,
+        name: 'broken_rules',
+        language: 'en_US',
+        category: 'MARKETING',
+        components,
+      });
     const fields = (res: request.Response) =>
       (res.body.error.details.errors as Array<{ field: string }>).map((e) => e.field);
 
@@ -132,6 +129,21 @@ describe('templates, opt-outs, upstream errors and tier capacity', () => {
 
     const listed = await request(stack.gatewayUrl).get('/api/v1/templates').set(t.auth).expect(200);
     expect(JSON.stringify(listed.body)).not.toContain('broken_rules');
+
+    const taken = await request(stack.gatewayUrl)
+      .post('/api/v1/templates')
+      .set(t.auth)
+      .send({
+        channel_account_id: t.channelAccountId,
+        name: 'hello_world',
+        language: 'en_US',
+        category: 'UTILITY',
+        components: [{ type: 'BODY', text: 'Hello again' }],
+      });
+    expect(taken.status).toBe(422);
+    expect(taken.body.error.details.errors).toEqual([
+      { field: 'name', message: 'a template named hello_world already exists in en_US' },
+    ]);
   });
 
   it('when a MARKETING template goes to an opted-out phone, then 422 RECIPIENT_OPTED_OUT; UTILITY still goes', async () => {

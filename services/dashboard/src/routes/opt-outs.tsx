@@ -32,7 +32,11 @@ export function OptOutsScreen() {
             aria-label={`Remove ${customer(o.phone, o.user_id)}`}
             disabled={remove.isPending}
             onClick={() => {
-              if (window.confirm(`Remove ${customer(o.phone, o.user_id)}? Marketing messages will reach it again.`)) {
+              if (
+                window.confirm(
+                  `Remove ${customer(o.phone, o.user_id)}? Marketing messages will reach it again.`,
+                )
+              ) {
                 remove.mutate((o.phone ?? o.user_id)!);
               }
             }}

@@ -18,6 +18,14 @@ export async function submitTemplate(
   if (errors.length > 0) throw new AppError('VALIDATION_ERROR', 'The template is invalid', { errors });
   const account = await deps.accounts.findActiveForTenant(input.channel_account_id, tenantId);
   if (!account) throw new AppError('NO_ACTIVE_ACCOUNT');
+  // The upstream refuses a second template of one name and language; said here on the field, before the call.
+  if (await deps.templates.find(account.id, input.name, input.language)) {
+    throw new AppError('VALIDATION_ERROR', 'The template is invalid', {
+      errors: [
+        { field: 'name', message: `a template named ${input.name} already exists in ${input.language}` },
+      ],
+    });
+  }
   const submission = {
     name: input.name,
     language: input.language,
