@@ -98,6 +98,58 @@ describe('the template builder and the flow editor in headless Chromium against 
     expect(await row.getByText('REJECTED').count()).toBe(1);
     await shot(page, 'templates-rejected');
   });
+
+  it('when a flow is built with a keyword, a message with reply buttons, a hand-off and an end, then a graph error shows as it is typed, the preview plays it, and the saved flow is listed', async () => {
+    await page.goto(`${base}/flows`);
+    await page.getByRole('link', { name: 'New flow' }).click();
+    const form = page.getByRole('form', { name: 'New flow' });
+    const save = form.getByRole('button', { name: 'Save the flow' });
+    await form.getByLabel('Flow name').fill('Order help');
+    await form.getByLabel('Trigger keywords').fill('order, help');
+    await form
+      .getByRole('textbox', { name: 'Step 1 message', exact: true })
+      .fill('Do you need help with an order?');
+    await form.getByRole('button', { name: 'Add a reply button to step 1' }).click();
+    await form.getByLabel('Step 1 button 1 title').fill('Talk to a person');
+    await form.getByRole('button', { name: 'Add a step' }).click();
+    await form.getByLabel('Step 2 name').fill('human');
+    await form.getByLabel('Step 2 does').selectOption('handoff');
+    await form.getByLabel('Step 1 button 1 leads to').selectOption('human');
+    await form.getByRole('button', { name: 'Add a step' }).click();
+    await form.getByLabel('Step 3 name').fill('done');
+    await form.getByLabel('Step 3 does').selectOption('end');
+    // The end is reachable from no button yet: the API's graph rule, checked as the user types.
+    await form.getByText('step done cannot be reached from the first step').waitFor();
+    expect(await save.isDisabled()).toBe(true);
+
+    await form.getByRole('button', { name: 'Add a reply button to step 1' }).click();
+    await form.getByLabel('Step 1 button 2 title').fill('No thanks');
+    await form.getByLabel('Step 1 button 2 leads to').selectOption('done');
+    await form.getByText('step done cannot be reached from the first step').waitFor({ state: 'detached' });
+
+    const preview = form.getByRole('region', { name: 'Conversation preview' });
+    await preview.getByText('Do you need help with an order?').waitFor();
+    await preview
+      .getByRole('group', { name: 'Reply as the customer' })
+      .getByRole('button', { name: 'Talk to a person' })
+      .click();
+    await preview.getByText('Handed off to a person').waitFor();
+    await preview.getByRole('button', { name: 'Restart the preview' }).click();
+    await preview.getByRole('button', { name: 'No thanks' }).click();
+    await preview.getByText('The flow ended.').waitFor();
+    expect(await unlabelled(page)).toEqual([]);
+    await shot(page, 'flow-editor');
+
+    await save.click();
+    await page.getByRole('heading', { name: 'Flows', exact: true }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'Order help' });
+    await row.getByText('Keyword: order, help').waitFor();
+    await row.getByRole('link', { name: 'Order help' }).click();
+    await page.getByRole('link', { name: 'Edit' }).click();
+    const edit = page.getByRole('form', { name: 'Edit flow Order help' });
+    expect(await edit.getByLabel('Step 2 name').inputValue()).toBe('human');
+    expect(await edit.getByLabel('Step 1 button 2 leads to').inputValue()).toBe('done');
+  });
 });
 
 /** Reloads the template list until the row shows the text (the review arrives by the upstream's webhook). */
