@@ -184,10 +184,15 @@ export function flowFieldOf(apiField: string, origins: Origin[]): string {
 export function flowDraftErrors(draft: FlowDraft): FlowErrors {
   const errors: FlowErrors = {};
   if (draft.name.trim() === '') errors.name = 'the flow needs a name';
-  if (!draft.anyNewConversation && keywordsOf(draft).length === 0) {
+  else if (draft.name.length > 200) errors.name = 'at most 200 characters';
+  const keywords = keywordsOf(draft);
+  if (!draft.anyNewConversation && keywords.length === 0) {
     errors.keywords = 'give at least one keyword, or start on any new conversation';
+  } else if (!draft.anyNewConversation && (keywords.length > 50 || keywords.some((k) => k.length > 256))) {
+    errors.keywords = 'at most 50 keywords of at most 256 characters';
   }
-  if (draft.steps.length === 0) errors.steps = 'the flow needs a first step';
+  if (draft.steps.length > 100) errors.steps = 'at most 100 steps';
+  if (draft.steps.length === 0) errors.steps ??= 'the flow needs a first step';
   stepErrors(draft, errors);
   const referenceErrors = Object.keys(errors).some((k) => /\.(id|next|target)$/.test(k));
   if (!referenceErrors && draft.steps.length > 0) {
