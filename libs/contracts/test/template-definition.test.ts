@@ -43,6 +43,24 @@ describe("a template's components checked as the upstream reviews them", () => {
       'components[0].text',
       /start or end/,
     ],
+    [
+      'a header on two lines',
+      [
+        { type: 'HEADER', format: 'TEXT', text: 'Big\nsale' },
+        { type: 'BODY', text: 'Hi' },
+      ],
+      'components[0].text',
+      /one line/,
+    ],
+    [
+      'a variable in a button text',
+      [
+        { type: 'BODY', text: 'Hi' },
+        { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Yes {{1}}' }] },
+      ],
+      'components[1].buttons[0].text',
+      /variables/,
+    ],
     ['a missing sample', [{ type: 'BODY', text: 'Hi {{1}}.' }], 'components[0].example.body_text', /sample/],
     [
       'a blank sample',

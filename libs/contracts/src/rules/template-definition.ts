@@ -85,6 +85,8 @@ function sampleErrors(
 function headerErrors(field: string, c: TemplateComponent, errors: FieldError[]): void {
   const format = upper(c.format);
   if (format === 'TEXT') {
+    if (/[\r\n]/.test(c.text ?? ''))
+      errors.push({ field: `${field}.text`, message: 'a text header is one line' });
     const count = variableErrors(`${field}.text`, c.text, errors);
     if (count > TEMPLATE_LIMITS.headerVariables) {
       errors.push({ field: `${field}.text`, message: 'a text header may hold one variable, {{1}}' });
@@ -117,6 +119,8 @@ function buttonErrors(field: string, b: TemplateButton, errors: FieldError[]): v
   const type = upper(b.type);
   if ((type === 'QUICK_REPLY' || type === 'URL' || type === 'PHONE_NUMBER') && blank(b.text)) {
     errors.push({ field: `${field}.text`, message: 'the button needs a text' });
+  } else if (/\{\{[^{}]*\}\}/.test(b.text ?? '')) {
+    errors.push({ field: `${field}.text`, message: "a button's text may not hold variables" });
   }
   if (type === 'URL') {
     if (!isWebUrl(b.url?.replace(/\{\{1\}\}$/, 'x'))) {
