@@ -8,7 +8,11 @@ export default defineConfig({
   esbuild: { jsx: 'automatic' },
   resolve: {
     // The typed client's TypeScript source, bundled with the app (the package's dist is CommonJS for Node).
-    alias: { '@bm/client': fileURLToPath(new URL('../../libs/client/src/index.ts', import.meta.url)) },
+    alias: {
+      '@bm/client': fileURLToPath(new URL('../../libs/client/src/index.ts', import.meta.url)),
+      // The pure rules the API checks templates and flows with (no runtime imports), so the builders agree with it.
+      '@bm/contracts/rules': fileURLToPath(new URL('../../libs/contracts/src/rules/index.ts', import.meta.url)),
+    },
   },
   build: {
     outDir: 'dist',

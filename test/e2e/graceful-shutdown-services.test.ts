@@ -50,7 +50,6 @@ afterAll(async () => {
   await stack?.stop();
 }, 60_000);
 
-
 interface Spawned {
   child: ChildProcess;
   url: string;

@@ -39,6 +39,7 @@ describe('templates, opt-outs, upstream errors and tier capacity', () => {
       header_sample_media_url: expect.stringMatching(/^https?:\/\//),
       components: expect.any(Array),
       flag: null,
+      rejected_reason: null,
     });
     const approved = await request(stack.gatewayUrl)
       .get('/api/v1/templates?status=PAUSED')
@@ -60,7 +61,9 @@ describe('templates, opt-outs, upstream errors and tier capacity', () => {
         name: `welcome_${Date.now()}`,
         language: 'en_US',
         category: 'UTILITY',
-        components: [{ type: 'BODY', text: 'Welcome {{1}}', example: { body_text: [['Ana']] } }],
+        components: [
+          { type: 'BODY', text: 'Welcome {{1}}, glad to have you.', example: { body_text: [['Ana']] } },
+        ],
       });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
@@ -77,6 +80,70 @@ describe('templates, opt-outs, upstream errors and tier capacity', () => {
       status: 'PENDING',
       category: 'UTILITY',
     });
+  });
+
+  it('when a template breaks the upstream review rules, then 422 VALIDATION_ERROR names each field and nothing is submitted', async () => {
+    const submit = (components: unknown[]) =>
+      request(stack.gatewayUrl).post('/api/v1/templates').set(t.auth).send({
+        channel_account_id: t.channelAccountId,
+        name: 'broken_rules',
+        language: 'en_US',
+        category: 'MARKETING',
+        components,
+      });
+    const fields = (res: request.Response) =>
+      (res.body.error.details.errors as Array<{ field: string }>).map((e) => e.field);
+
+    const res = await submit([
+      { type: 'HEADER', format: 'TEXT', text: 'Hi {{1}} and {{2}}' },
+      { type: 'BODY', text: '{{1}}, order {{3}} ships', example: { body_text: [['Ana']] } },
+      { type: 'FOOTER', text: 'Reply {{1}}' },
+      {
+        type: 'BUTTONS',
+        buttons: [
+          { type: 'QUICK_REPLY', text: 'Stop' },
+          { type: 'URL', text: 'Track', url: 'https://shop.example/t/{{1}}' },
+          { type: 'QUICK_REPLY', text: 'More' },
+          { type: 'PHONE_NUMBER', text: 'Call', phone_number: 'call us' },
+        ],
+      },
+    ]);
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(fields(res)).toEqual([
+      'components[0].text',
+      'components[1].text',
+      'components[1].text',
+      'components[1].example.body_text',
+      'components[2].text',
+      'components[3].buttons[1].example',
+      'components[3].buttons[3].phone_number',
+      'components[3].buttons',
+    ]);
+    const media = await submit([
+      { type: 'HEADER', format: 'IMAGE' },
+      { type: 'BODY', text: 'Hello there' },
+    ]);
+    expect(media.status).toBe(422);
+    expect(fields(media)).toEqual(['components[0].example.header_handle']);
+
+    const listed = await request(stack.gatewayUrl).get('/api/v1/templates').set(t.auth).expect(200);
+    expect(JSON.stringify(listed.body)).not.toContain('broken_rules');
+
+    const taken = await request(stack.gatewayUrl)
+      .post('/api/v1/templates')
+      .set(t.auth)
+      .send({
+        channel_account_id: t.channelAccountId,
+        name: 'hello_world',
+        language: 'en_US',
+        category: 'UTILITY',
+        components: [{ type: 'BODY', text: 'Hello again' }],
+      });
+    expect(taken.status).toBe(422);
+    expect(taken.body.error.details.errors).toEqual([
+      { field: 'name', message: 'a template named hello_world already exists in en_US' },
+    ]);
   });
 
   it('when a MARKETING template goes to an opted-out phone, then 422 RECIPIENT_OPTED_OUT; UTILITY still goes', async () => {

@@ -21,7 +21,7 @@ describe('one trace from the client through messaging and the broker', () => {
   });
   afterAll(() => stack.stop());
 
-  it('when a send carries traceparent, then every message.status_updated event of it (sent, and delivered and read from the upstream\'s receipts) carries the same trace id', async () => {
+  it("when a send carries traceparent, then every message.status_updated event of it (sent, and delivered and read from the upstream's receipts) carries the same trace id", async () => {
     const traceId = randomBytes(16).toString('hex');
     const res = await postSend(stack, t, {}, { traceparent: `00-${traceId}-00f067aa0ba902b7-01` }).expect(
       202,

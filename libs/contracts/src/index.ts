@@ -31,5 +31,6 @@ export * from './schemas/inbound-events';
 export * from './schemas/inbound-audit';
 export * from './schemas/event-registry';
 export * from './schemas/recipient-list';
+export * from './rules';
 export * from './internal';
 export * from './openapi';

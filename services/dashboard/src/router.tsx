@@ -2,6 +2,7 @@ import { createBrowserRouter } from 'react-router';
 import { ApiKeysScreen } from './routes/api-keys';
 import { CampaignScreen } from './routes/campaign';
 import { CampaignsScreen } from './routes/campaigns';
+import { EditFlowScreen, NewFlowScreen } from './routes/flow-editor';
 import { FlowScreen, FlowsScreen } from './routes/flows';
 import { ForgotPasswordScreen } from './routes/forgot-password';
 import { HealthScreen } from './routes/health';
@@ -45,7 +46,9 @@ export const router = createBrowserRouter(
         { path: 'templates/:accountId/:id', element: <TemplateScreen /> },
         { path: 'opt-outs', element: <OptOutsScreen /> },
         { path: 'flows', element: <FlowsScreen /> },
+        { path: 'flows/new', element: <NewFlowScreen /> },
         { path: 'flows/:id', element: <FlowScreen /> },
+        { path: 'flows/:id/edit', element: <EditFlowScreen /> },
         { path: 'notifications', element: <NotificationsScreen /> },
         { path: 'webhooks', element: <WebhooksScreen /> },
         { path: 'health', element: <HealthScreen /> },

@@ -25,7 +25,9 @@ describe('messaging alone: templates and conversation flows', () => {
         name,
         language: 'en_US',
         category: 'UTILITY',
-        components: [{ type: 'BODY', text: 'Welcome {{1}}', example: { body_text: [['Ana']] } }],
+        components: [
+          { type: 'BODY', text: 'Welcome {{1}}, glad to have you.', example: { body_text: [['Ana']] } },
+        ],
       })
       .expect(201);
     expect(submitted.body.data).toMatchObject({
@@ -53,6 +55,42 @@ describe('messaging alone: templates and conversation flows', () => {
     expect(m.publishedWith('template.status_changed', 'name', name)).toEqual([
       expect.objectContaining({ tenant_id: t.tenantId, status: 'APPROVED' }),
     ]);
+  });
+
+  it('when the upstream rejects a template with a reason, then the list shows the reason until it is approved', async () => {
+    const name = `promo_${uniqueSuffix()}`;
+    await t.api
+      .post('/api/v1/templates', {
+        channel_account_id: t.channelAccountId,
+        name,
+        language: 'en_US',
+        category: 'MARKETING',
+        components: [{ type: 'BODY', text: 'Our sale starts today.' }],
+      })
+      .expect(201);
+    const status = (event: string, reason: string | null) =>
+      m.publish('inbound.template_status', {
+        waba_id: t.wabaId,
+        phone_number_id: null,
+        template_id: m.upstream.templateIdOf(name),
+        name,
+        language: 'en_US',
+        event,
+        reason,
+        category: 'MARKETING',
+      });
+    await status('REJECTED', 'INVALID_FORMAT');
+    const rejected = await waitFor(
+      async () => (await templates()).find((x) => x.name === name && x.status === 'REJECTED'),
+      { what: 'template rejected' },
+    );
+    expect(rejected.rejected_reason).toBe('INVALID_FORMAT');
+    await status('APPROVED', null);
+    const approved = await waitFor(
+      async () => (await templates()).find((x) => x.name === name && x.status === 'APPROVED'),
+      { what: 'template approved' },
+    );
+    expect(approved.rejected_reason).toBeNull();
   });
 
   /** Ask with two buttons: yes thanks the customer and ends, no hands off to a person. */

@@ -938,7 +938,7 @@ export interface paths {
         /** List the account's templates */
         get: operations["listTemplates"];
         put?: never;
-        /** Submit a template to the upstream network */
+        /** Submit a template to the upstream network, checked first as the upstream reviews it (422 VALIDATION_ERROR per field: variables, samples, header media sample, buttons, a name taken in the language) */
         post: operations["submitTemplate"];
         delete?: never;
         options?: never;
@@ -3038,6 +3038,8 @@ export interface components {
             id: string;
             language: string;
             name: string;
+            /** @description The upstream's reason while REJECTED (e.g. INVALID_FORMAT) */
+            rejected_reason: string | null;
             /** @enum {string} */
             status: "APPROVED" | "PENDING" | "REJECTED" | "PAUSED" | "DISABLED" | "IN_APPEAL" | "PENDING_DELETION" | "DELETED" | "LIMIT_EXCEEDED" | "ARCHIVED";
         };
@@ -17065,7 +17067,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Submit a template to the upstream network */
+            /** @description Submit a template to the upstream network, checked first as the upstream reviews it (422 VALIDATION_ERROR per field: variables, samples, header media sample, buttons, a name taken in the language) */
             201: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

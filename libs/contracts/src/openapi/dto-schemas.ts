@@ -154,6 +154,10 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     header_sample_media_url: nullable(str),
     components: { type: 'array', items: { type: 'object', required: ['type'], properties: { type: str } } },
     flag: TEMPLATE_FLAG,
+    rejected_reason: {
+      ...nullable(str),
+      description: "The upstream's reason while REJECTED (e.g. INVALID_FORMAT)",
+    },
   }),
   TemplateList: object({ templates: { type: 'array', items: ref('Template') } }),
   SyncedTemplates: object({

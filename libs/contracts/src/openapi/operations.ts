@@ -203,7 +203,9 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: [],
   }),
   submitTemplate: api({
-    summary: 'Submit a template to the upstream network',
+    summary:
+      'Submit a template to the upstream network, checked first as the upstream reviews it (422 ' +
+      'VALIDATION_ERROR per field: variables, samples, header media sample, buttons, a name taken in the language)',
     tag: 'Templates',
     body: submitTemplateSchema,
     status: 201,

@@ -81,6 +81,8 @@ export interface TemplateDto {
   components: TemplateComponent[];
   /** Null unless the upstream flagged the template's quality. */
   flag: TemplateFlagDto | null;
+  /** The upstream's reason while the template is REJECTED (e.g. INVALID_FORMAT); null otherwise. */
+  rejected_reason: string | null;
 }
 
 export interface TemplateListDto {

@@ -24,6 +24,7 @@ export const SALE_TEMPLATE: Omit<TemplateDto, 'channel_account_id'> = {
   header_sample_media_url: null,
   components: [{ type: 'BODY', text: 'Hi {{1}}, our sale starts today.' }],
   flag: null,
+  rejected_reason: null,
 };
 
 const ROUTE =

@@ -47,3 +47,16 @@ export function useSetFlowActive() {
     );
   });
 }
+
+export type SaveFlowRequest = components['schemas']['CreateFlowRequest'];
+
+/** Creates a flow (inactive), or replaces a flow's definition with a new version when `id` is given. */
+export function useSaveFlow() {
+  return useRefreshingMutation(flowsKey, async ({ id, body }: { id?: string; body: SaveFlowRequest }) =>
+    unwrap(
+      id === undefined
+        ? await api.POST('/api/v1/flows', { body })
+        : await api.PUT('/api/v1/flows/{id}', { params: { path: { id } }, body }),
+    ),
+  );
+}

@@ -55,8 +55,15 @@ export function FlowsScreen() {
   const flows = useFlows(page);
   return (
     <>
-      <h1>Flows</h1>
-      <p className="muted">Flows are created and edited through the API (POST /api/v1/flows).</p>
+      <div className="with-action">
+        <h1>Flows</h1>
+        <Link to="/flows/new" className="button">
+          New flow
+        </Link>
+      </div>
+      <p className="muted">
+        A flow answers a customer&apos;s keyword with messages and buttons, or hands off to a person.
+      </p>
       <PagedList query={flows} rows={(data) => data.flows} list={FLOW_LIST} onPage={setPage} />
     </>
   );
@@ -133,6 +140,9 @@ export function FlowScreen() {
           <div className="with-action">
             <h1>Flow {f.name}</h1>
             <ActiveToggle flow={f} />
+            <Link to={`/flows/${f.flow_id}/edit`} className="button">
+              Edit
+            </Link>
           </div>
           <p>
             <StatusBadge status={f.status} /> · {triggerText(f)}

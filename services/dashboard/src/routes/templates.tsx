@@ -1,12 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useChannelAccounts } from '../api/numbers';
-import { useSubmitTemplate, useSyncTemplates, useTemplates, type Template } from '../api/templates';
+import { useSyncTemplates, useTemplates, type Template } from '../api/templates';
 import { DataTable, type Column } from '../components/data-table';
 import { ErrorMessage, QueryState } from '../components/query-state';
-import { StatusBadge } from '../components/status-badge';
 import { shapeOf } from '../components/template-fields';
 import { AccountOptions } from '../components/account-options';
+import { TemplateBuilder } from './template-builder';
 
 /** The number the template screens show: the one picked, else the first. */
 function useAccount(): [string, (id: string) => void, ReturnType<typeof useChannelAccounts>] {
@@ -15,62 +15,51 @@ function useAccount(): [string, (id: string) => void, ReturnType<typeof useChann
   return [picked || accounts.data?.[0]?.channel_account_id || '', setPicked, accounts];
 }
 
+// A mark per status beside its word, so the badges differ without colour too.
+const STATUS_MARKS: Record<string, string> = {
+  APPROVED: '✓',
+  PENDING: '…',
+  REJECTED: '✕',
+  PAUSED: '‖',
+  DISABLED: '⊘',
+};
+
+function TemplateStatusBadge({ status }: { status: string }) {
+  return (
+    <span className={`badge badge-${status.toLowerCase()}`}>
+      <span aria-hidden="true">{STATUS_MARKS[status] ?? '•'} </span>
+      {status}
+    </span>
+  );
+}
+
+// The upstream's rejection reasons in words; an unknown one shows as the upstream wrote it.
+const REJECTION_REASONS: Record<string, string> = {
+  INVALID_FORMAT: 'Invalid format',
+  TAG_CONTENT_MISMATCH: 'The content does not match the category',
+  ABUSIVE_CONTENT: 'Abusive content',
+  INCORRECT_CATEGORY: 'Incorrect category',
+  PROMOTIONAL: 'Promotional content in a non-marketing template',
+  SCAM: 'Looks like a scam',
+};
+
+/** Why the upstream rejected the template, for REJECTED ones only. */
+export function rejectionText(t: Template): string {
+  if (t.status !== 'REJECTED') return '';
+  if (!t.rejected_reason) return 'No reason given';
+  const words = REJECTION_REASONS[t.rejected_reason.toUpperCase()];
+  return words ? `${words} (${t.rejected_reason})` : t.rejected_reason;
+}
+
 const COLUMNS: Column<Template>[] = [
   { header: 'Name', cell: (t) => <Link to={`/templates/${t.channel_account_id}/${t.id}`}>{t.name}</Link> },
   { header: 'Language', cell: (t) => t.language },
-  { header: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
+  { header: 'Status', cell: (t) => <TemplateStatusBadge status={t.status} /> },
+  { header: 'Rejection reason', cell: rejectionText },
   { header: 'Category', cell: (t) => t.category },
   { header: 'Header', cell: (t) => t.header_format ?? 'none' },
   { header: 'Quality', cell: (t) => (t.flag ? `Flagged${t.flag.reason ? `: ${t.flag.reason}` : ''}` : 'OK') },
 ];
-
-function SubmitTemplate({ account }: { account: string }) {
-  const submit = useSubmitTemplate();
-  const [name, setName] = useState('');
-  const [language, setLanguage] = useState('en_US');
-  const [category, setCategory] = useState('UTILITY');
-  const [body, setBody] = useState('');
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    submit.mutate({
-      channel_account_id: account,
-      name,
-      language,
-      category,
-      components: [{ type: 'BODY', text: body }],
-    });
-  };
-  return (
-    <form className="card stack" onSubmit={onSubmit} aria-label="Submit a template">
-      <h2>Submit a template</h2>
-      <label>
-        Template name (lower case, digits and _)
-        <input required pattern="[a-z0-9_]+" value={name} onChange={(e) => setName(e.target.value)} />
-      </label>
-      <label>
-        Language code
-        <input required value={language} onChange={(e) => setLanguage(e.target.value)} />
-      </label>
-      <label>
-        Category
-        <select value={category} onChange={(e) => setCategory(e.target.value)}>
-          <option>UTILITY</option>
-          <option>MARKETING</option>
-          <option>AUTHENTICATION</option>
-        </select>
-      </label>
-      <label>
-        Body ({'{{1}}'}, {'{{2}}'}… for placeholders)
-        <textarea required rows={4} maxLength={1024} value={body} onChange={(e) => setBody(e.target.value)} />
-      </label>
-      {submit.isError && <ErrorMessage error={submit.error} />}
-      {submit.isSuccess && <p role="status">Submitted for review: {submit.data.status}.</p>}
-      <button type="submit" className="primary" disabled={submit.isPending || account === ''}>
-        Submit for review
-      </button>
-    </form>
-  );
-}
 
 /** The number's templates with status, category, language and header type; submit a new one for review. */
 export function TemplatesScreen() {
@@ -114,7 +103,7 @@ export function TemplatesScreen() {
       <QueryState query={templates} isEmpty={(rows) => rows.length === 0} empty={<p>No templates yet.</p>}>
         {(rows) => <DataTable caption="Templates" columns={COLUMNS} rows={rows} rowKey={(t) => t.id} />}
       </QueryState>
-      <SubmitTemplate account={account} />
+      <TemplateBuilder key={account} account={account} />
     </>
   );
 }
@@ -144,8 +133,14 @@ export function TemplateScreen() {
             <dl className="facts card">
               <dt>Status</dt>
               <dd>
-                <StatusBadge status={t.status} />
+                <TemplateStatusBadge status={t.status} />
               </dd>
+              {t.status === 'REJECTED' && (
+                <>
+                  <dt>Rejection reason</dt>
+                  <dd>{rejectionText(t)}</dd>
+                </>
+              )}
               <dt>Category</dt>
               <dd>{t.category}</dd>
               <dt>Placeholders</dt>

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { MessagingConfig } from '../config';
 import { ChannelAccountEntity } from './channel-account.entity';
 import { TemplateEntity } from './template.entity';
+import { TemplateRejectedReason1766750000000 } from './migrations/1766750000000-template-rejected-reason';
 import { CreateMessaging1763900000000 } from './migrations/1763900000000-create-messaging';
 import { PartialUniqueIndexes1763900000001 } from './migrations/1763900000001-partial-unique-indexes';
 import { QueuedAttemptsIndex1763900000002 } from './migrations/1763900000002-queued-attempts-index';
@@ -69,6 +70,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       InboxConversations1766400000000,
       IdempotencyClaimTokens1766500000000,
       ConversationEvents1766600000000,
+      TemplateRejectedReason1766750000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

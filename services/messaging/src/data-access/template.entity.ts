@@ -41,6 +41,9 @@ export class TemplateEntity {
   @Column({ name: 'flag_reason', type: 'text', nullable: true })
   flagReason!: string | null;
 
+  @Column({ name: 'rejected_reason', type: 'text', nullable: true })
+  rejectedReason!: string | null;
+
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
 }

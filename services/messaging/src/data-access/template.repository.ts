@@ -25,6 +25,7 @@ const toTemplate = (e: TemplateEntity): Template => ({
   headerSampleMediaUrl: e.headerSampleMediaUrl,
   components: e.components as Array<Record<string, unknown>>,
   flag: flagOf(e.flaggedAt, e.flagReason),
+  rejectedReason: e.rejectedReason,
 });
 
 export class TemplateRepository implements TemplateStore {
@@ -38,8 +39,14 @@ export class TemplateRepository implements TemplateStore {
   ): Promise<Template[]> {
     const stored: Template[] = [];
     for (const t of templates) {
-      // A refresh from the upstream's listing keeps the flag: the listing does not carry it.
-      const rows: Array<{ id: string; flagged_at: Date | null; flag_reason: string | null }> = await tx.query(
+      // A refresh from the upstream's listing keeps the flag and a rejected template's reason: the listing
+      // carries neither.
+      const rows: Array<{
+        id: string;
+        flagged_at: Date | null;
+        flag_reason: string | null;
+        rejected_reason: string | null;
+      }> = await tx.query(
         `INSERT INTO messaging.templates
            (id, channel_account_id, upstream_id, name, language, status, category, header_format,
             header_sample_media_url, components, updated_at)
@@ -47,8 +54,9 @@ export class TemplateRepository implements TemplateStore {
          ON CONFLICT (channel_account_id, name, language) DO UPDATE SET
            upstream_id = EXCLUDED.upstream_id, status = EXCLUDED.status, category = EXCLUDED.category,
            header_format = EXCLUDED.header_format, header_sample_media_url = EXCLUDED.header_sample_media_url,
-           components = EXCLUDED.components, updated_at = now()
-         RETURNING id, flagged_at, flag_reason`,
+           components = EXCLUDED.components, updated_at = now(),
+           rejected_reason = CASE WHEN EXCLUDED.status = 'REJECTED' THEN templates.rejected_reason END
+         RETURNING id, flagged_at, flag_reason, rejected_reason`,
         [
           newUlid(),
           channelAccountId,
@@ -63,7 +71,13 @@ export class TemplateRepository implements TemplateStore {
         ],
       );
       const [row] = rows;
-      stored.push({ ...t, id: row.id, channelAccountId, flag: flagOf(row.flagged_at, row.flag_reason) });
+      stored.push({
+        ...t,
+        id: row.id,
+        channelAccountId,
+        flag: flagOf(row.flagged_at, row.flag_reason),
+        rejectedReason: row.rejected_reason,
+      });
     }
     return stored;
   }
@@ -118,13 +132,21 @@ export class TemplateRepository implements TemplateStore {
     return found ? toTemplate(found) : undefined;
   }
 
-  /** Sets what the upstream's status updates decide: status, category and quality flag. */
+  /** Sets what the upstream's status updates decide: status, category, quality flag and rejection reason. */
   async setState(tx: EntityManager, id: string, state: TemplateState): Promise<void> {
     await tx.query(
       `UPDATE messaging.templates
-          SET status = $2, category = $3, flagged_at = $4, flag_reason = $5, updated_at = now()
+          SET status = $2, category = $3, flagged_at = $4, flag_reason = $5, rejected_reason = $6,
+              updated_at = now()
         WHERE id = $1`,
-      [id, state.status, state.category, state.flag?.flaggedAt ?? null, state.flag?.reason ?? null],
+      [
+        id,
+        state.status,
+        state.category,
+        state.flag?.flaggedAt ?? null,
+        state.flag?.reason ?? null,
+        state.rejectedReason,
+      ],
     );
   }
 }

@@ -24,12 +24,21 @@ function nextState(
   before: Template,
   change: { status?: TemplateStatus; flag?: TemplateFlag | null },
   category: string | null,
+  reason: string | null,
 ): TemplateState {
   const repeated = change.flag && before.flag?.reason === change.flag.reason;
+  const status = change.status ?? before.status;
   return {
-    status: change.status ?? before.status,
+    status,
     category: category ?? before.category,
     flag: change.flag === undefined || repeated ? before.flag : change.flag,
+    // A rejection's reason stays while the template is REJECTED, e.g. when a repeated event gives none.
+    rejectedReason:
+      status !== 'REJECTED'
+        ? null
+        : change.status === 'REJECTED'
+          ? (reason ?? before.rejectedReason)
+          : before.rejectedReason,
   };
 }
 
@@ -49,7 +58,7 @@ export async function applyTemplateStatus(
     await deps.unitOfWork.inTransaction(async (tx) => {
       const before = await deps.templates.findForUpdate(tx, account.id, item.name, item.language);
       if (!before) return;
-      const after = nextState(before, change, item.category);
+      const after = nextState(before, change, item.category, reason);
       await deps.templates.setState(tx, before.id, after);
       if (after.status === before.status && after.flag === before.flag) return;
       await deps.outbox.emit(

@@ -19,13 +19,15 @@ export interface Template {
   headerSampleMediaUrl: string | null;
   components: Array<Record<string, unknown>>;
   flag: TemplateFlag | null;
+  /** The upstream's reason while the template is REJECTED; null otherwise or when it gave none. */
+  rejectedReason: string | null;
 }
 
 /** A template as the upstream describes it, before it is stored for a number. */
-export type TemplateInput = Omit<Template, 'id' | 'channelAccountId' | 'flag'>;
+export type TemplateInput = Omit<Template, 'id' | 'channelAccountId' | 'flag' | 'rejectedReason'>;
 
 /** What the upstream's status updates set on a template. */
-export type TemplateState = Pick<Template, 'status' | 'category' | 'flag'>;
+export type TemplateState = Pick<Template, 'status' | 'category' | 'flag' | 'rejectedReason'>;
 
 /** The accounts' templates, as the upstream last described them. */
 export interface TemplateStore {

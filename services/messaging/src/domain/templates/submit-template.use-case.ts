@@ -1,18 +1,31 @@
-import type { SubmitTemplateRequest, TemplateDto } from '@bm/contracts';
+import { templateDefinitionErrors, type SubmitTemplateRequest, type TemplateDto } from '@bm/contracts';
 import { AppError } from '@bm/platform';
 import { describeFailure } from '../lifecycle/message-lifecycle';
 import { toTemplateInput } from '../accounts/connect-channel-account.use-case';
 import type { MessagingDeps } from '../messaging-deps';
 import { templateEventFields, toTemplateDto } from './template.dto';
 
-/** POST /api/v1/templates: submits a template upstream, stores it PENDING and emits `template.submitted`. */
+/**
+ * POST /api/v1/templates: checks the components as the upstream reviews them (422 VALIDATION_ERROR naming each
+ * field), submits the template upstream, stores it PENDING and emits `template.submitted`.
+ */
 export async function submitTemplate(
   deps: Pick<MessagingDeps, 'accounts' | 'templates' | 'secrets' | 'upstream' | 'unitOfWork' | 'outbox'>,
   tenantId: number,
   input: SubmitTemplateRequest,
 ): Promise<TemplateDto> {
+  const errors = templateDefinitionErrors(input.components);
+  if (errors.length > 0) throw new AppError('VALIDATION_ERROR', 'The template is invalid', { errors });
   const account = await deps.accounts.findActiveForTenant(input.channel_account_id, tenantId);
   if (!account) throw new AppError('NO_ACTIVE_ACCOUNT');
+  // The upstream refuses a second template of one name and language; said here on the field, before the call.
+  if (await deps.templates.find(account.id, input.name, input.language)) {
+    throw new AppError('VALIDATION_ERROR', 'The template is invalid', {
+      errors: [
+        { field: 'name', message: `a template named ${input.name} already exists in ${input.language}` },
+      ],
+    });
+  }
   const submission = {
     name: input.name,
     language: input.language,

@@ -17,6 +17,7 @@ export function toTemplateDto(t: Template): TemplateDto {
     header_sample_media_url: t.headerSampleMediaUrl,
     components: t.components as unknown as TemplateDto['components'],
     flag: templateFlagDto(t.flag),
+    rejected_reason: t.rejectedReason,
   };
 }
 
