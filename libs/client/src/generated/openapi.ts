@@ -319,7 +319,7 @@ export interface paths {
         /** The tenant's API keys, newest first (never the keys themselves) */
         get: operations["listApiKeys"];
         put?: never;
-        /** Issue an API key for the tenant (shown this once) */
+        /** Issue an API key for the tenant (shown this once), optionally named and with a role narrower than full access; a session's key gets the session's role unless a lower one is asked (never a higher one) */
         post: operations["issueApiKey"];
         delete?: never;
         options?: never;
@@ -339,6 +339,23 @@ export interface paths {
         post?: never;
         /** Revoke one of the tenant's API keys; it stops working at once */
         delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every state-changing request of the tenant, by a dashboard user or an API key, newest first (admin and owner) */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -871,11 +888,30 @@ export interface paths {
         /** The tenant's dashboard users (the colleagues a conversation can be assigned to), oldest first */
         get: operations["listDashboardUsers"];
         put?: never;
-        post?: never;
+        /** Invite a colleague with a role (owner and admin; an admin cannot make owners): a single-use link valid 24 h, in this answer only */
+        post: operations["inviteTeamMember"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a colleague (owner only): their sessions end at once; the last owner cannot be removed */
+        delete: operations["removeTeamMember"];
+        options?: never;
+        head?: never;
+        /** Change a colleague's role (owner only); the last owner cannot be demoted */
+        patch: operations["updateTeamMember"];
         trace?: never;
     };
     "/api/v1/webhooks/deliveries": {
@@ -1238,6 +1274,9 @@ export interface components {
              */
             created_at: string;
             key_id: string;
+            name?: string | null;
+            /** @description null: full tenant access */
+            role?: ("viewer" | "agent" | "admin" | "owner") | null;
             tenant_id: number;
         };
         ApiKeyList: {
@@ -1257,7 +1296,44 @@ export interface components {
             key_id: string;
             /** @description To the minute; null when never used */
             last_used_at: string | null;
+            name: string | null;
             revoked_at: string | null;
+            /** @description null: full tenant access */
+            role: ("viewer" | "agent" | "admin" | "owner") | null;
+        };
+        AuditLogEntry: {
+            /** @description The operationId */
+            action: string;
+            actor: {
+                email: string;
+                /** @constant */
+                type: "user";
+                user_id: string;
+            } | {
+                key_id: string;
+                /** @constant */
+                type: "api_key";
+            };
+            /**
+             * Format: date-time
+             * @description UTC, toISOString() form
+             */
+            created_at: string;
+            id: string;
+            ip: string | null;
+            /** @enum {string} */
+            method: "POST" | "PUT" | "PATCH" | "DELETE";
+            path: string;
+            request_id: string | null;
+            status: number;
+            /** @description The path's ids by the route's parameter names */
+            target: {
+                [key: string]: string;
+            };
+        };
+        AuditLogList: {
+            entries: components["schemas"]["AuditLogEntry"][];
+            pagination: components["schemas"]["Pagination"];
         };
         Campaign: {
             campaign_group_id: string | null;
@@ -1854,6 +1930,8 @@ export interface components {
         };
         DashboardUser: {
             email: string;
+            /** @enum {string} */
+            role: "viewer" | "agent" | "admin" | "owner";
             tenant_id: number;
             user_id: string;
         };
@@ -1888,7 +1966,7 @@ export interface components {
         ErrorEnvelope: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_JSON" | "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "INVALID_SIGNATURE" | "TENANT_FORBIDDEN" | "CSRF_FAILED" | "VERIFICATION_FAILED" | "NOT_FOUND" | "MESSAGE_NOT_FOUND" | "CAMPAIGN_NOT_FOUND" | "TENANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "CHANNEL_ACCOUNT_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "OPT_OUT_NOT_FOUND" | "FLOW_NOT_FOUND" | "MEDIA_EXPIRED" | "QUEUE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CAMPAIGN_NOT_CANCELLABLE" | "CAMPAIGN_NOT_RETRYABLE" | "CAMPAIGN_NOT_PAUSABLE" | "CAMPAIGN_NOT_RESUMABLE" | "MESSAGE_NOT_CANCELLABLE" | "IDEMPOTENCY_KEY_CONFLICT" | "CONFLICT" | "INVITE_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_ERROR" | "NO_ACTIVE_ACCOUNT" | "OUTSIDE_SERVICE_WINDOW" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "TEMPLATE_PAUSED" | "TEMPLATE_PARAMETER_MISMATCH" | "TEMPLATE_HEADER_MEDIA_REQUIRED" | "RECIPIENT_OPTED_OUT" | "RATE_LIMIT_EXCEEDED" | "MESSAGING_TIER_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_DEGRADED";
+                code: "INVALID_JSON" | "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "INVALID_SIGNATURE" | "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE" | "VERIFICATION_FAILED" | "NOT_FOUND" | "MESSAGE_NOT_FOUND" | "CAMPAIGN_NOT_FOUND" | "TENANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "CHANNEL_ACCOUNT_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "OPT_OUT_NOT_FOUND" | "FLOW_NOT_FOUND" | "MEDIA_EXPIRED" | "QUEUE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CAMPAIGN_NOT_CANCELLABLE" | "CAMPAIGN_NOT_RETRYABLE" | "CAMPAIGN_NOT_PAUSABLE" | "CAMPAIGN_NOT_RESUMABLE" | "MESSAGE_NOT_CANCELLABLE" | "IDEMPOTENCY_KEY_CONFLICT" | "LAST_OWNER" | "CONFLICT" | "INVITE_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_ERROR" | "NO_ACTIVE_ACCOUNT" | "OUTSIDE_SERVICE_WINDOW" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "TEMPLATE_PAUSED" | "TEMPLATE_PARAMETER_MISMATCH" | "TEMPLATE_HEADER_MEDIA_REQUIRED" | "RECIPIENT_OPTED_OUT" | "RATE_LIMIT_EXCEEDED" | "MESSAGING_TIER_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_DEGRADED";
                 /** @description VALIDATION_ERROR: `errors` = [{field, message}]; MESSAGE_NOT_CANCELLABLE: `status`; … */
                 details?: {
                     errors?: components["schemas"]["FieldError"][];
@@ -2252,6 +2330,17 @@ export interface components {
             conversation_id: string;
             /** @description A customer's new message, a new message of ours to the customer (a reply, or any send from the account), or a new status of one of ours (the same message_log_id again) */
             message: components["schemas"]["ConversationMessage"];
+        };
+        InviteTeamMemberRequest: {
+            /** Format: email */
+            email: string;
+            /** @enum {unknown} */
+            role: "viewer" | "agent" | "admin" | "owner";
+        };
+        IssueApiKeyRequest: {
+            name?: string;
+            /** @enum {unknown} */
+            role?: "viewer" | "agent" | "admin" | "owner";
         };
         LiveChatRequestNotification: {
             channel_account_id: string;
@@ -2772,6 +2861,22 @@ export interface components {
             /** @description Whether the upstream took the webhook subscription */
             webhooks_subscribed: boolean;
         };
+        TeamInvite: {
+            email: string;
+            /**
+             * Format: date-time
+             * @description UTC, toISOString() form
+             */
+            invite_expires_at: string;
+            /**
+             * Format: uri
+             * @description Under /dashboard; single use
+             */
+            invite_url: string;
+            /** @enum {string} */
+            role: "viewer" | "agent" | "admin" | "owner";
+            user_id: string;
+        };
         TeamMember: {
             /**
              * Format: date-time
@@ -2779,6 +2884,8 @@ export interface components {
              */
             created_at: string;
             email: string;
+            /** @enum {string} */
+            role: "viewer" | "agent" | "admin" | "owner";
             /**
              * @description invited: no password set yet
              * @enum {string}
@@ -2788,6 +2895,11 @@ export interface components {
         };
         TeamMemberList: {
             users: components["schemas"]["TeamMember"][];
+        };
+        TeamMemberRemoved: {
+            /** @constant */
+            removed: true;
+            user_id: string;
         };
         Template: {
             /** @enum {string} */
@@ -3064,6 +3176,10 @@ export interface components {
                 /** @enum {unknown} */
                 type: "keyword" | "new_conversation";
             };
+        };
+        UpdateTeamMemberRequest: {
+            /** @enum {unknown} */
+            role: "viewer" | "agent" | "admin" | "owner";
         };
         WebhookDeliveryList: {
             deliveries: {
@@ -6268,7 +6384,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -6281,7 +6397,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -6393,9 +6509,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueApiKeyRequest"];
+            };
+        };
         responses: {
-            /** @description Issue an API key for the tenant (shown this once) */
+            /** @description Issue an API key for the tenant (shown this once), optionally named and with a role narrower than full access; a session's key gets the session's role unless a lower one is asked (never a higher one) */
             201: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -6412,7 +6532,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST */
+            /** @description BAD_REQUEST, INVALID_JSON */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -6425,7 +6545,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "BAD_REQUEST";
+                            code?: "BAD_REQUEST" | "INVALID_JSON";
                         };
                     };
                 };
@@ -6448,7 +6568,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -6461,7 +6581,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -6481,6 +6601,60 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "METHOD_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
                         };
                     };
                 };
@@ -6630,7 +6804,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -6643,7 +6817,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -6681,6 +6855,211 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "METHOD_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMIT_EXCEEDED";
+                        };
+                    };
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "HEADERS_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                action?: string;
+                actor?: string;
+                from?: string;
+                page?: number;
+                per_page?: number;
+                to?: string;
+            };
+            header?: {
+                /** @description Echoed back; a new one is made when absent */
+                "X-Request-Id"?: components["parameters"]["XRequestIdIn"];
+                /** @description When sent, must name the key's tenant (403 TENANT_FORBIDDEN otherwise) */
+                "X-TENANT-ID"?: components["parameters"]["XTenantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every state-changing request of the tenant, by a dashboard user or an API key, newest first (admin and owner) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditLogList"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "BAD_REQUEST";
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY, SESSION_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_API_KEY" | "SESSION_EXPIRED";
+                        };
+                    };
+                };
+            };
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
+                        };
+                    };
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "METHOD_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
                         };
                     };
                 };
@@ -6833,7 +7212,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -6846,7 +7225,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -7092,7 +7471,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -7105,7 +7484,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -7346,7 +7725,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -7359,7 +7738,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -7582,7 +7961,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -7595,7 +7974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -7836,7 +8215,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -7849,7 +8228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -8094,7 +8473,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -8107,7 +8486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -8348,7 +8727,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -8361,7 +8740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -8602,7 +8981,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -8615,7 +8994,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -8854,7 +9233,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -8867,7 +9246,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -9072,7 +9451,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9085,7 +9464,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -9331,7 +9710,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9344,7 +9723,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -9567,7 +9946,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9580,7 +9959,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -9807,7 +10186,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9820,7 +10199,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -10064,7 +10443,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -10077,7 +10456,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -10324,7 +10703,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -10337,7 +10716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -10596,7 +10975,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -10609,7 +10988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -10840,7 +11219,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -10853,7 +11232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -11025,7 +11404,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -11038,7 +11417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -11263,7 +11642,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -11276,7 +11655,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -11499,7 +11878,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -11512,7 +11891,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -11739,7 +12118,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -11752,7 +12131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -11993,7 +12372,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -12006,7 +12385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -12229,7 +12608,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -12242,7 +12621,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -12469,7 +12848,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -12482,7 +12861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -12732,7 +13111,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -12745,7 +13124,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -13004,7 +13383,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -13017,7 +13396,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -13285,7 +13664,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -13298,7 +13677,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -13521,7 +13900,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -13534,7 +13913,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -13757,7 +14136,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -13770,7 +14149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -14015,7 +14394,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -14028,7 +14407,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -14288,7 +14667,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -14301,7 +14680,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -14526,7 +14905,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -14539,7 +14918,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -14781,7 +15160,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -14794,7 +15173,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -15017,7 +15396,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -15030,7 +15409,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -15269,7 +15648,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -15282,7 +15661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -15488,7 +15867,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -15501,7 +15880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -15726,7 +16105,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -15739,7 +16118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -16014,7 +16393,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -16027,7 +16406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -16047,6 +16426,756 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "METHOD_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMIT_EXCEEDED";
+                        };
+                    };
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "HEADERS_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    inviteTeamMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed back; a new one is made when absent */
+                "X-Request-Id"?: components["parameters"]["XRequestIdIn"];
+                /** @description When sent, must name the key's tenant (403 TENANT_FORBIDDEN otherwise) */
+                "X-TENANT-ID"?: components["parameters"]["XTenantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteTeamMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description Invite a colleague with a role (owner and admin; an admin cannot make owners): a single-use link valid 24 h, in this answer only */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TeamInvite"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "BAD_REQUEST" | "INVALID_JSON";
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY, SESSION_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_API_KEY" | "SESSION_EXPIRED";
+                        };
+                    };
+                };
+            };
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
+                        };
+                    };
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "METHOD_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMIT_EXCEEDED";
+                        };
+                    };
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "HEADERS_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    removeTeamMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed back; a new one is made when absent */
+                "X-Request-Id"?: components["parameters"]["XRequestIdIn"];
+                /** @description When sent, must name the key's tenant (403 TENANT_FORBIDDEN otherwise) */
+                "X-TENANT-ID"?: components["parameters"]["XTenantId"];
+            };
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove a colleague (owner only): their sessions end at once; the last owner cannot be removed */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TeamMemberRemoved"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "BAD_REQUEST";
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY, SESSION_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_API_KEY" | "SESSION_EXPIRED";
+                        };
+                    };
+                };
+            };
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "METHOD_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /** @description LAST_OWNER */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "LAST_OWNER";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMIT_EXCEEDED";
+                        };
+                    };
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "HEADERS_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateTeamMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed back; a new one is made when absent */
+                "X-Request-Id"?: components["parameters"]["XRequestIdIn"];
+                /** @description When sent, must name the key's tenant (403 TENANT_FORBIDDEN otherwise) */
+                "X-TENANT-ID"?: components["parameters"]["XTenantId"];
+            };
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTeamMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description Change a colleague's role (owner only); the last owner cannot be demoted */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TeamMember"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "BAD_REQUEST" | "INVALID_JSON";
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY, SESSION_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_API_KEY" | "SESSION_EXPIRED";
+                        };
+                    };
+                };
+            };
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "METHOD_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /** @description LAST_OWNER */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "LAST_OWNER";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
                         };
                     };
                 };
@@ -16199,7 +17328,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -16212,7 +17341,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -16435,7 +17564,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -16448,7 +17577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -16669,7 +17798,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -16682,7 +17811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -16889,7 +18018,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -16902,7 +18031,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -17123,7 +18252,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -17136,7 +18265,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -17339,7 +18468,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -17352,7 +18481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };

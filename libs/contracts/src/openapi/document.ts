@@ -40,6 +40,7 @@ const AUTH_ERRORS: Record<OperationSpec['auth'], ErrorCode[]> = {
     'SESSION_EXPIRED',
     'TENANT_FORBIDDEN',
     'CSRF_FAILED',
+    'FORBIDDEN_FOR_ROLE',
     'RATE_LIMIT_EXCEEDED',
     'SERVICE_UNAVAILABLE',
   ],

@@ -5,6 +5,7 @@ import { ApiKeyEntity } from './api-key.entity';
 import { TenantEntity } from './tenant.entity';
 import { CreateTenantsAndApiKeys1763800000000 } from './migrations/1763800000000-create-tenants-and-api-keys';
 import { CreateDashboardUsers1764900000000 } from './migrations/1764900000000-create-dashboard-users';
+import { AddRolesAndAuditLog1766710000000 } from './migrations/1766710000000-add-roles-and-audit-log';
 
 export const GATEWAY_SCHEMA = 'gateway';
 
@@ -14,7 +15,11 @@ export function createGatewayDataSource(config: GatewayConfig): DataSource {
     url: config.DATABASE_URL,
     schema: GATEWAY_SCHEMA,
     entities: [TenantEntity, ApiKeyEntity],
-    migrations: [CreateTenantsAndApiKeys1763800000000, CreateDashboardUsers1764900000000],
+    migrations: [
+      CreateTenantsAndApiKeys1763800000000,
+      CreateDashboardUsers1764900000000,
+      AddRolesAndAuditLog1766710000000,
+    ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'gateway',
   });

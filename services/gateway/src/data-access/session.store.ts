@@ -3,6 +3,8 @@ import type { RedisClient } from '@bm/platform';
 import type { LiveSession, SessionRecord, Sessions } from '../domain/ports/sessions.port';
 
 const keyOf = (sessionId: string) => `gw:session:${createHash('sha256').update(sessionId).digest('hex')}`;
+// The keys of a user's sessions, so that removing the user ends them all.
+const userKeyOf = (userId: string) => `gw:user-sessions:${userId}`;
 
 /**
  * Sessions in Redis, where every gateway replica sees them. The key's TTL is the idle timeout, moved on at each
@@ -16,7 +18,14 @@ export class SessionStore implements Sessions {
   ) {}
 
   async create(sessionId: string, record: SessionRecord): Promise<LiveSession> {
-    await this.redis.set(keyOf(sessionId), JSON.stringify(record), 'PX', this.idleMs);
+    const key = keyOf(sessionId);
+    const userKey = userKeyOf(record.userId);
+    await this.redis
+      .multi()
+      .set(key, JSON.stringify(record), 'PX', this.idleMs)
+      .sadd(userKey, key)
+      .pexpire(userKey, this.absoluteMs)
+      .exec();
     return this.live(record, record.createdAt);
   }
 
@@ -45,6 +54,12 @@ export class SessionStore implements Sessions {
 
   async revoke(sessionId: string): Promise<void> {
     await this.redis.del(keyOf(sessionId));
+  }
+
+  async revokeAllOf(userId: string): Promise<void> {
+    const userKey = userKeyOf(userId);
+    const keys = await this.redis.smembers(userKey);
+    await this.redis.del(...keys, userKey);
   }
 
   private live(record: SessionRecord, now: number): LiveSession {

@@ -18,5 +18,6 @@ export async function setDashboardPassword(
   const outcome = await deps.users.redeemInvite(hashInviteToken(input.token), passwordHash, now);
   if (!outcome) throw new AppError('NOT_FOUND', 'No such invite');
   if (!outcome.user) throw new AppError('INVITE_EXPIRED');
-  return { user_id: outcome.user.id, tenant_id: outcome.user.tenantId, email: outcome.user.email };
+  const { user } = outcome;
+  return { user_id: user.id, tenant_id: user.tenantId, email: user.email, role: user.role };
 }

@@ -21,6 +21,8 @@ export interface Sessions {
   /** Whether the session is still live, without moving its idle deadline (an open event stream is no use). */
   isLive(sessionId: string, now?: number): Promise<boolean>;
   revoke(sessionId: string): Promise<void>;
+  /** Ends every session of the user at once (a removed user), on every replica. */
+  revokeAllOf(userId: string): Promise<void>;
 }
 
 /** Seconds to wait when a sign-in attempt is over a limit; undefined when it may go ahead. */

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import type { Role } from '@bm/contracts';
 import { AppError } from '@bm/platform';
 import { verifyPassword } from '../dashboard-users/passwords';
 import type { GatewayDeps } from '../gateway-deps';
 import type { LiveSession } from '../ports/sessions.port';
 
 export type SignInOutcome =
-  | { kind: 'signed-in'; sessionId: string; session: LiveSession }
+  | { kind: 'signed-in'; sessionId: string; session: LiveSession; role: Role }
   | { kind: 'throttled'; retryAfterSeconds: number };
 
 /**
@@ -31,5 +32,5 @@ export async function signIn(
     csrfToken: randomBytes(32).toString('base64url'),
     createdAt: Date.now(),
   });
-  return { kind: 'signed-in', sessionId, session };
+  return { kind: 'signed-in', sessionId, session, role: user.role };
 }

@@ -4,6 +4,7 @@ import {
   setPasswordSchema,
   signInSchema,
   type DashboardSessionDto,
+  type Role,
   type SignInRequest,
 } from '@bm/contracts';
 import { AppError, defineRoutes, jsonBody, validate } from '@bm/platform';
@@ -41,8 +42,8 @@ export function sessionRequestOf(req: Request, sessionId = sessionIdOf(req)): Se
   };
 }
 
-const sessionDto = (s: LiveSession): DashboardSessionDto => ({
-  user: { user_id: s.userId, tenant_id: s.tenantId, email: s.email },
+const sessionDto = (s: LiveSession, role: Role): DashboardSessionDto => ({
+  user: { user_id: s.userId, tenant_id: s.tenantId, email: s.email, role },
   csrf_token: s.csrfToken,
   idle_expires_at: new Date(s.idleExpiresAt).toISOString(),
   absolute_expires_at: new Date(s.absoluteExpiresAt).toISOString(),
@@ -93,9 +94,9 @@ export function dashboardAuthRouter(deps: DashboardAuthDeps): Router {
               reset_seconds: outcome.retryAfterSeconds,
             });
           }
-          const { session, sessionId } = outcome;
+          const { session, sessionId, role } = outcome;
           setSessionCookie(req, res, sessionId, session.absoluteExpiresAt - Date.now());
-          res.json(ok(sessionDto(session)));
+          res.json(ok(sessionDto(session, role)));
         },
       ],
     },
@@ -104,8 +105,8 @@ export function dashboardAuthRouter(deps: DashboardAuthDeps): Router {
       path: '/api/auth/session',
       handlers: [
         async (req, res) => {
-          const { session } = await authenticateSession(deps, sessionRequestOf(req));
-          res.json(ok(sessionDto(session)));
+          const { session, role } = await authenticateSession(deps, sessionRequestOf(req));
+          res.json(ok(sessionDto(session, role)));
         },
       ],
     },

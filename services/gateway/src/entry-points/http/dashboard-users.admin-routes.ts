@@ -11,7 +11,8 @@ export interface DashboardUserAdminDeps extends Pick<GatewayDeps, 'tenants' | 'u
   bodyLimit: string;
 }
 
-function dashboardUrlOf(req: Request, publicUrl: string | undefined): string {
+/** Where the dashboard is, for invite links: PUBLIC_URL's, else the origin the caller used. */
+export function dashboardUrlOf(req: Request, publicUrl: string | undefined): string {
   if (publicUrl !== undefined) return `${publicUrl.replace(/\/+$/, '')}/dashboard`;
   const proto = req.get('x-forwarded-proto')?.split(',')[0]?.trim() ?? req.protocol;
   const host = req.get('x-forwarded-host')?.split(',')[0]?.trim() ?? req.get('host');

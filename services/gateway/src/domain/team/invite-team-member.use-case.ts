@@ -1,0 +1,37 @@
+import { roleAllows, type Role, type TeamInviteDto } from '@bm/contracts';
+import { AppError } from '@bm/platform';
+import { inviteDashboardUser } from '../dashboard-users/invite-dashboard-user.use-case';
+import type { GatewayDeps } from '../gateway-deps';
+
+/**
+ * An owner or admin invites a colleague with a role (POST /api/v1/users): the same single-use link as the
+ * operator's invite, in this answer only (a mailer can send `invite_url` instead). No one grants a role above
+ * their own (an admin cannot make owners: 403 FORBIDDEN_FOR_ROLE); an email that already has an account, in this
+ * tenant or another, is 409 CONFLICT, so an invite can never reset a colleague's password.
+ */
+export async function inviteTeamMember(
+  deps: Pick<GatewayDeps, 'tenants' | 'users'>,
+  input: {
+    tenantId: number;
+    /** undefined: a full-access API key. */
+    inviterRole: Role | undefined;
+    email: string;
+    role: Role;
+    dashboardUrl: string;
+  },
+): Promise<TeamInviteDto> {
+  if (input.inviterRole !== undefined && !roleAllows(input.inviterRole, input.role)) {
+    throw new AppError('FORBIDDEN_FOR_ROLE', 'You cannot grant a role above your own');
+  }
+  if (await deps.users.findByEmail(input.email)) {
+    throw new AppError('CONFLICT', 'A dashboard user with this email already exists');
+  }
+  const invite = await inviteDashboardUser(deps, input);
+  return {
+    user_id: invite.user_id,
+    email: invite.email,
+    role: input.role,
+    invite_url: invite.invite_url,
+    invite_expires_at: invite.invite_expires_at,
+  };
+}
