@@ -16,6 +16,7 @@ import { customer, when } from '../components/format';
 import { PagedList, type ListSpec } from '../components/paged-table';
 import { ErrorMessage, QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
+import { useCan } from '../api/session';
 
 /** Why an action is not available in the campaign's state, or null when it is (the server's rules, CONTRACT.md). */
 export function disabledReason(c: Campaign, action: CampaignAction): string | null {
@@ -49,6 +50,8 @@ const ACTIONS: Array<{ action: CampaignAction; label: string }> = [
 /** The four actions; each disabled one says why, next to it and to assistive technology. */
 export function CampaignActions({ campaign }: { campaign: Campaign }) {
   const act = useCampaignAction();
+  const can = useCan();
+  if (!can('cancelCampaign')) return null;
   return (
     <div className="stack">
       <div className="actions">

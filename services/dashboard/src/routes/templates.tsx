@@ -7,6 +7,7 @@ import { ErrorMessage, QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
 import { shapeOf } from '../components/template-fields';
 import { AccountOptions } from '../components/account-options';
+import { useCan } from '../api/session';
 
 /** The number the template screens show: the one picked, else the first. */
 function useAccount(): [string, (id: string) => void, ReturnType<typeof useChannelAccounts>] {
@@ -26,6 +27,7 @@ const COLUMNS: Column<Template>[] = [
 
 function SubmitTemplate({ account }: { account: string }) {
   const submit = useSubmitTemplate();
+  const can = useCan();
   const [name, setName] = useState('');
   const [language, setLanguage] = useState('en_US');
   const [category, setCategory] = useState('UTILITY');
@@ -41,7 +43,12 @@ function SubmitTemplate({ account }: { account: string }) {
     });
   };
   return (
-    <form className="card stack" onSubmit={onSubmit} aria-label="Submit a template">
+    <form
+      className="card stack"
+      onSubmit={onSubmit}
+      aria-label="Submit a template"
+      hidden={!can('submitTemplate')}
+    >
       <h2>Submit a template</h2>
       <label>
         Template name (lower case, digits and _)
@@ -77,12 +84,14 @@ export function TemplatesScreen() {
   const [account, setAccount, accounts] = useAccount();
   const templates = useTemplates(account || undefined);
   const sync = useSyncTemplates();
+  const can = useCan();
   return (
     <>
       <div className="with-action">
         <h1>Templates</h1>
         <button
           type="button"
+          hidden={!can('syncTemplates')}
           onClick={() => sync.mutate(account)}
           disabled={sync.isPending || account === ''}
         >
