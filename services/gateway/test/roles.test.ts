@@ -192,15 +192,18 @@ describe('team management and the audit log', () => {
     ]);
   });
 
-  it('when an admin invites, then any role but owner, never an existing account, and no role changes', async () => {
+  it('when an admin invites, then any role but owner, a pending invite again, never an active account, and no role changes', async () => {
     const admin = await sessionAs(gw, 'admin');
     const agent = await inviteAs(admin, { email: newEmail(), role: 'agent' }).expect(201);
     expect(agent.body.data.role).toBe('agent');
     const owner = await inviteAs(admin, { email: newEmail(), role: 'owner' }).expect(403);
     expect(owner.body.error.code).toBe('FORBIDDEN_FOR_ROLE');
-    // An invite can never reset a colleague's password.
+    // An invite can never reset a colleague's password; one not yet accepted is sent again, with the new role.
     const again = await inviteAs(admin, { email: admin.email, role: 'viewer' }).expect(409);
     expect(again.body.error.code).toBe('CONFLICT');
+    const resent = await inviteAs(admin, { email: agent.body.data.email, role: 'viewer' }).expect(201);
+    expect(resent.body.data).toMatchObject({ user_id: agent.body.data.user_id, role: 'viewer' });
+    expect(resent.body.data.invite_url).not.toBe(agent.body.data.invite_url);
     const patch = await request(gw.url)
       .patch(`/api/v1/users/${agent.body.data.user_id}`)
       .set(admin.headers)

@@ -233,7 +233,10 @@ function operationOf(
   if (spec.body) {
     const name = `${route.operationId[0].toUpperCase()}${route.operationId.slice(1)}Request`;
     requests[name] = joiToJsonSchema(spec.body);
-    operation.requestBody = { required: true, content: { 'application/json': { schema: schemaRef(name) } } };
+    operation.requestBody = {
+      required: spec.bodyOptional !== true,
+      content: { 'application/json': { schema: schemaRef(name) } },
+    };
   } else if (spec.multipart) {
     const fields = joiToJsonSchema(spec.multipart);
     const schema = {

@@ -42,6 +42,8 @@ export interface OperationSpec {
   tag: string;
   auth: Auth;
   body?: Joi.Schema;
+  /** The body may be left out (an operation that took none before, and still works without one). */
+  bodyOptional?: boolean;
   query?: Joi.ObjectSchema;
   status: number;
   /** Name of the `data` schema in components, or null for no JSON body (the verification echo). */
@@ -645,6 +647,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
       "full access; a session's key gets the session's role unless a lower one is asked (never a higher one)",
     tag: 'API keys',
     body: issueApiKeySchema,
+    bodyOptional: true,
     status: 201,
     data: 'ApiKeyIssued',
     errors: [],
