@@ -268,6 +268,8 @@ describe('the dashboard in headless Chromium against the real stack', () => {
       ['/messages', 'sent-messages'],
       ['/send', 'send'],
       ['/api-keys', 'api-keys'],
+      ['/team', 'team'],
+      ['/audit-log', 'audit-log'],
     ]);
   });
 

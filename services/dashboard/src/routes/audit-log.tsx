@@ -4,21 +4,26 @@ import { when } from '../components/format';
 import { PagedList, type ListSpec } from '../components/paged-table';
 
 const actorOf = (e: AuditLogEntry) => (e.actor.type === 'user' ? e.actor.email : `API key ${e.actor.key_id}`);
-const targetOf = (e: AuditLogEntry) =>
-  Object.entries(e.target)
-    .map(([name, id]) => `${name} ${id}`)
-    .join(', ');
 
 const AUDIT_LIST: ListSpec<AuditLogEntry> = {
   columns: [
     { header: 'When', cell: (e) => when(e.created_at) },
     { header: 'Who', cell: actorOf },
-    { header: 'Action', cell: (e) => <code>{e.action}</code> },
-    { header: 'Request', cell: (e) => `${e.method} ${e.path}` },
-    { header: 'Target', cell: targetOf },
+    {
+      header: 'What',
+      cell: (e) => (
+        <>
+          {e.action}
+          <br />
+          <span className="muted small">
+            {e.method} {e.path}
+          </span>
+        </>
+      ),
+    },
     { header: 'Status', cell: (e) => e.status },
-    { header: 'IP', cell: (e) => e.ip ?? '' },
-    { header: 'Request ID', cell: (e) => <code>{e.request_id ?? ''}</code> },
+    { header: 'From', cell: (e) => e.ip ?? '' },
+    { header: 'Request ID', cell: (e) => <span className="small">{e.request_id ?? ''}</span> },
   ],
   caption: 'Audit log',
   empty: 'No changes match.',
