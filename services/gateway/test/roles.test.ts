@@ -308,4 +308,22 @@ describe('team management and the audit log', () => {
     expect((await list('', stranger)).entries).toEqual([]);
     expect((await list(`?actor=${admin.email}`, stranger)).entries).toEqual([]);
   });
+
+  it("when a path's id holds a NUL, then its entry is kept, and so are the others written with it", async () => {
+    const owner = await sessionAs(gw, 'owner');
+    const auth = { Authorization: `Bearer ${owner.apiKey}` };
+    await Promise.all([
+      request(gw.url).delete('/api/v1/api-keys/a%00b').set(auth).expect(404),
+      request(gw.url).delete(`/api/v1/api-keys/${SOME_ULID}`).set(auth).expect(404),
+    ]);
+    const targets = await waitFor(
+      async () => {
+        const res = await request(gw.url).get('/api/v1/audit-log').set(owner.headers).expect(200);
+        const entries = res.body.data.entries as Array<{ target: { keyId: string } }>;
+        return entries.length === 2 && entries.map((e) => e.target.keyId).sort();
+      },
+      { what: 'both audit entries' },
+    );
+    expect(targets).toEqual([SOME_ULID, 'a\uFFFDb']);
+  });
 });

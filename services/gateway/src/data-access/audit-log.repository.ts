@@ -77,41 +77,50 @@ export class AuditLogRepository implements AuditLog {
   }
 
   private async insert(batch: AuditEntry[]): Promise<void> {
-    const column = <T>(pick: (e: AuditEntry) => T): T[] => batch.map(pick);
     try {
-      await this.dataSource.query(
-        `INSERT INTO gateway.audit_log (id, tenant_id, actor_type, actor_id, actor_email, operation_id, method,
-           path, target, status, ip, request_id, created_at)
-         SELECT id, tenant_id, actor_type, actor_id, actor_email, operation_id, method, path, target::jsonb,
-           status, ip, request_id, created_at
-           FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-             $8::text[], $9::text[], $10::int[], $11::text[], $12::text[], $13::timestamptz[])
-             AS t(id, tenant_id, actor_type, actor_id, actor_email, operation_id, method, path, target, status,
-               ip, request_id, created_at)`,
-        [
-          column((e) => e.id),
-          column((e) => e.tenantId),
-          column((e) => e.actor.type),
-          column((e) => (e.actor.type === 'user' ? e.actor.userId : e.actor.keyId)),
-          column((e) => (e.actor.type === 'user' ? e.actor.email : null)),
-          column((e) => e.operationId),
-          column((e) => e.method),
-          column((e) => e.path),
-          column((e) => JSON.stringify(e.target)),
-          column((e) => e.status),
-          column((e) => e.ip),
-          column((e) => e.requestId),
-          column((e) => e.createdAt),
-        ],
-      );
+      await this.insertAll(batch);
     } catch (err) {
-      // The request was answered long ago: the loss is logged (ids only, no bodies), not retried forever.
+      // A value the database refuses (SQLSTATE class 22) must not cost the other entries: each is tried alone.
+      if (batch.length > 1 && /^22/.test(String((err as { code?: unknown }).code))) {
+        for (const entry of batch) await this.insert([entry]);
+        return;
+      }
+      // The requests were answered long ago: the loss is logged (ids only, no bodies), not retried forever.
       this.logger.error('audit log entries lost', {
         error: (err as Error).message,
         entries: batch.length,
         request_ids: batch.map((e) => e.requestId).slice(0, 20),
       });
     }
+  }
+
+  private async insertAll(batch: AuditEntry[]): Promise<void> {
+    const column = <T>(pick: (e: AuditEntry) => T): T[] => batch.map(pick);
+    await this.dataSource.query(
+      `INSERT INTO gateway.audit_log (id, tenant_id, actor_type, actor_id, actor_email, operation_id, method,
+         path, target, status, ip, request_id, created_at)
+       SELECT id, tenant_id, actor_type, actor_id, actor_email, operation_id, method, path, target::jsonb,
+         status, ip, request_id, created_at
+         FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+           $8::text[], $9::text[], $10::int[], $11::text[], $12::text[], $13::timestamptz[])
+           AS t(id, tenant_id, actor_type, actor_id, actor_email, operation_id, method, path, target, status,
+             ip, request_id, created_at)`,
+      [
+        column((e) => e.id),
+        column((e) => e.tenantId),
+        column((e) => e.actor.type),
+        column((e) => (e.actor.type === 'user' ? e.actor.userId : e.actor.keyId)),
+        column((e) => (e.actor.type === 'user' ? e.actor.email : null)),
+        column((e) => e.operationId),
+        column((e) => e.method),
+        column((e) => e.path),
+        column((e) => JSON.stringify(e.target)),
+        column((e) => e.status),
+        column((e) => e.ip),
+        column((e) => e.requestId),
+        column((e) => e.createdAt),
+      ],
+    );
   }
 
   async list(
@@ -125,7 +134,8 @@ export class AuditLogRepository implements AuditLog {
       params.push(value);
       where.push(sql(`$${params.length}`));
     };
-    if (filter.actor !== undefined) add((n) => `(actor_id = ${n} OR actor_email = lower(${n}))`, filter.actor);
+    if (filter.actor !== undefined)
+      add((n) => `(actor_id = ${n} OR actor_email = lower(${n}))`, filter.actor);
     if (filter.operationId !== undefined) add((n) => `operation_id = ${n}`, filter.operationId);
     if (filter.from !== undefined) add((n) => `created_at >= ${n}`, filter.from);
     if (filter.to !== undefined) add((n) => `created_at < ${n}`, filter.to);
@@ -133,7 +143,9 @@ export class AuditLogRepository implements AuditLog {
     const [rows, [count]] = await Promise.all([
       queryRows<AuditRow>(
         this.dataSource,
-        `SELECT * FROM gateway.audit_log WHERE ${clause} ORDER BY created_at DESC, id DESC
+        `SELECT id, tenant_id, actor_type, actor_id, actor_email, operation_id, method, path, target, status, ip,
+                request_id, created_at
+           FROM gateway.audit_log WHERE ${clause} ORDER BY created_at DESC, id DESC
           LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
         [...params, page.limit, page.offset],
       ),
