@@ -38,6 +38,9 @@ const toEntry = (r: AuditRow): AuditEntry => ({
 // Entries are written in batches: one INSERT per this many, or per this long, whichever comes first.
 const BATCH_SIZE = 500;
 const BATCH_DELAY_MS = 50;
+// Entries held while the database is slow or away, beyond which new ones are dropped (and the drop logged)
+// rather than the gateway's memory growing without end.
+const MAX_HELD = 50_000;
 
 /**
  * The audit log (gateway schema). Entries are kept in memory for at most BATCH_DELAY_MS and written together in
@@ -48,6 +51,9 @@ export class AuditLogRepository implements AuditLog {
   private pending: AuditEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** Entries recorded and not yet written (pending or in a batch waiting its turn). */
+  private held = 0;
+  private dropped = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -55,6 +61,11 @@ export class AuditLogRepository implements AuditLog {
   ) {}
 
   record(entry: AuditEntry): void {
+    if (this.held >= MAX_HELD) {
+      this.dropped += 1;
+      return;
+    }
+    this.held += 1;
     this.pending.push(entry);
     if (this.pending.length >= BATCH_SIZE) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), BATCH_DELAY_MS);
@@ -73,7 +84,16 @@ export class AuditLogRepository implements AuditLog {
     if (batch.length === 0) return;
     this.pending = [];
     // One batch at a time, in order.
-    this.writing = this.writing.then(() => this.insert(batch));
+    this.writing = this.writing.then(async () => {
+      await this.insert(batch);
+      this.held -= batch.length;
+      if (this.dropped > 0) {
+        this.logger.error('audit log entries dropped while the database was behind', {
+          entries: this.dropped,
+        });
+        this.dropped = 0;
+      }
+    });
   }
 
   private async insert(batch: AuditEntry[]): Promise<void> {
