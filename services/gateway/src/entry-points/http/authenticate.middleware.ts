@@ -16,10 +16,12 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 function auditWhenAnswered(deps: AuthDeps, req: Request, res: Response, credential: RequestCredential): void {
   if (!STATE_CHANGING.has(req.method)) return;
+  // Read now: once the answer is over, the socket may be gone (req.ip throws without one).
+  const ip = req.ip ?? null;
+  const requestId = res.getHeader('x-request-id');
   res.once('close', () => {
     const operationId = res.locals.operationId as string | undefined;
     if (operationId === undefined) return;
-    const requestId = res.getHeader('x-request-id');
     recordAuditEntry(deps, {
       tenantId: credential.tenantId,
       actor: credential.actor,
@@ -28,7 +30,7 @@ function auditWhenAnswered(deps: AuthDeps, req: Request, res: Response, credenti
       path: req.originalUrl.split('?')[0],
       target: (res.locals.target as Record<string, string> | undefined) ?? {},
       status: res.statusCode,
-      ip: req.ip ?? null,
+      ip,
       requestId: requestId === undefined ? null : String(requestId),
     });
   });
