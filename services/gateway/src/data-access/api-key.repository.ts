@@ -14,7 +14,14 @@ export class ApiKeyRepository implements ApiKeys {
   ): Promise<Date> {
     const repo = this.dataSource.getRepository(ApiKeyEntity);
     const saved = await repo.save(
-      repo.create({ id: keyId, tenantId, secretHash, revokedAt: null, name: details.name, role: details.role }),
+      repo.create({
+        id: keyId,
+        tenantId,
+        secretHash,
+        revokedAt: null,
+        name: details.name,
+        role: details.role,
+      }),
     );
     return saved.createdAt;
   }
@@ -27,11 +34,11 @@ export class ApiKeyRepository implements ApiKeys {
       revoked_at: Date | null;
       role: Role | null;
     }> = await this.dataSource.query(
-        `SELECT k.tenant_id, t.plan, k.secret_hash, k.revoked_at, k.role
+      `SELECT k.tenant_id, t.plan, k.secret_hash, k.revoked_at, k.role
            FROM gateway.api_keys k JOIN gateway.tenants t ON t.id = k.tenant_id
           WHERE k.id = $1`,
-        [keyId],
-      );
+      [keyId],
+    );
     const row = rows[0];
     if (!row) return undefined;
     return {

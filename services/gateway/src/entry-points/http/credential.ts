@@ -11,7 +11,6 @@ export type CredentialDeps = Pick<
   'authenticator' | 'sessions' | 'tenants' | 'keyUsage' | 'users'
 >;
 
-
 /** Who a /api/v1 request acts for, on which plan, and with which role (undefined: full tenant access). */
 export interface RequestCredential {
   tenantId: number;

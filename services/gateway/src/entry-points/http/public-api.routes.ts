@@ -1,10 +1,5 @@
 import { Router } from 'express';
-import {
-  GATEWAY_ROUTES,
-  PUBLIC_ROUTES,
-  UPSTREAM_WEBHOOK_ROUTES,
-  type InternalService,
-} from '@bm/contracts';
+import { GATEWAY_ROUTES, PUBLIC_ROUTES, UPSTREAM_WEBHOOK_ROUTES, type InternalService } from '@bm/contracts';
 import { defineRoutes, notFound, type RouteDefinition } from '@bm/platform';
 import { authenticate, type AuthDeps } from './authenticate.middleware';
 import { authorize } from './authorize.middleware';

@@ -1,9 +1,4 @@
-import {
-  auditLogQuerySchema,
-  inviteTeamMemberSchema,
-  ok,
-  updateTeamMemberSchema,
-} from '@bm/contracts';
+import { auditLogQuerySchema, inviteTeamMemberSchema, ok, updateTeamMemberSchema } from '@bm/contracts';
 import { jsonBody, validate, type RouteDefinition } from '@bm/platform';
 import { listAuditLog } from '../../domain/audit/list-audit-log.use-case';
 import type { GatewayDeps } from '../../domain/gateway-deps';

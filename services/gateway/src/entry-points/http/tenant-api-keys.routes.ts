@@ -7,7 +7,10 @@ import { revokeTenantApiKey } from '../../domain/api-keys/revoke-api-key.use-cas
 import type { GatewayDeps } from '../../domain/gateway-deps';
 import { keyIdOf } from './path-params';
 
-export interface TenantApiKeyDeps extends Pick<GatewayDeps, 'tenants' | 'keys' | 'keyUsage' | 'invalidation'> {
+export interface TenantApiKeyDeps extends Pick<
+  GatewayDeps,
+  'tenants' | 'keys' | 'keyUsage' | 'invalidation'
+> {
   bodyLimit: string;
 }
 
