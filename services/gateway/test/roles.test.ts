@@ -15,6 +15,7 @@ import { startFakeService } from './factories/fake-service';
 import { newEmail, setPassword, signInRequest, tokenOf } from './factories/dashboard-users';
 import { createTenantWithKey, startGateway, useGateway } from './factories/gateway';
 import { sessionAs, type RoleSession } from './factories/sessions';
+import { SessionStore } from '../src/data-access/session.store';
 
 // Every /api/v1 operation of the OpenAPI document, with its method and path.
 const API_OPERATIONS = DOCUMENTED_ROUTES.filter((r) => r.path.startsWith('/api/v1/'));
@@ -252,6 +253,9 @@ describe('team management and the audit log', () => {
       .set(owner.headers)
       .expect(200);
     expect(removed.body.data).toEqual({ user_id: agent.userId, removed: true });
+    // Ended in Redis at once (an open inbox stream checks only that), before the user's next request.
+    const sessions = new SessionStore(gw.gateway.redis, 600_000, 3_600_000);
+    expect(await sessions.isLive(agent.headers.Cookie.slice('bm_session='.length))).toBe(false);
     const after = await request(gw.url).get('/api/v1/users').set(agent.headers).expect(401);
     expect(after.body.error.code).toBe('SESSION_EXPIRED');
     const team = await request(gw.url).get('/api/v1/users').set(owner.headers).expect(200);
