@@ -13,7 +13,7 @@ import { waitFor } from '@bm/platform/testing';
 import { useFixture } from '../../../test/support/use-fixture';
 import { startFakeService } from './factories/fake-service';
 import { newEmail, setPassword, signInRequest, tokenOf } from './factories/dashboard-users';
-import { createTenantWithKey, startGateway, useGateway } from './factories/gateway';
+import { createTenantWithKey, startGateway } from './factories/gateway';
 import { sessionAs, type RoleSession } from './factories/sessions';
 import { SessionStore } from '../src/data-access/session.store';
 
@@ -40,28 +40,29 @@ async function call(url: string, method: string, path: string, headers: Record<s
   return { status: res.status, code: body.error?.code };
 }
 
-describe('roles: the permission table, enforced by the gateway for every /api/v1 operation', () => {
-  const gw = useFixture(
-    async () => {
-      // Every service stands in with an answer each operation declares: the role check is what is tested.
-      const service = await startFakeService(() => ({
-        status: 503,
-        body: fail('SERVICE_UNAVAILABLE', 'stand-in'),
-      }));
-      const gateway = await startGateway({
-        MESSAGING_URL: service.url,
-        CAMPAIGN_URL: service.url,
-        DISPATCHER_URL: service.url,
-        INGRESS_URL: service.url,
-      });
-      return { ...gateway, service };
-    },
-    async (f) => {
-      await f.stop();
-      await f.service.close();
-    },
-  );
+// One gateway for the file.
+const gw = useFixture(
+  async () => {
+    // Every service stands in with an answer each operation declares: the role check is what is tested.
+    const service = await startFakeService(() => ({
+      status: 503,
+      body: fail('SERVICE_UNAVAILABLE', 'stand-in'),
+    }));
+    const gateway = await startGateway({
+      MESSAGING_URL: service.url,
+      CAMPAIGN_URL: service.url,
+      DISPATCHER_URL: service.url,
+      INGRESS_URL: service.url,
+    });
+    return { ...gateway, service };
+  },
+  async (f) => {
+    await f.stop();
+    await f.service.close();
+  },
+);
 
+describe('roles: the permission table, enforced by the gateway for every /api/v1 operation', () => {
   it('when the document lists an /api/v1 operation, then the table names its lowest role', () => {
     const ids = API_OPERATIONS.map((r) => r.operationId);
     expect(ids.filter((id) => !(id in OPERATION_ROLES))).toEqual([]);
@@ -166,8 +167,6 @@ describe('roles: the permission table, enforced by the gateway for every /api/v1
 });
 
 describe('team management and the audit log', () => {
-  const gw = useGateway();
-
   const inviteAs = (by: RoleSession, body: object) =>
     request(gw.url).post('/api/v1/users').set(by.headers).send(body);
 
