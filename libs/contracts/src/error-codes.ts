@@ -15,6 +15,7 @@ export const ERROR_CODES = {
     status: 403,
     message: 'A state-changing request with the session cookie needs its CSRF token and the same origin',
   },
+  FORBIDDEN_FOR_ROLE: { status: 403, message: 'Your role may not do this' },
   VERIFICATION_FAILED: { status: 403, message: 'Webhook verification failed' },
   NOT_FOUND: { status: 404, message: 'No such route' },
   MESSAGE_NOT_FOUND: { status: 404, message: 'Message not found' },
@@ -47,6 +48,10 @@ export const ERROR_CODES = {
   IDEMPOTENCY_KEY_CONFLICT: {
     status: 409,
     message: 'The Idempotency-Key was used with a different request, or that request is still in flight',
+  },
+  LAST_OWNER: {
+    status: 409,
+    message: 'The last owner of the tenant cannot be demoted or removed',
   },
   CONFLICT: { status: 409, message: 'The resource already exists' },
   /** POST /api/v1/webhooks/endpoints when the tenant has WEBHOOK_ENDPOINTS_MAX (10) already. */

@@ -6,6 +6,8 @@ export * from './consumer-queues';
 export * from './schemas/common';
 export * from './schemas/admin';
 export * from './schemas/dashboard-auth';
+export * from './schemas/team';
+export * from './roles';
 export * from './schemas/health';
 export * from './events';
 export * from './schemas/phone';

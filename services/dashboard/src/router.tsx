@@ -1,5 +1,6 @@
 import { createBrowserRouter } from 'react-router';
 import { ApiKeysScreen } from './routes/api-keys';
+import { AuditLogScreen } from './routes/audit-log';
 import { CampaignScreen } from './routes/campaign';
 import { CampaignsScreen } from './routes/campaigns';
 import { EditFlowScreen, NewFlowScreen } from './routes/flow-editor';
@@ -17,6 +18,7 @@ import { ResetPasswordScreen } from './routes/reset-password';
 import { SendScreen } from './routes/send';
 import { SetPasswordScreen } from './routes/set-password';
 import { SignInScreen } from './routes/sign-in';
+import { TeamScreen } from './routes/team';
 import { TemplateScreen, TemplatesScreen } from './routes/templates';
 import { WebhooksScreen } from './routes/webhooks';
 
@@ -56,6 +58,8 @@ export const router = createBrowserRouter(
         { path: 'messages/:id', element: <MessageScreen /> },
         { path: 'send', element: <SendScreen /> },
         { path: 'api-keys', element: <ApiKeysScreen /> },
+        { path: 'team', element: <TeamScreen /> },
+        { path: 'audit-log', element: <AuditLogScreen /> },
       ],
     },
   ],

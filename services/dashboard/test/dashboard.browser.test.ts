@@ -368,6 +368,61 @@ describe('the dashboard in headless Chromium against the real stack', () => {
     await p.context().close();
   });
 
+  it('when an owner invites a colleague and changes their role, then an agent sees no Issue key and a viewer no Send button', async () => {
+    // The owner (the operator's invite) invites a viewer, then makes them an agent.
+    const email = `colleague-${Date.now()}@example.com`;
+    await page.getByRole('link', { name: 'Team' }).click();
+    await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('combobox', { name: 'Role', exact: true }).selectOption('viewer');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    const link = (await page.getByTestId('invite-link').textContent()) ?? '';
+    expect(link).toContain('/dashboard/set-password#token=');
+    await page.getByRole('button', { name: 'Copy the invite link' }).waitFor();
+    const role = page.getByRole('combobox', { name: `Role of ${email}` });
+    await role.selectOption('agent');
+    await waitFor(async () => (await role.inputValue()) === 'agent' && !(await role.isDisabled()));
+    expect(await unlabelled(page)).toEqual([]);
+    await shot(page, 'team');
+
+    // The colleague sets a password from the link, which signs them in as an agent.
+    const colleague = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    await colleague.goto(link);
+    await colleague.getByLabel('New password').fill(PASSWORD);
+    await colleague.getByLabel('Repeat it').fill(PASSWORD);
+    await colleague.getByRole('button', { name: 'Set password' }).click();
+    await colleague.getByRole('heading', { name: 'Overview' }).waitFor();
+    await colleague.getByRole('link', { name: 'API keys' }).click();
+    await colleague.getByRole('heading', { name: 'API keys' }).waitFor();
+    await colleague.getByRole('table', { name: 'API keys' }).waitFor();
+    expect(await colleague.getByRole('button', { name: 'Issue a key' }).count()).toBe(0);
+    expect(await colleague.getByRole('button', { name: /^Revoke key/ }).count()).toBe(0);
+    expect(await colleague.getByRole('link', { name: 'Team' }).count()).toBe(1);
+    expect(await colleague.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
+    await colleague.getByRole('link', { name: 'Send a message' }).click();
+    await colleague.getByRole('button', { name: 'Send', exact: true }).waitFor();
+
+    // Made a viewer, the colleague is offered no Send button nor the Send screen.
+    await role.selectOption('viewer');
+    await waitFor(async () => (await role.inputValue()) === 'viewer' && !(await role.isDisabled()));
+    await colleague.reload();
+    await colleague.getByText('Your role may not send messages.').waitFor();
+    expect(await colleague.getByRole('button', { name: 'Send', exact: true }).count()).toBe(0);
+    expect(await colleague.getByRole('link', { name: 'Send a message' }).count()).toBe(0);
+    await colleague.context().close();
+
+    // The owner finds the changes in the audit log.
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByLabel('Action (operation)').fill('updateTeamMember');
+    await page.getByLabel('Action (operation)').blur();
+    // Filtered: the role changes only, the invite no longer listed.
+    await waitFor(
+      async () => (await page.getByRole('row').filter({ hasText: 'inviteTeamMember' }).count()) === 0,
+    );
+    expect(await page.getByRole('row').filter({ hasText: 'updateTeamMember' }).count()).toBe(2);
+    await shot(page, 'audit-log');
+  });
+
   it('when the screens are shown at 390x844, then nothing overflows sideways', async () => {
     await expectNoSidewaysOverflow(browser, context, base, [
       ['/numbers', 'numbers'],
@@ -376,6 +431,8 @@ describe('the dashboard in headless Chromium against the real stack', () => {
       ['/messages', 'sent-messages'],
       ['/send', 'send'],
       ['/api-keys', 'api-keys'],
+      ['/team', 'team'],
+      ['/audit-log', 'audit-log'],
     ]);
   });
 

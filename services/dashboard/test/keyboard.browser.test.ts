@@ -54,6 +54,8 @@ describe('the dashboard with the keyboard alone', () => {
     ['Sent messages', 'Sent messages'],
     ['Send a message', 'Send a message'],
     ['API keys', 'API keys'],
+    ['Team', 'Team'],
+    ['Audit log', 'Audit log'],
     ['Overview', 'Overview'],
   ])(
     'when the %s screen is opened from the navigation with Tab and Enter, then Tab reaches every control on it',

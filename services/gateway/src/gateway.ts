@@ -14,6 +14,7 @@ import {
 } from '@bm/platform';
 import type { GatewayConfig } from './config';
 import { ApiKeyRepository } from './data-access/api-key.repository';
+import { AuditLogRepository } from './data-access/audit-log.repository';
 import { AuthInvalidationChannel } from './data-access/auth-invalidation.store';
 import { DashboardUserRepository } from './data-access/dashboard-user.repository';
 import { internalRouter } from './entry-points/http/internal.routes';
@@ -38,6 +39,7 @@ import { createForwarder, type Forwarder } from './entry-points/http/forward';
 import { healthRouter } from './entry-points/http/health.routes';
 import { publicApiRouter, upstreamWebhookRouter } from './entry-points/http/public-api.routes';
 import { tenantApiKeyRoutes } from './entry-points/http/tenant-api-keys.routes';
+import { teamRoutes } from './entry-points/http/team.routes';
 import { InboxEventStore } from './data-access/inbox-event.store';
 import { InboxHub } from './domain/inbox/inbox-hub';
 import { registerInboxEventConsumer } from './entry-points/consumers/inbox-events.consumer';
@@ -69,6 +71,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   const deadLetters = new DeadLetterQueues({ url: config.AMQP_URL, prefix: config.AMQP_PREFIX, logger });
   const mailer =
     config.SMTP_URL === undefined ? undefined : new SmtpMailer(config.SMTP_URL, config.MAIL_FROM);
+  const auditLog = new AuditLogRepository(dataSource, logger);
   const deps: GatewayDeps = {
     tenants: new TenantRepository(dataSource),
     keys,
@@ -102,6 +105,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     defaultPlan: config.DEFAULT_PLAN,
     authenticator: new ApiKeyAuthenticator(keys, invalidation, config.AUTH_CACHE_TTL_MS),
     rateLimiter: new RateLimiter(new WindowCounterStore(redis), logger),
+    auditLog,
   };
   // The inbox's events come from messaging over the broker; the browsers' streams read them from Redis.
   const metrics = serviceMetrics('gateway');
@@ -140,7 +144,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       a.use(
         publicApiRouter(deps, forward, targets, [
           ...inboxEventRoutes({ ...deps, inboxHub, logger }),
-          ...tenantApiKeyRoutes(deps),
+          ...tenantApiKeyRoutes({ ...deps, bodyLimit }),
+          ...teamRoutes({ ...deps, logger, publicUrl: config.PUBLIC_URL, bodyLimit }),
         ]),
       );
       a.use(internalRouter(deps, config.INTERNAL_TOKEN));
@@ -173,6 +178,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     port: config.GATEWAY_PORT,
     http: { app },
     consumers: () => registerInboxEventConsumer(amqp, { inboxEvents }),
+    // The audit entries of the last answers are written once the HTTP server has closed.
+    drain: [auditLog],
     streams: [{ name: 'inbox streams', close: () => inboxHub.close() }],
     connections: [
       { name: 'forwarder', close: () => forward.close() },

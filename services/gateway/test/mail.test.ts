@@ -80,6 +80,26 @@ describe('invites and password resets over e-mail', () => {
     expect(session.body.data.csrf_token).toBe(set.body.data.csrf_token);
   });
 
+  it('when an owner invites a colleague from the dashboard, then the link is mailed with the role it gives', async () => {
+    const { apiKey } = await createTenantWithKey(gw.url);
+    const email = newEmail();
+    const invited = await request(gw.url)
+      .post('/api/v1/users')
+      .set('Authorization', `Bearer ${apiKey}`)
+      .send({ email, role: 'agent' })
+      .expect(201);
+    const mail = await inbox.waitForMail(email, /invited/i);
+    const link = linkIn(mail.text, '/dashboard/set-password');
+    expect(link).toBe(invited.body.data.invite_url);
+    tokens.push(tokenOf(link));
+    const set = await request(gw.url)
+      .post('/api/auth/set-password')
+      .set(sameOrigin(gw.url))
+      .send({ token: tokenOf(link), password: PASSWORD })
+      .expect(200);
+    expect(set.body.data).toMatchObject({ email, role: 'agent', user: { email, role: 'agent' } });
+  });
+
   it('when a reset is asked for an unknown address or through a foreign Host, then the answer is the same and nothing is sent', async () => {
     const { tenantId } = await createTenantWithKey(gw.url);
     const known = { email: newEmail() };

@@ -75,17 +75,24 @@ describe('tenant API keys /api/v1/api-keys', () => {
     const invited = await invite(gw.url, user.tenantId, colleague).expect(201);
     const list = await request(gw.url).get('/api/v1/users').set('Cookie', user.cookie).expect(200);
     expect(list.body.data.users).toEqual([
-      { user_id: expect.any(String), email: user.email, status: 'active', created_at: expect.any(String) },
+      {
+        user_id: expect.any(String),
+        email: user.email,
+        status: 'active',
+        role: 'owner',
+        created_at: expect.any(String),
+      },
       {
         user_id: invited.body.data.user_id,
         email: colleague,
         status: 'invited',
+        role: 'owner',
         created_at: expect.any(String),
       },
     ]);
     expect(JSON.stringify(list.body)).not.toMatch(/password|hash/);
     const byKey = await request(gw.url).get('/api/v1/users').set('Authorization', `Bearer ${other.apiKey}`);
-    const emails = (byKey.body.data.users as Array<{ email: string }>).map((u) => u.email);
-    expect(emails).toEqual([other.email]);
+    const users = byKey.body.data.users as Array<{ email: string }>;
+    expect(users.map((u) => u.email)).toEqual([other.email]);
   });
 });

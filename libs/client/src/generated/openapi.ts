@@ -353,7 +353,7 @@ export interface paths {
         /** The tenant's API keys, newest first (never the keys themselves) */
         get: operations["listApiKeys"];
         put?: never;
-        /** Issue an API key for the tenant (shown this once) */
+        /** Issue an API key for the tenant (shown this once), optionally named and with a role narrower than full access; a session's key gets the session's role unless a lower one is asked (never a higher one) */
         post: operations["issueApiKey"];
         delete?: never;
         options?: never;
@@ -373,6 +373,23 @@ export interface paths {
         post?: never;
         /** Revoke one of the tenant's API keys; it stops working at once */
         delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every state-changing request of the tenant, by a dashboard user or an API key, newest first (admin and owner) */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -956,11 +973,30 @@ export interface paths {
         /** The tenant's dashboard users (the colleagues a conversation can be assigned to), oldest first */
         get: operations["listDashboardUsers"];
         put?: never;
-        post?: never;
+        /** Invite a colleague with a role (owner and admin; an admin cannot make owners): a single-use link valid 24 h, in this answer only */
+        post: operations["inviteTeamMember"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a colleague (owner only): their sessions end at once; the last owner cannot be removed */
+        delete: operations["removeTeamMember"];
+        options?: never;
+        head?: never;
+        /** Change a colleague's role (owner only); the last owner cannot be demoted */
+        patch: operations["updateTeamMember"];
         trace?: never;
     };
     "/api/v1/webhooks/deliveries": {
@@ -1393,6 +1429,9 @@ export interface components {
              */
             created_at: string;
             key_id: string;
+            name?: string | null;
+            /** @description null: full tenant access */
+            role?: ("viewer" | "agent" | "admin" | "owner") | null;
             tenant_id: number;
         };
         ApiKeyList: {
@@ -1412,7 +1451,44 @@ export interface components {
             key_id: string;
             /** @description To the minute; null when never used */
             last_used_at: string | null;
+            name: string | null;
             revoked_at: string | null;
+            /** @description null: full tenant access */
+            role: ("viewer" | "agent" | "admin" | "owner") | null;
+        };
+        AuditLogEntry: {
+            /** @description The operationId */
+            action: string;
+            actor: {
+                email: string;
+                /** @constant */
+                type: "user";
+                user_id: string;
+            } | {
+                key_id: string;
+                /** @constant */
+                type: "api_key";
+            };
+            /**
+             * Format: date-time
+             * @description UTC, toISOString() form
+             */
+            created_at: string;
+            id: string;
+            ip: string | null;
+            /** @enum {string} */
+            method: "POST" | "PUT" | "PATCH" | "DELETE";
+            path: string;
+            request_id: string | null;
+            status: number;
+            /** @description The path's ids by the route's parameter names */
+            target: {
+                [key: string]: string;
+            };
+        };
+        AuditLogList: {
+            entries: components["schemas"]["AuditLogEntry"][];
+            pagination: components["schemas"]["Pagination"];
         };
         Campaign: {
             campaign_group_id: string | null;
@@ -2023,6 +2099,8 @@ export interface components {
              * @description UTC, toISOString() form
              */
             idle_expires_at: string;
+            /** @enum {string} */
+            role: "viewer" | "agent" | "admin" | "owner";
             tenant_id: number;
             user: components["schemas"]["DashboardUser"];
             user_id: string;
@@ -2044,6 +2122,8 @@ export interface components {
         };
         DashboardUser: {
             email: string;
+            /** @enum {string} */
+            role: "viewer" | "agent" | "admin" | "owner";
             tenant_id: number;
             user_id: string;
         };
@@ -2078,7 +2158,7 @@ export interface components {
         ErrorEnvelope: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_JSON" | "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "INVALID_SIGNATURE" | "TENANT_FORBIDDEN" | "CSRF_FAILED" | "VERIFICATION_FAILED" | "NOT_FOUND" | "MESSAGE_NOT_FOUND" | "CAMPAIGN_NOT_FOUND" | "TENANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "CHANNEL_ACCOUNT_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "OPT_OUT_NOT_FOUND" | "FLOW_NOT_FOUND" | "MEDIA_EXPIRED" | "QUEUE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CAMPAIGN_NOT_CANCELLABLE" | "CAMPAIGN_NOT_RETRYABLE" | "CAMPAIGN_NOT_PAUSABLE" | "CAMPAIGN_NOT_RESUMABLE" | "CAMPAIGN_NOT_STOPPABLE" | "MESSAGE_NOT_CANCELLABLE" | "IDEMPOTENCY_KEY_CONFLICT" | "CONFLICT" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "INVITE_EXPIRED" | "RESET_LINK_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_ERROR" | "NO_ACTIVE_ACCOUNT" | "OUTSIDE_SERVICE_WINDOW" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "TEMPLATE_PAUSED" | "TEMPLATE_PARAMETER_MISMATCH" | "TEMPLATE_HEADER_MEDIA_REQUIRED" | "RECIPIENT_OPTED_OUT" | "RATE_LIMIT_EXCEEDED" | "MESSAGING_TIER_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_DEGRADED";
+                code: "INVALID_JSON" | "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "INVALID_API_KEY" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "INVALID_SIGNATURE" | "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE" | "VERIFICATION_FAILED" | "NOT_FOUND" | "MESSAGE_NOT_FOUND" | "CAMPAIGN_NOT_FOUND" | "TENANT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "CHANNEL_ACCOUNT_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "OPT_OUT_NOT_FOUND" | "FLOW_NOT_FOUND" | "MEDIA_EXPIRED" | "QUEUE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CAMPAIGN_NOT_CANCELLABLE" | "CAMPAIGN_NOT_RETRYABLE" | "CAMPAIGN_NOT_PAUSABLE" | "CAMPAIGN_NOT_RESUMABLE" | "CAMPAIGN_NOT_STOPPABLE" | "MESSAGE_NOT_CANCELLABLE" | "IDEMPOTENCY_KEY_CONFLICT" | "LAST_OWNER" | "CONFLICT" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "INVITE_EXPIRED" | "RESET_LINK_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_ERROR" | "NO_ACTIVE_ACCOUNT" | "OUTSIDE_SERVICE_WINDOW" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "TEMPLATE_PAUSED" | "TEMPLATE_PARAMETER_MISMATCH" | "TEMPLATE_HEADER_MEDIA_REQUIRED" | "RECIPIENT_OPTED_OUT" | "RATE_LIMIT_EXCEEDED" | "MESSAGING_TIER_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_DEGRADED";
                 /** @description VALIDATION_ERROR: `errors` = [{field, message}]; MESSAGE_NOT_CANCELLABLE: `status`; … */
                 details?: {
                     errors?: components["schemas"]["FieldError"][];
@@ -2442,6 +2522,17 @@ export interface components {
             conversation_id: string;
             /** @description A customer's new message, a new message of ours to the customer (a reply, or any send from the account), or a new status of one of ours (the same message_log_id again) */
             message: components["schemas"]["ConversationMessage"];
+        };
+        InviteTeamMemberRequest: {
+            /** Format: email */
+            email: string;
+            /** @enum {unknown} */
+            role: "viewer" | "agent" | "admin" | "owner";
+        };
+        IssueApiKeyRequest: {
+            name?: string;
+            /** @enum {unknown} */
+            role?: "viewer" | "agent" | "admin" | "owner";
         };
         LiveChatRequestNotification: {
             channel_account_id: string;
@@ -3000,6 +3091,22 @@ export interface components {
             /** @description Whether the upstream took the webhook subscription */
             webhooks_subscribed: boolean;
         };
+        TeamInvite: {
+            email: string;
+            /**
+             * Format: date-time
+             * @description UTC, toISOString() form
+             */
+            invite_expires_at: string;
+            /**
+             * Format: uri
+             * @description Under /dashboard; single use
+             */
+            invite_url: string;
+            /** @enum {string} */
+            role: "viewer" | "agent" | "admin" | "owner";
+            user_id: string;
+        };
         TeamMember: {
             /**
              * Format: date-time
@@ -3007,6 +3114,8 @@ export interface components {
              */
             created_at: string;
             email: string;
+            /** @enum {string} */
+            role: "viewer" | "agent" | "admin" | "owner";
             /**
              * @description invited: no password set yet
              * @enum {string}
@@ -3016,6 +3125,11 @@ export interface components {
         };
         TeamMemberList: {
             users: components["schemas"]["TeamMember"][];
+        };
+        TeamMemberRemoved: {
+            /** @constant */
+            removed: true;
+            user_id: string;
         };
         Template: {
             /** @enum {string} */
@@ -3294,6 +3408,10 @@ export interface components {
                 /** @enum {unknown} */
                 type: "keyword" | "new_conversation";
             };
+        };
+        UpdateTeamMemberRequest: {
+            /** @enum {unknown} */
+            role: "viewer" | "agent" | "admin" | "owner";
         };
         UpdateWebhookEndpointRequest: {
             /** @description A note for people, e.g. "billing system" */
@@ -6927,7 +7045,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -6940,7 +7058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -7052,9 +7170,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["IssueApiKeyRequest"];
+            };
+        };
         responses: {
-            /** @description Issue an API key for the tenant (shown this once) */
+            /** @description Issue an API key for the tenant (shown this once), optionally named and with a role narrower than full access; a session's key gets the session's role unless a lower one is asked (never a higher one) */
             201: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -7071,7 +7193,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST */
+            /** @description BAD_REQUEST, INVALID_JSON */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -7084,7 +7206,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "BAD_REQUEST";
+                            code?: "BAD_REQUEST" | "INVALID_JSON";
                         };
                     };
                 };
@@ -7107,7 +7229,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -7120,7 +7242,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -7140,6 +7262,60 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "METHOD_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
                         };
                     };
                 };
@@ -7289,7 +7465,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -7302,7 +7478,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -7340,6 +7516,211 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "METHOD_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMIT_EXCEEDED";
+                        };
+                    };
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "HEADERS_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                action?: string;
+                actor?: string;
+                from?: string;
+                page?: number;
+                per_page?: number;
+                to?: string;
+            };
+            header?: {
+                /** @description Echoed back; a new one is made when absent */
+                "X-Request-Id"?: components["parameters"]["XRequestIdIn"];
+                /** @description When sent, must name the key's tenant (403 TENANT_FORBIDDEN otherwise) */
+                "X-TENANT-ID"?: components["parameters"]["XTenantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every state-changing request of the tenant, by a dashboard user or an API key, newest first (admin and owner) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditLogList"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "BAD_REQUEST";
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY, SESSION_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_API_KEY" | "SESSION_EXPIRED";
+                        };
+                    };
+                };
+            };
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
+                        };
+                    };
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "METHOD_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
                         };
                     };
                 };
@@ -7492,7 +7873,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -7505,7 +7886,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -7751,7 +8132,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -7764,7 +8145,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -8005,7 +8386,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -8018,7 +8399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -8241,7 +8622,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -8254,7 +8635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -8495,7 +8876,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -8508,7 +8889,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -8753,7 +9134,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -8766,7 +9147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -9005,7 +9386,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9018,7 +9399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -9241,7 +9622,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9254,7 +9635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -9495,7 +9876,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9508,7 +9889,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -9749,7 +10130,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9762,7 +10143,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -10001,7 +10382,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -10014,7 +10395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -10219,7 +10600,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -10232,7 +10613,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -10480,7 +10861,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -10493,7 +10874,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -10716,7 +11097,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -10729,7 +11110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -10956,7 +11337,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -10969,7 +11350,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -11213,7 +11594,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -11226,7 +11607,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -11473,7 +11854,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -11486,7 +11867,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -11745,7 +12126,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -11758,7 +12139,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -11989,7 +12370,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -12002,7 +12383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -12174,7 +12555,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -12187,7 +12568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -12412,7 +12793,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -12425,7 +12806,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -12648,7 +13029,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -12661,7 +13042,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -12888,7 +13269,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -12901,7 +13282,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -13142,7 +13523,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -13155,7 +13536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -13378,7 +13759,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -13391,7 +13772,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -13618,7 +13999,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -13631,7 +14012,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -13881,7 +14262,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -13894,7 +14275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -14153,7 +14534,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -14166,7 +14547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -14436,7 +14817,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -14449,7 +14830,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -14672,7 +15053,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -14685,7 +15066,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -14908,7 +15289,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -14921,7 +15302,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -15169,7 +15550,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -15182,7 +15563,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -15409,7 +15790,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -15422,7 +15803,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -15682,7 +16063,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -15695,7 +16076,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -15920,7 +16301,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -15933,7 +16314,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -16175,7 +16556,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -16188,7 +16569,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -16411,7 +16792,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -16424,7 +16805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -16663,7 +17044,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -16676,7 +17057,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -16882,7 +17263,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -16895,7 +17276,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -17120,7 +17501,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -17133,7 +17514,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -17408,7 +17789,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -17421,7 +17802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -17441,6 +17822,756 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "METHOD_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMIT_EXCEEDED";
+                        };
+                    };
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "HEADERS_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    inviteTeamMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed back; a new one is made when absent */
+                "X-Request-Id"?: components["parameters"]["XRequestIdIn"];
+                /** @description When sent, must name the key's tenant (403 TENANT_FORBIDDEN otherwise) */
+                "X-TENANT-ID"?: components["parameters"]["XTenantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteTeamMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description Invite a colleague with a role (owner and admin; an admin cannot make owners): a single-use link valid 24 h, in this answer only */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TeamInvite"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "BAD_REQUEST" | "INVALID_JSON";
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY, SESSION_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_API_KEY" | "SESSION_EXPIRED";
+                        };
+                    };
+                };
+            };
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
+                        };
+                    };
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "METHOD_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMIT_EXCEEDED";
+                        };
+                    };
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "HEADERS_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    removeTeamMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed back; a new one is made when absent */
+                "X-Request-Id"?: components["parameters"]["XRequestIdIn"];
+                /** @description When sent, must name the key's tenant (403 TENANT_FORBIDDEN otherwise) */
+                "X-TENANT-ID"?: components["parameters"]["XTenantId"];
+            };
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove a colleague (owner only): their sessions end at once; the last owner cannot be removed */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TeamMemberRemoved"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "BAD_REQUEST";
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY, SESSION_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_API_KEY" | "SESSION_EXPIRED";
+                        };
+                    };
+                };
+            };
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "METHOD_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /** @description LAST_OWNER */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "LAST_OWNER";
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMIT_EXCEEDED";
+                        };
+                    };
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "HEADERS_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateTeamMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed back; a new one is made when absent */
+                "X-Request-Id"?: components["parameters"]["XRequestIdIn"];
+                /** @description When sent, must name the key's tenant (403 TENANT_FORBIDDEN otherwise) */
+                "X-TENANT-ID"?: components["parameters"]["XTenantId"];
+            };
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTeamMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description Change a colleague's role (owner only); the last owner cannot be demoted */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TeamMember"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST, INVALID_JSON */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "BAD_REQUEST" | "INVALID_JSON";
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY, SESSION_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_API_KEY" | "SESSION_EXPIRED";
+                        };
+                    };
+                };
+            };
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "METHOD_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /** @description LAST_OWNER */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "LAST_OWNER";
+                        };
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
                         };
                     };
                 };
@@ -17594,7 +18725,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -17607,7 +18738,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -17830,7 +18961,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -17843,7 +18974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -18064,7 +19195,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -18077,7 +19208,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -18284,7 +19415,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -18297,7 +19428,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -18538,7 +19669,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -18551,7 +19682,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -18778,7 +19909,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -18791,7 +19922,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -19032,7 +20163,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -19045,7 +20176,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -19268,7 +20399,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -19281,7 +20412,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -19520,7 +20651,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -19533,7 +20664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -19740,7 +20871,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -19753,7 +20884,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -19974,7 +21105,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -19987,7 +21118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };
@@ -20190,7 +21321,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description TENANT_FORBIDDEN, CSRF_FAILED */
+            /** @description TENANT_FORBIDDEN, CSRF_FAILED, FORBIDDEN_FOR_ROLE */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -20203,7 +21334,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED";
+                            code?: "TENANT_FORBIDDEN" | "CSRF_FAILED" | "FORBIDDEN_FOR_ROLE";
                         };
                     };
                 };

@@ -1,4 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from '../error-codes';
+import { minimumRoleFor } from '../roles';
 import { FORWARDED_ADMIN_ROUTES, PUBLIC_ROUTES, UPSTREAM_WEBHOOK_ROUTES } from '../routes';
 import { DTO_SCHEMAS } from './dto-schemas';
 import { joiToJsonSchema, type JsonSchema } from './joi-to-json-schema';
@@ -40,6 +41,7 @@ const AUTH_ERRORS: Record<OperationSpec['auth'], ErrorCode[]> = {
     'SESSION_EXPIRED',
     'TENANT_FORBIDDEN',
     'CSRF_FAILED',
+    'FORBIDDEN_FOR_ROLE',
     'RATE_LIMIT_EXCEEDED',
     'SERVICE_UNAVAILABLE',
   ],
@@ -244,6 +246,8 @@ function operationOf(
     parameters: parametersOf(route.path, spec),
     responses,
   };
+  // The lowest role that may call it with a session or a role-bound key (403 FORBIDDEN_FOR_ROLE below it).
+  if (spec.auth === 'apiKey') operation['x-minimum-role'] = minimumRoleFor(route.operationId);
   // A dashboard session stands in for the key: the cookie, with the CSRF header on state-changing requests.
   if (spec.auth === 'apiKey') operation.security = [{ apiKey: [] }, { sessionCookie: [], csrfToken: [] }];
   else if (spec.auth === 'session') operation.security = [{ sessionCookie: [], csrfToken: [] }];
@@ -252,7 +256,10 @@ function operationOf(
   if (spec.body) {
     const name = `${route.operationId[0].toUpperCase()}${route.operationId.slice(1)}Request`;
     requests[name] = joiToJsonSchema(spec.body);
-    operation.requestBody = { required: true, content: { 'application/json': { schema: schemaRef(name) } } };
+    operation.requestBody = {
+      required: spec.bodyOptional !== true,
+      content: { 'application/json': { schema: schemaRef(name) } },
+    };
   } else if (spec.multipart) {
     const fields = joiToJsonSchema(spec.multipart);
     const schema = {

@@ -1,4 +1,5 @@
 import { WEBHOOK_EVENTS } from '../events';
+import { ROLES } from '../roles';
 import { UPSTREAM_ID_PATTERN } from '../schemas/admin';
 import { CAMPAIGN_STATUSES } from '../schemas/campaigns';
 import { RECIPIENT_STATUSES } from '../schemas/campaign-recipients';
@@ -555,12 +556,17 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     timestamp: instant,
   }),
   Tenant: object({ tenant_id: int, name: str, plan: str, created_at: instant }),
-  ApiKeyIssued: object({
-    key_id: ulid,
-    api_key: { type: 'string', pattern: '^bm_live_', description: 'Shown this once' },
-    tenant_id: int,
-    created_at: instant,
-  }),
+  ApiKeyIssued: object(
+    {
+      key_id: ulid,
+      api_key: { type: 'string', pattern: '^bm_live_', description: 'Shown this once' },
+      tenant_id: int,
+      created_at: instant,
+      name: nullable(str),
+      role: { ...nullable(oneOf(ROLES)), description: 'null: full tenant access' },
+    },
+    ['name', 'role'],
+  ),
   ApiKeyRevoked: object({ key_id: ulid, revoked: { const: true } }),
   DeadLetterQueue: object({ queue: str, service: str, dead_letters: int }),
   DeadLetterQueueList: object({ queues: { type: 'array', items: ref('DeadLetterQueue') } }),
@@ -587,13 +593,49 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     created_at: instant,
     last_used_at: { ...nullable(instant), description: 'To the minute; null when never used' },
     revoked_at: nullable(instant),
+    name: nullable(str),
+    role: { ...nullable(oneOf(ROLES)), description: 'null: full tenant access' },
   }),
   ApiKeyList: object({ api_keys: { type: 'array', items: ref('ApiKeySummary') } }),
   TeamMember: object({
     user_id: ulid,
     email: str,
     status: { type: 'string', enum: ['active', 'invited'], description: 'invited: no password set yet' },
+    role: oneOf(ROLES),
     created_at: instant,
+  }),
+  TeamInvite: object({
+    user_id: ulid,
+    email: str,
+    role: oneOf(ROLES),
+    invite_url: { type: 'string', format: 'uri', description: 'Under /dashboard; single use' },
+    invite_expires_at: instant,
+  }),
+  TeamMemberRemoved: object({ user_id: ulid, removed: { const: true } }),
+  AuditLogEntry: object({
+    id: ulid,
+    actor: {
+      oneOf: [
+        object({ type: { const: 'user' }, user_id: ulid, email: str }),
+        object({ type: { const: 'api_key' }, key_id: ulid }),
+      ],
+    },
+    action: { type: 'string', description: 'The operationId' },
+    method: oneOf(['POST', 'PUT', 'PATCH', 'DELETE']),
+    path: str,
+    target: {
+      type: 'object',
+      additionalProperties: str,
+      description: "The path's ids by the route's parameter names",
+    },
+    status: int,
+    ip: nullable(str),
+    request_id: nullable(str),
+    created_at: instant,
+  }),
+  AuditLogList: object({
+    entries: { type: 'array', items: ref('AuditLogEntry') },
+    pagination: ref('Pagination'),
   }),
   TeamMemberList: object({ users: { type: 'array', items: ref('TeamMember') } }),
   DashboardInvite: object({
@@ -603,7 +645,7 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     invite_url: { type: 'string', format: 'uri', description: 'Under /dashboard; single use' },
     invite_expires_at: instant,
   }),
-  DashboardUser: object({ user_id: ulid, tenant_id: int, email: str }),
+  DashboardUser: object({ user_id: ulid, tenant_id: int, email: str, role: oneOf(ROLES) }),
   DashboardSession: object({
     user: ref('DashboardUser'),
     csrf_token: { type: 'string', description: 'Send it as X-CSRF-Token on every state-changing request' },
@@ -614,6 +656,7 @@ export const DTO_SCHEMAS: Record<string, JsonSchema> = {
     user_id: ulid,
     tenant_id: int,
     email: str,
+    role: oneOf(ROLES),
     user: ref('DashboardUser'),
     csrf_token: { type: 'string', description: 'Send it as X-CSRF-Token on every state-changing request' },
     idle_expires_at: instant,

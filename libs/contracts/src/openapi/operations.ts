@@ -14,6 +14,12 @@ import {
   setPasswordSchema,
   signInSchema,
 } from '../schemas/dashboard-auth';
+import {
+  auditLogQuerySchema,
+  inviteTeamMemberSchema,
+  issueApiKeySchema,
+  updateTeamMemberSchema,
+} from '../schemas/team';
 import { campaignRecipientsQuerySchema, RECIPIENT_EXPORT_COLUMNS } from '../schemas/campaign-recipients';
 import { paginationQuerySchema } from '../schemas/common';
 import { createCampaignDocumentSchema, createCampaignQuerySchema } from '../schemas/campaigns';
@@ -51,6 +57,8 @@ export interface OperationSpec {
   tag: string;
   auth: Auth;
   body?: Joi.Schema;
+  /** The body may be left out (an operation that took none before, and still works without one). */
+  bodyOptional?: boolean;
   query?: Joi.ObjectSchema;
   status: number;
   /** Name of the `data` schema in components, or null for no JSON body (the verification echo). */
@@ -99,6 +107,10 @@ export const GATEWAY_ROUTES = [
   { method: 'POST', path: '/api/v1/api-keys', operationId: 'issueApiKey' },
   { method: 'DELETE', path: '/api/v1/api-keys/:keyId', operationId: 'revokeApiKey' },
   { method: 'GET', path: '/api/v1/users', operationId: 'listDashboardUsers' },
+  { method: 'POST', path: '/api/v1/users', operationId: 'inviteTeamMember' },
+  { method: 'PATCH', path: '/api/v1/users/:userId', operationId: 'updateTeamMember' },
+  { method: 'DELETE', path: '/api/v1/users/:userId', operationId: 'removeTeamMember' },
+  { method: 'GET', path: '/api/v1/audit-log', operationId: 'listAuditLog' },
   // Before the conversation routes of the public table: `events` is no conversation's id.
   { method: 'GET', path: '/api/v1/conversations/events', operationId: 'streamConversationEvents' },
 ] as const;
@@ -750,8 +762,12 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: [],
   }),
   issueApiKey: api({
-    summary: 'Issue an API key for the tenant (shown this once)',
+    summary:
+      'Issue an API key for the tenant (shown this once), optionally named and with a role narrower than ' +
+      "full access; a session's key gets the session's role unless a lower one is asked (never a higher one)",
     tag: 'API keys',
+    body: issueApiKeySchema,
+    bodyOptional: true,
     status: 201,
     data: 'ApiKeyIssued',
     errors: [],
@@ -762,5 +778,39 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     status: 200,
     data: 'ApiKeyRevoked',
     errors: ['API_KEY_NOT_FOUND'],
+  }),
+  inviteTeamMember: api({
+    summary:
+      'Invite a colleague with a role (owner and admin; an admin cannot make owners): a single-use link valid ' +
+      '24 h, in this answer only',
+    tag: 'Team',
+    body: inviteTeamMemberSchema,
+    status: 201,
+    data: 'TeamInvite',
+    errors: ['CONFLICT'],
+  }),
+  updateTeamMember: api({
+    summary: "Change a colleague's role (owner only); the last owner cannot be demoted",
+    tag: 'Team',
+    body: updateTeamMemberSchema,
+    status: 200,
+    data: 'TeamMember',
+    errors: ['LAST_OWNER'],
+  }),
+  removeTeamMember: api({
+    summary: 'Remove a colleague (owner only): their sessions end at once; the last owner cannot be removed',
+    tag: 'Team',
+    status: 200,
+    data: 'TeamMemberRemoved',
+    errors: ['LAST_OWNER'],
+  }),
+  listAuditLog: api({
+    summary:
+      'Every state-changing request of the tenant, by a dashboard user or an API key, newest first (admin and owner)',
+    tag: 'Team',
+    query: auditLogQuerySchema,
+    status: 200,
+    data: 'AuditLogList',
+    errors: [],
   }),
 };

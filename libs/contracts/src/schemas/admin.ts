@@ -30,6 +30,9 @@ export interface ApiKeyIssuedDto {
   api_key: string;
   tenant_id: number;
   created_at: string;
+  /** Only in the tenant's own answer (POST /api/v1/api-keys): the key's name and role (null: full access). */
+  name?: string | null;
+  role?: 'viewer' | 'agent' | 'admin' | 'owner' | null;
 }
 
 /** DELETE /admin/v1/api-keys/{key_id} answer (revoking twice answers the same). */

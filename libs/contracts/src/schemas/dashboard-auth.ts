@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import type { Role } from '../roles';
 
 /** The dashboard's session cookie and the header that carries its CSRF token. */
 export const SESSION_COOKIE = 'bm_session';
@@ -73,6 +74,7 @@ export interface DashboardUserDto {
   user_id: string;
   tenant_id: number;
   email: string;
+  role: Role;
 }
 
 /** POST /api/auth/sign-in and GET /api/auth/session. */
@@ -95,6 +97,10 @@ export interface ApiKeySummaryDto {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** What the key was named when issued; null when it was given none. */
+  name: string | null;
+  /** null: full tenant access. */
+  role: Role | null;
 }
 
 export interface ApiKeyListDto {
@@ -107,6 +113,7 @@ export interface TeamMemberDto {
   email: string;
   /** invited: the user has not set a password yet. */
   status: 'active' | 'invited';
+  role: Role;
   created_at: string;
 }
 

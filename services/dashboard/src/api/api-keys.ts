@@ -1,4 +1,4 @@
-import { unwrap, type components } from '@bm/client';
+import { unwrap, type components, type Role } from '@bm/client';
 import { useQuery } from '@tanstack/react-query';
 import { api } from './client';
 import { useRefreshingMutation } from './refreshing-mutation';
@@ -15,7 +15,9 @@ export function useApiKeys() {
 
 /** Issues a key; the answer holds the key itself, shown this once. */
 export function useIssueApiKey() {
-  return useRefreshingMutation(keysKey, async () => unwrap(await api.POST('/api/v1/api-keys')));
+  return useRefreshingMutation(keysKey, async (body: { name?: string; role?: Role }) =>
+    unwrap(await api.POST('/api/v1/api-keys', { body })),
+  );
 }
 
 export function useRevokeApiKey() {

@@ -1,4 +1,4 @@
-import { unwrap, type components } from '@bm/client';
+import { roleMay, unwrap, type components, type RoleOperation } from '@bm/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, setCsrfToken } from './client';
 
@@ -81,4 +81,14 @@ export function useResetPassword() {
       unwrap(await api.POST('/api/auth/reset-password', { body })),
     onSuccess: start,
   });
+}
+
+/**
+ * Whether the signed-in user's role may call an operation (the gateway's own table, from the OpenAPI
+ * document): screens offer only what the user may do. Nothing is allowed while the session is unknown.
+ */
+export function useCan(): (operationId: RoleOperation) => boolean {
+  const session = useSession();
+  const role = session.data?.user.role;
+  return (operationId) => role !== undefined && roleMay(role, operationId);
 }

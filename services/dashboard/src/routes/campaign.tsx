@@ -16,6 +16,7 @@ import { customer, when } from '../components/format';
 import { PagedList, type ListSpec } from '../components/paged-table';
 import { ErrorMessage, QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
+import { useCan } from '../api/session';
 
 const NOT_STARTED: readonly Campaign['status'][] = ['pending', 'scheduled'];
 const SENDING: readonly Campaign['status'][] = ['processing', 'throttled', 'paused'];
@@ -65,6 +66,8 @@ const STOP_CONFIRMATION =
 /** The four actions; each disabled one says why, next to it and to assistive technology. */
 export function CampaignActions({ campaign }: { campaign: Campaign }) {
   const act = useCampaignAction();
+  const can = useCan();
+  if (!can('cancelCampaign')) return null;
   const run = (action: CampaignAction) => {
     const chosen = action === 'cancel' ? cancelActionOf(campaign) : action;
     const title = campaign.name ?? campaign.campaign_id;

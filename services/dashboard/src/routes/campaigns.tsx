@@ -5,6 +5,7 @@ import { useFilterParams } from '../components/filter-params';
 import { when } from '../components/format';
 import { PagedList, type ListSpec } from '../components/paged-table';
 import { StatusBadge } from '../components/status-badge';
+import { useCan } from '../api/session';
 
 const STATUSES = [
   'preparing',
@@ -66,13 +67,16 @@ export function CampaignsScreen() {
     per_page: 50,
   };
   const campaigns = useCampaigns(query);
+  const can = useCan();
   return (
     <>
       <div className="with-action">
         <h1>Campaigns</h1>
-        <Link className="button primary" to="/campaigns/new">
-          New campaign
-        </Link>
+        {can('createCampaign') && (
+          <Link className="button primary" to="/campaigns/new">
+            New campaign
+          </Link>
+        )}
       </div>
       <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter campaigns">
         <label>

@@ -13,13 +13,16 @@ import { phone, when } from '../components/format';
 import { PagedList, type ListSpec } from '../components/paged-table';
 import { ErrorMessage, QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
+import { useCan } from '../api/session';
 
 const triggerText = (f: Flow) =>
   f.trigger.type === 'keyword' ? `Keyword: ${(f.trigger.keywords ?? []).join(', ')}` : 'Any new conversation';
 
 function ActiveToggle({ flow }: { flow: Flow }) {
   const toggle = useSetFlowActive();
+  const can = useCan();
   const active = flow.status === 'active';
+  if (!can('activateFlow')) return null;
   return (
     <>
       <button

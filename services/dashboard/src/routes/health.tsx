@@ -14,6 +14,7 @@ import { readableError } from '../components/webhook-error';
 import { PagedTable, type ListSpec } from '../components/paged-table';
 import { ErrorMessage, QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
+import { useCan } from '../api/session';
 
 function EndpointSummary({ endpoint }: { endpoint: DeliveryList['endpoint'] }) {
   const rate = endpoint.success_rate === null ? '—' : `${Math.round(endpoint.success_rate * 1000) / 10}%`;
@@ -57,6 +58,8 @@ function Attempts({ delivery }: { delivery: Delivery }) {
 
 function RedeliverButton({ delivery }: { delivery: Delivery }) {
   const redeliver = useRedeliver();
+  const can = useCan();
+  if (!can('redeliverWebhook')) return null;
   return (
     <>
       <button

@@ -8,7 +8,7 @@ import {
   type Conversation,
 } from '../api/conversations';
 import { useChannelAccounts } from '../api/numbers';
-import { useSession } from '../api/session';
+import { useCan, useSession } from '../api/session';
 import { useTeam, type TeamMember } from '../api/team';
 import { customer, phone } from '../components/format';
 import { MessageBubble } from '../components/message-bubble';
@@ -32,6 +32,7 @@ function ThreadHeader({ c }: { c: Conversation }) {
   const me = useSession().data?.user.user_id;
   const team = useTeam().data;
   const update = useUpdateConversation(c.id);
+  const can = useCan();
   const number = useChannelAccounts().data?.find((a) => a.channel_account_id === c.channel_account_id);
   const who = customer(c.customer.phone, c.customer.user_id);
   return (
@@ -59,7 +60,7 @@ function ThreadHeader({ c }: { c: Conversation }) {
           <dd data-testid="conversation-assignee">{assigneeText(c.assignee, me, team)}</dd>
         </div>
       </dl>
-      <div className="actions">
+      <div className="actions" hidden={!can('updateConversation')}>
         {me !== undefined && c.assignee !== me && (
           <button type="button" disabled={update.isPending} onClick={() => update.mutate({ assignee: me })}>
             Assign to me
@@ -151,6 +152,9 @@ function Messages({ c, live }: { c: Conversation; live: boolean }) {
 export function Thread({ id, live, onEscape }: { id: string; live: boolean; onEscape: () => void }) {
   const conversation = useConversation(id, live);
   const markRead = useMarkRead();
+  const can = useCan();
+  const mayMarkRead = can('markConversationRead');
+  const mayReply = can('replyToConversation');
   const unread = conversation.data?.unread_count ?? 0;
   const activity = conversation.data?.last_activity_at;
   const { mutate } = markRead;
@@ -158,18 +162,18 @@ export function Thread({ id, live, onEscape }: { id: string; live: boolean; onEs
   const tried = useRef('');
   useEffect(() => {
     const key = `${id}|${activity}`;
-    if (unread > 0 && tried.current !== key) {
+    if (mayMarkRead && unread > 0 && tried.current !== key) {
       tried.current = key;
       mutate(id);
     }
-  }, [id, unread, activity, mutate]);
+  }, [id, unread, activity, mutate, mayMarkRead]);
   return (
     <QueryState query={conversation} empty={null}>
       {(c) => (
         <article className="thread-pane" aria-labelledby="thread-heading">
           <ThreadHeader c={c} />
           <Messages c={c} live={live} />
-          <Composer key={c.id} c={c} onEscape={onEscape} />
+          {mayReply && <Composer key={c.id} c={c} onEscape={onEscape} />}
         </article>
       )}
     </QueryState>

@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { unreadCount, useLastSeen, useNotifications } from '../api/notifications';
-import { useSession, useSignOut } from '../api/session';
+import type { RoleOperation } from '@bm/client';
+import { useCan, useSession, useSignOut } from '../api/session';
 
 /** Notifications in the navigation, with how many arrived since the list was last shown. */
 function NotificationsLink({ tenantId }: { tenantId: number }) {
@@ -23,25 +24,29 @@ function NotificationsLink({ tenantId }: { tenantId: number }) {
   );
 }
 
-const NAV = [
-  { to: '/', label: 'Overview', end: true },
-  { to: '/inbox', label: 'Inbox' },
-  { to: '/numbers', label: 'Numbers' },
-  { to: '/campaigns', label: 'Campaigns' },
-  { to: '/templates', label: 'Templates' },
-  { to: '/opt-outs', label: 'Opt-outs' },
-  { to: '/flows', label: 'Flows' },
-  { to: '/webhooks', label: 'Webhooks' },
-  { to: '/health', label: 'Health monitor' },
-  { to: '/messages', label: 'Sent messages' },
-  { to: '/send', label: 'Send a message' },
-  { to: '/api-keys', label: 'API keys' },
+// Each item is shown to the roles that may call its operation.
+const NAV: { to: string; label: string; end?: boolean; op: RoleOperation }[] = [
+  { to: '/', label: 'Overview', end: true, op: 'getStats' },
+  { to: '/inbox', label: 'Inbox', op: 'listConversations' },
+  { to: '/numbers', label: 'Numbers', op: 'listChannelAccounts' },
+  { to: '/campaigns', label: 'Campaigns', op: 'listCampaigns' },
+  { to: '/templates', label: 'Templates', op: 'listTemplates' },
+  { to: '/opt-outs', label: 'Opt-outs', op: 'listOptOuts' },
+  { to: '/flows', label: 'Flows', op: 'listFlows' },
+  { to: '/webhooks', label: 'Webhooks', op: 'getWebhookSettings' },
+  { to: '/health', label: 'Health monitor', op: 'listWebhookDeliveries' },
+  { to: '/messages', label: 'Sent messages', op: 'listMessages' },
+  { to: '/send', label: 'Send a message', op: 'sendMessage' },
+  { to: '/api-keys', label: 'API keys', op: 'listApiKeys' },
+  { to: '/team', label: 'Team', op: 'listDashboardUsers' },
+  { to: '/audit-log', label: 'Audit log', op: 'listAuditLog' },
 ];
 
 /** The frame of every signed-in screen: skip link, left navigation, the user and sign out. */
 export function Layout() {
   const session = useSession();
   const signOut = useSignOut();
+  const can = useCan();
   const location = useLocation();
   const main = useRef<HTMLElement>(null);
   // After a navigation, keyboard and screen-reader users land on the new screen, not back at the top.
@@ -63,7 +68,9 @@ export function Layout() {
       <header className="topbar">
         <span className="brand">Business Messaging</span>
         <span className="user">
-          <span className="muted">{session.data.user.email}</span>
+          <span className="muted">
+            {session.data.user.email} · {session.data.user.role}
+          </span>
           <button type="button" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
             Sign out
           </button>
@@ -71,7 +78,7 @@ export function Layout() {
       </header>
       <nav className="sidenav" aria-label="Main">
         <ul>
-          {NAV.map((item) => (
+          {NAV.filter((item) => can(item.op)).map((item) => (
             <li key={item.to}>
               <NavLink to={item.to} end={item.end}>
                 {item.label}

@@ -3,6 +3,7 @@ import { useAddOptOut, useOptOuts, useRemoveOptOut, type OptOut } from '../api/o
 import { customer, when } from '../components/format';
 import { PagedList, type ListSpec } from '../components/paged-table';
 import { ErrorMessage } from '../components/query-state';
+import { useCan } from '../api/session';
 
 const SOURCES: Record<OptOut['source'], string> = {
   api: 'API or dashboard',
@@ -17,6 +18,7 @@ export function OptOutsScreen() {
   const optOuts = useOptOuts({ page, ...(search ? { phone: search } : {}) });
   const add = useAddOptOut();
   const remove = useRemoveOptOut();
+  const can = useCan();
   const [newPhone, setNewPhone] = useState('');
   const list: ListSpec<OptOut> = {
     columns: [
@@ -25,25 +27,26 @@ export function OptOutsScreen() {
       { header: 'Since', cell: (o) => when(o.created_at) },
       {
         header: 'Remove',
-        cell: (o) => (
-          <button
-            type="button"
-            className="small danger"
-            aria-label={`Remove ${customer(o.phone, o.user_id)}`}
-            disabled={remove.isPending}
-            onClick={() => {
-              if (
-                window.confirm(
-                  `Remove ${customer(o.phone, o.user_id)}? Marketing messages will reach it again.`,
-                )
-              ) {
-                remove.mutate((o.phone ?? o.user_id)!);
-              }
-            }}
-          >
-            Remove
-          </button>
-        ),
+        cell: (o) =>
+          can('removeOptOut') && (
+            <button
+              type="button"
+              className="small danger"
+              aria-label={`Remove ${customer(o.phone, o.user_id)}`}
+              disabled={remove.isPending}
+              onClick={() => {
+                if (
+                  window.confirm(
+                    `Remove ${customer(o.phone, o.user_id)}? Marketing messages will reach it again.`,
+                  )
+                ) {
+                  remove.mutate((o.phone ?? o.user_id)!);
+                }
+              }}
+            >
+              Remove
+            </button>
+          ),
       },
     ],
     caption: 'Opted-out phones',
@@ -58,7 +61,7 @@ export function OptOutsScreen() {
     <>
       <h1>Opt-outs</h1>
       <div className="grid">
-        <form className="card stack" onSubmit={onAdd} aria-label="Add an opt-out">
+        <form className="card stack" onSubmit={onAdd} aria-label="Add an opt-out" hidden={!can('addOptOut')}>
           <label>
             Phone to opt out
             <input type="tel" required value={newPhone} onChange={(e) => setNewPhone(e.target.value)} />

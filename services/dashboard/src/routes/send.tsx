@@ -11,6 +11,7 @@ import { AccountOptions } from '../components/account-options';
 import { PickField } from '../components/pick-field';
 import { TemplateInputs, useTemplateValues } from '../components/template-inputs';
 import { TemplateOptions } from '../components/template-options';
+import { useCan } from '../api/session';
 
 /** The acknowledgement, then the message's status as it changes, without a reload. */
 function Outcome({ id }: { id: number }) {
@@ -31,6 +32,7 @@ function Outcome({ id }: { id: number }) {
 export function SendScreen() {
   const { accounts, account, setAccountId, templates, template, setTemplateId } = useTemplatePick();
   const send = useSendMessage();
+  const can = useCan();
   const [to, setTo] = useState('');
   const [kind, setKind] = useState<'template' | 'text'>('template');
   const [text, setText] = useState('');
@@ -122,9 +124,13 @@ export function SendScreen() {
           )}
           <ScheduleFields schedule={schedule} />
           {send.isError && <ErrorMessage error={send.error} />}
-          <button type="submit" className="primary" disabled={send.isPending || account === ''}>
-            {schedule.later ? 'Schedule' : 'Send'}
-          </button>
+          {can('sendMessage') ? (
+            <button type="submit" className="primary" disabled={send.isPending || account === ''}>
+              {schedule.later ? 'Schedule' : 'Send'}
+            </button>
+          ) : (
+            <p className="muted">Your role may not send messages.</p>
+          )}
         </form>
         {send.data && <Outcome id={send.data.message_log_id} />}
       </div>

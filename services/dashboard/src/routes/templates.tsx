@@ -7,6 +7,7 @@ import { ErrorMessage, QueryState } from '../components/query-state';
 import { shapeOf } from '../components/template-fields';
 import { AccountOptions } from '../components/account-options';
 import { TemplateBuilder } from './template-builder';
+import { useCan } from '../api/session';
 
 /** The number the template screens show: the one picked, else the first. */
 function useAccount(): [string, (id: string) => void, ReturnType<typeof useChannelAccounts>] {
@@ -66,12 +67,14 @@ export function TemplatesScreen() {
   const [account, setAccount, accounts] = useAccount();
   const templates = useTemplates(account || undefined);
   const sync = useSyncTemplates();
+  const can = useCan();
   return (
     <>
       <div className="with-action">
         <h1>Templates</h1>
         <button
           type="button"
+          hidden={!can('syncTemplates')}
           onClick={() => sync.mutate(account)}
           disabled={sync.isPending || account === ''}
         >
@@ -103,7 +106,7 @@ export function TemplatesScreen() {
       <QueryState query={templates} isEmpty={(rows) => rows.length === 0} empty={<p>No templates yet.</p>}>
         {(rows) => <DataTable caption="Templates" columns={COLUMNS} rows={rows} rowKey={(t) => t.id} />}
       </QueryState>
-      <TemplateBuilder key={account} account={account} />
+      {can('submitTemplate') && <TemplateBuilder key={account} account={account} />}
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useCan } from '../api/session';
 import {
   useAddEndpoint,
   useDeleteEndpoint,
@@ -74,6 +75,7 @@ function EndpointItem({ endpoint }: { endpoint: WebhookEndpoint }) {
   const update = useUpdateEndpoint();
   const remove = useDeleteEndpoint();
   const rotate = useRotateEndpointSecret();
+  const can = useCan();
   const name = endpoint.description ?? endpoint.url;
   const error = update.error ?? remove.error ?? rotate.error;
   const confirmDelete = () => {
@@ -97,7 +99,7 @@ function EndpointItem({ endpoint }: { endpoint: WebhookEndpoint }) {
       </p>
       {rotate.data && <OnceSecret secret={rotate.data.secret} name={name} />}
       {error && <ErrorMessage error={error} />}
-      <div className="with-action">
+      <div className="with-action" hidden={!can('updateWebhookEndpoint')}>
         <button
           type="button"
           className="small"
@@ -171,6 +173,7 @@ function AddEndpoint() {
 /** Every endpoint of the tenant: each gets the events its filter takes, signed with its own secret. */
 export function EndpointsPanel() {
   const endpoints = useWebhookEndpoints();
+  const can = useCan();
   return (
     <section className="stack card endpoints" aria-labelledby="endpoints-heading">
       <h2 id="endpoints-heading">All endpoints</h2>
@@ -190,7 +193,7 @@ export function EndpointsPanel() {
                 ))}
               </ul>
             )}
-            {data.endpoints.length < data.max_endpoints ? (
+            {!can('createWebhookEndpoint') ? null : data.endpoints.length < data.max_endpoints ? (
               <AddEndpoint />
             ) : (
               <p>The most endpoints allowed ({data.max_endpoints}) are set: delete one to add another.</p>

@@ -13,9 +13,11 @@ import { ErrorMessage, QueryState } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
 import { readableError } from '../components/webhook-error';
 import { EndpointsPanel } from './webhook-endpoints';
+import { useCan } from '../api/session';
 
 function SettingsForm({ settings }: { settings: WebhookSettings }) {
   const save = useSaveWebhookSettings();
+  const can = useCan();
   const [url, setUrl] = useState(settings.url ?? '');
   const choice = useEventChoice(settings.events);
   const submit = (e: FormEvent) => {
@@ -38,7 +40,7 @@ function SettingsForm({ settings }: { settings: WebhookSettings }) {
       <EventChecks legend="Events to send" choice={choice} />
       {save.isError && <ErrorMessage error={save.error} />}
       {save.isSuccess && <p role="status">Saved.</p>}
-      <button type="submit" className="primary" disabled={save.isPending}>
+      <button type="submit" className="primary" disabled={save.isPending} hidden={!can('putWebhookSettings')}>
         Save
       </button>
     </form>
@@ -47,6 +49,7 @@ function SettingsForm({ settings }: { settings: WebhookSettings }) {
 
 function SecretPanel({ secretSet }: { secretSet: boolean }) {
   const rotate = useRotateSecret();
+  const can = useCan();
   const secret = rotate.data?.secret;
   return (
     <section className="stack card" aria-labelledby="secret-heading">
@@ -67,7 +70,12 @@ function SecretPanel({ secretSet }: { secretSet: boolean }) {
         </p>
       )}
       {rotate.isError && <ErrorMessage error={rotate.error} />}
-      <button type="button" onClick={() => rotate.mutate()} disabled={rotate.isPending}>
+      <button
+        type="button"
+        onClick={() => rotate.mutate()}
+        disabled={rotate.isPending}
+        hidden={!can('rotateWebhookSecret')}
+      >
         {secretSet || secret ? 'Rotate secret' : 'Generate secret'}
       </button>
     </section>
@@ -76,6 +84,7 @@ function SecretPanel({ secretSet }: { secretSet: boolean }) {
 
 function SendTestPanel() {
   const sendTest = useSendTest();
+  const can = useCan();
   const deliveryId = sendTest.data?.delivery_id;
   // Follows the test's delivery until its outcome is known.
   const deliveries = useDeliveries(
@@ -102,7 +111,12 @@ function SendTestPanel() {
           )}
         </p>
       )}
-      <button type="button" onClick={() => sendTest.mutate()} disabled={sendTest.isPending}>
+      <button
+        type="button"
+        onClick={() => sendTest.mutate()}
+        disabled={sendTest.isPending}
+        hidden={!can('sendWebhookTest')}
+      >
         Send Test
       </button>
     </section>

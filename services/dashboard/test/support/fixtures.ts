@@ -74,6 +74,8 @@ export function listFixtures(n: number): Record<string, unknown> {
     created_at: at(i),
     last_used_at: null,
     revoked_at: null,
+    name: null,
+    role: null,
   }));
   const ok = (data: unknown) => ({ success: true, data });
   return {

@@ -15,6 +15,13 @@ export class ApiKeyEntity {
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 
+  @Column({ name: 'name', type: 'text', nullable: true })
+  name!: string | null;
+
+  /** null: full tenant access. */
+  @Column({ name: 'role', type: 'text', nullable: true })
+  role!: 'viewer' | 'agent' | 'admin' | 'owner' | null;
+
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt!: Date | null;
 }

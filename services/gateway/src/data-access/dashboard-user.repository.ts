@@ -1,20 +1,31 @@
+import type { Role } from '@bm/contracts';
 import { queryRows, withTransaction } from '@bm/platform';
-import type { DataSource } from 'typeorm';
-import type { DashboardUser, DashboardUsers, InviteRecord } from '../domain/ports/dashboard-users.port';
+import type { DataSource, EntityManager } from 'typeorm';
+import type {
+  DashboardUser,
+  DashboardUsers,
+  InviteRecord,
+  TeamChange,
+} from '../domain/ports/dashboard-users.port';
 
-interface UserRow {
+export interface UserRow {
   id: string;
   tenant_id: number;
   email: string;
   password_hash: string | null;
+  role: Role;
   created_at: Date;
 }
 
-const toUser = (row: UserRow): DashboardUser => ({
+export const USER_COLUMNS = 'id, tenant_id, email, password_hash, role, created_at';
+const COLUMNS = USER_COLUMNS;
+
+export const toUser = (row: UserRow): DashboardUser => ({
   id: row.id,
   tenantId: row.tenant_id,
   email: row.email,
   passwordHash: row.password_hash,
+  role: row.role,
   createdAt: row.created_at,
 });
 
@@ -25,7 +36,7 @@ export class DashboardUserRepository implements DashboardUsers {
   async findByEmail(email: string): Promise<DashboardUser | undefined> {
     const rows = await queryRows<UserRow>(
       this.dataSource,
-      `SELECT id, tenant_id, email, password_hash, created_at FROM gateway.dashboard_users WHERE email = $1`,
+      `SELECT ${COLUMNS} FROM gateway.dashboard_users WHERE email = $1`,
       [email],
     );
     return rows[0] && toUser(rows[0]);
@@ -34,7 +45,7 @@ export class DashboardUserRepository implements DashboardUsers {
   async findInTenant(tenantId: number, id: string): Promise<DashboardUser | undefined> {
     const rows = await queryRows<UserRow>(
       this.dataSource,
-      `SELECT id, tenant_id, email, password_hash, created_at FROM gateway.dashboard_users WHERE id = $1 AND tenant_id = $2`,
+      `SELECT ${COLUMNS} FROM gateway.dashboard_users WHERE id = $1 AND tenant_id = $2`,
       [id, tenantId],
     );
     return rows[0] && toUser(rows[0]);
@@ -43,7 +54,7 @@ export class DashboardUserRepository implements DashboardUsers {
   async listForTenant(tenantId: number): Promise<DashboardUser[]> {
     const rows = await queryRows<UserRow>(
       this.dataSource,
-      `SELECT id, tenant_id, email, password_hash, created_at FROM gateway.dashboard_users
+      `SELECT ${COLUMNS} FROM gateway.dashboard_users
         WHERE tenant_id = $1 ORDER BY created_at, id`,
       [tenantId],
     );
@@ -60,16 +71,17 @@ export class DashboardUserRepository implements DashboardUsers {
     email: string,
     tokenHash: Buffer,
     expiresAt: Date,
+    role: Role = 'owner',
   ): Promise<DashboardUser> {
     return withTransaction(this.dataSource, async (tx) => {
       await tx.query(
-        `INSERT INTO gateway.dashboard_users (id, tenant_id, email) VALUES ($1, $2, $3)
+        `INSERT INTO gateway.dashboard_users (id, tenant_id, email, role) VALUES ($1, $2, $3, $4)
          ON CONFLICT (email) DO NOTHING`,
-        [newId, tenantId, email],
+        [newId, tenantId, email, role],
       );
       const [row] = await queryRows<UserRow>(
         tx,
-        `SELECT id, tenant_id, email, password_hash, created_at FROM gateway.dashboard_users WHERE email = $1 FOR UPDATE`,
+        `SELECT ${COLUMNS} FROM gateway.dashboard_users WHERE email = $1 FOR UPDATE`,
         [email],
       );
       if (row.tenant_id !== tenantId) return toUser(row);
@@ -110,10 +122,59 @@ export class DashboardUserRepository implements DashboardUsers {
       const [user] = await queryRows<UserRow>(
         tx,
         `UPDATE gateway.dashboard_users SET password_hash = $2, password_set_at = $3 WHERE id = $1
-         RETURNING id, tenant_id, email, password_hash, created_at`,
+         RETURNING ${COLUMNS}`,
         [invite.user_id, passwordHash, now],
       );
       return { invite: record, user: toUser(user) };
+    });
+  }
+
+  async changeRole(tenantId: number, userId: string, role: Role): Promise<TeamChange> {
+    return this.changeTeam(tenantId, userId, role !== 'owner', async (tx) => {
+      const [row] = await queryRows<UserRow>(
+        tx,
+        `UPDATE gateway.dashboard_users SET role = $3 WHERE id = $1 AND tenant_id = $2 RETURNING ${COLUMNS}`,
+        [userId, tenantId, role],
+      );
+      return toUser(row);
+    });
+  }
+
+  async remove(tenantId: number, userId: string): Promise<TeamChange> {
+    return this.changeTeam(tenantId, userId, true, async (tx) => {
+      const [row] = await queryRows<UserRow>(
+        tx,
+        `DELETE FROM gateway.dashboard_users WHERE id = $1 AND tenant_id = $2 RETURNING ${COLUMNS}`,
+        [userId, tenantId],
+      );
+      return toUser(row);
+    });
+  }
+
+  /**
+   * Locks the tenant's users, then applies `change` unless the user is unknown, or `losesOwner` and the user is
+   * the tenant's last owner with a password: two owners demoting each other at once cannot both succeed.
+   */
+  private async changeTeam(
+    tenantId: number,
+    userId: string,
+    losesOwner: boolean,
+    change: (tx: EntityManager) => Promise<DashboardUser>,
+  ): Promise<TeamChange> {
+    return withTransaction(this.dataSource, async (tx) => {
+      const users = await queryRows<{ id: string; role: Role; active: boolean }>(
+        tx,
+        `SELECT id, role, password_hash IS NOT NULL AS active FROM gateway.dashboard_users
+          WHERE tenant_id = $1 ORDER BY id FOR UPDATE`,
+        [tenantId],
+      );
+      const target = users.find((u) => u.id === userId);
+      if (!target) return { kind: 'not-found' };
+      const otherActiveOwners = users.filter((u) => u.id !== userId && u.role === 'owner' && u.active);
+      if (losesOwner && target.role === 'owner' && otherActiveOwners.length === 0) {
+        return { kind: 'last-owner' };
+      }
+      return { kind: 'done', user: await change(tx) };
     });
   }
 }

@@ -2,14 +2,7 @@ import { queryRows, withTransaction } from '@bm/platform';
 import type { DataSource } from 'typeorm';
 import type { DashboardUser } from '../domain/ports/dashboard-users.port';
 import type { PasswordResets } from '../domain/ports/password-resets.port';
-
-interface UserRow {
-  id: string;
-  tenant_id: number;
-  email: string;
-  password_hash: string | null;
-  created_at: Date;
-}
+import { toUser, USER_COLUMNS, type UserRow } from './dashboard-user.repository';
 
 /** Password reset links (gateway schema), stored as SHA-256 only. */
 export class PasswordResetRepository implements PasswordResets {
@@ -58,18 +51,10 @@ export class PasswordResetRepository implements PasswordResets {
       const [row] = await queryRows<UserRow>(
         tx,
         `UPDATE gateway.dashboard_users SET password_hash = $2, password_set_at = $3 WHERE id = $1
-         RETURNING id, tenant_id, email, password_hash, created_at`,
+         RETURNING ${USER_COLUMNS}`,
         [reset.user_id, passwordHash, now],
       );
-      return {
-        user: {
-          id: row.id,
-          tenantId: row.tenant_id,
-          email: row.email,
-          passwordHash: row.password_hash,
-          createdAt: row.created_at,
-        },
-      };
+      return { user: toUser(row) };
     });
   }
 }

@@ -1,5 +1,6 @@
 import type { ApiKeyAuthenticator } from './api-keys/authenticate-api-key.use-case';
 import type { ApiKeys, KeyUsage } from './ports/api-keys.port';
+import type { AuditLog } from './ports/audit-log.port';
 import type { AuthInvalidation } from './ports/auth-invalidation.port';
 import type { DashboardUsers } from './ports/dashboard-users.port';
 import type { DeadLetters } from './ports/dead-letters.port';
@@ -35,4 +36,5 @@ export interface GatewayDeps {
   defaultPlan: string;
   authenticator: ApiKeyAuthenticator;
   rateLimiter: RateLimiter;
+  auditLog: AuditLog;
 }

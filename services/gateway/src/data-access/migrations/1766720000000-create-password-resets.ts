@@ -5,7 +5,7 @@ export const CreatePasswordResets1766720000000 = sqlMigration('CreatePasswordRes
     // Only the SHA-256 of a reset token is kept; the link itself goes to the user's mailbox alone.
     `CREATE TABLE gateway.password_resets (
       token_hash bytea PRIMARY KEY,
-      user_id text NOT NULL REFERENCES gateway.dashboard_users(id),
+      user_id text NOT NULL REFERENCES gateway.dashboard_users(id) ON DELETE CASCADE,
       expires_at timestamptz NOT NULL,
       used_at timestamptz,
       created_at timestamptz NOT NULL DEFAULT now()

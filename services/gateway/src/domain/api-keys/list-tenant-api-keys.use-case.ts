@@ -14,6 +14,8 @@ export async function listTenantApiKeys(
       created_at: k.createdAt.toISOString(),
       last_used_at: lastUsed.get(k.keyId)?.toISOString() ?? null,
       revoked_at: k.revokedAt?.toISOString() ?? null,
+      name: k.name,
+      role: k.role,
     })),
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { DashboardInviteDto } from '@bm/contracts';
+import type { DashboardInviteDto, Role } from '@bm/contracts';
 import { AppError } from '@bm/platform';
 import { ulid } from 'ulidx';
 import type { GatewayDeps } from '../gateway-deps';
@@ -8,11 +8,12 @@ import { hashInviteToken, INVITE_TTL_MS } from './invite-token';
 /**
  * Invites a person to the tenant's dashboard: a single-use link valid 24 h, in this answer only. Inviting the
  * same email again replaces the link (also after the password was set: it is how a forgotten one is reset); an
- * email already used by another tenant's user is 409 CONFLICT.
+ * email already used by another tenant's user is 409 CONFLICT. A new user gets `role` (owner unless given: the
+ * operator's invites make owners); an existing one keeps theirs.
  */
 export async function inviteDashboardUser(
   deps: Pick<GatewayDeps, 'tenants' | 'users'>,
-  input: { tenantId: number; email: string; dashboardUrl: string },
+  input: { tenantId: number; email: string; dashboardUrl: string; role?: Role },
   now = new Date(),
 ): Promise<DashboardInviteDto> {
   if (!(await deps.tenants.findById(input.tenantId))) throw new AppError('TENANT_NOT_FOUND');
@@ -24,6 +25,7 @@ export async function inviteDashboardUser(
     input.email,
     hashInviteToken(token),
     expiresAt,
+    input.role,
   );
   if (user.tenantId !== input.tenantId) {
     throw new AppError('CONFLICT', 'A dashboard user with this email belongs to another tenant');

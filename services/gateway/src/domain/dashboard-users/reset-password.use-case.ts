@@ -1,3 +1,4 @@
+import type { Role } from '@bm/contracts';
 import { AppError } from '@bm/platform';
 import type { GatewayDeps } from '../gateway-deps';
 import type { LiveSession } from '../ports/sessions.port';
@@ -13,7 +14,7 @@ export async function resetPassword(
   deps: Pick<GatewayDeps, 'resets' | 'sessions' | 'throttle'>,
   input: { token: string; password: string },
   now = new Date(),
-): Promise<{ sessionId: string; session: LiveSession }> {
+): Promise<{ sessionId: string; session: LiveSession; role: Role }> {
   const tokenHash = hashInviteToken(input.token);
   // Checked first: a guessed or spent token costs no scrypt hash (128 MiB), which anyone could otherwise ask for.
   const state = await deps.resets.stateOf(tokenHash, now);
@@ -28,5 +29,5 @@ export async function resetPassword(
   await deps.sessions.revokeAllOf(outcome.user.id);
   // The password changed: earlier wrong guesses at the old one no longer hold the new one back.
   await deps.throttle.succeeded(outcome.user.email);
-  return startSession(deps, outcome.user);
+  return { ...(await startSession(deps, outcome.user)), role: outcome.user.role };
 }

@@ -24,7 +24,7 @@ export async function setDashboardPassword(
   const { user } = outcome;
   await deps.sessions.revokeAllOf(user.id);
   return {
-    user: { user_id: user.id, tenant_id: user.tenantId, email: user.email },
+    user: { user_id: user.id, tenant_id: user.tenantId, email: user.email, role: user.role },
     ...(await startSession(deps, user)),
   };
 }

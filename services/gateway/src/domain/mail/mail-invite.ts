@@ -5,7 +5,10 @@ import { sendQuietly, type MailDeps } from './mail-deps';
  * Mails an invite's link to the invitee, when the gateway has a mailer. It never fails: a mail that cannot be
  * sent is logged (without the link) and the invite stands, its link still in the inviter's answer.
  */
-export async function mailInvite(deps: MailDeps, invite: DashboardInviteDto): Promise<void> {
+export async function mailInvite(
+  deps: MailDeps,
+  invite: Pick<DashboardInviteDto, 'user_id' | 'email' | 'invite_url' | 'invite_expires_at'>,
+): Promise<void> {
   const expires = new Date(invite.invite_expires_at).toUTCString();
   await sendQuietly(
     deps,

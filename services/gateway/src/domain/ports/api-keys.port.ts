@@ -1,3 +1,5 @@
+import type { Role } from '@bm/contracts';
+
 /** What authentication needs of a key: its hash, its tenant and the tenant's plan. */
 export interface KeyCredential {
   keyId: string;
@@ -5,18 +7,27 @@ export interface KeyCredential {
   plan: string;
   secretHash: Buffer;
   revoked: boolean;
+  /** null: full tenant access. */
+  role: Role | null;
 }
 
 export interface ApiKeySummary {
   keyId: string;
   createdAt: Date;
   revokedAt: Date | null;
+  name: string | null;
+  role: Role | null;
 }
 
 /** API keys as stored: the SHA-256 of each key's secret part, never the key itself. */
 export interface ApiKeys {
-  /** Stores a new key; answers when it was created. */
-  insert(keyId: string, tenantId: number, secretHash: Buffer): Promise<Date>;
+  /** Stores a new key (a null role: full tenant access); answers when it was created. */
+  insert(
+    keyId: string,
+    tenantId: number,
+    secretHash: Buffer,
+    details?: { name: string | null; role: Role | null },
+  ): Promise<Date>;
   findCredential(keyId: string): Promise<KeyCredential | undefined>;
   /** The tenant's keys, newest first. */
   listForTenant(tenantId: number): Promise<ApiKeySummary[]>;

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { Role } from '@bm/contracts';
 import { AppError } from '@bm/platform';
 import type { GatewayDeps } from '../gateway-deps';
 import type { LiveSession } from '../ports/sessions.port';
@@ -16,6 +17,8 @@ export interface SessionRequest {
 export interface SessionCredential {
   session: LiveSession;
   plan: string;
+  /** The user's role now (read at each request: a change applies at once). */
+  role: Role;
 }
 
 function tokensMatch(given: string | undefined, expected: string): boolean {
@@ -35,16 +38,21 @@ export function requireCsrf(request: SessionRequest, session: LiveSession): void
 /**
  * A session cookie authenticates as an API key of its tenant does. A state-changing request must also carry
  * the session's CSRF token and come from the same origin (403 CSRF_FAILED): a cookie alone, which a browser
- * attaches to another site's form post, changes nothing. A session that ended is 401 SESSION_EXPIRED.
+ * attaches to another site's form post, changes nothing. A session that ended, or whose user was removed, is
+ * 401 SESSION_EXPIRED.
  */
 export async function authenticateSession(
-  deps: Pick<GatewayDeps, 'sessions' | 'tenants'>,
+  deps: Pick<GatewayDeps, 'sessions' | 'tenants' | 'users'>,
   request: SessionRequest,
 ): Promise<SessionCredential> {
   const session = await deps.sessions.touch(request.sessionId);
   if (!session) throw new AppError('SESSION_EXPIRED');
   requireCsrf(request, session);
-  const tenant = await deps.tenants.findById(session.tenantId);
-  if (!tenant) throw new AppError('SESSION_EXPIRED');
-  return { session, plan: tenant.plan };
+  const [tenant, user] = await Promise.all([
+    deps.tenants.findById(session.tenantId),
+    deps.users.findInTenant(session.tenantId, session.userId),
+  ]);
+  if (!user) await deps.sessions.revoke(request.sessionId);
+  if (!tenant || !user) throw new AppError('SESSION_EXPIRED');
+  return { session, plan: tenant.plan, role: user.role };
 }

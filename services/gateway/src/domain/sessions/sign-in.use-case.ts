@@ -1,3 +1,4 @@
+import type { Role } from '@bm/contracts';
 import { AppError } from '@bm/platform';
 import { verifyPassword } from '../dashboard-users/passwords';
 import type { GatewayDeps } from '../gateway-deps';
@@ -5,7 +6,7 @@ import type { LiveSession } from '../ports/sessions.port';
 import { startSession } from './start-session';
 
 export type SignInOutcome =
-  | { kind: 'signed-in'; sessionId: string; session: LiveSession }
+  | { kind: 'signed-in'; sessionId: string; session: LiveSession; role: Role }
   | { kind: 'throttled'; retryAfterSeconds: number };
 
 /**
@@ -23,5 +24,5 @@ export async function signIn(
   const valid = await verifyPassword(input.password, user?.passwordHash ?? null);
   if (!user || !valid) throw new AppError('INVALID_CREDENTIALS');
   await deps.throttle.succeeded(input.email);
-  return { kind: 'signed-in', ...(await startSession(deps, user)) };
+  return { kind: 'signed-in', ...(await startSession(deps, user)), role: user.role };
 }

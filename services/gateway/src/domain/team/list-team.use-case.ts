@@ -1,4 +1,5 @@
-import type { TeamMemberListDto } from '@bm/contracts';
+import type { TeamMemberDto, TeamMemberListDto } from '@bm/contracts';
+import type { DashboardUser } from '../ports/dashboard-users.port';
 import type { GatewayDeps } from '../gateway-deps';
 
 /** The tenant's dashboard users: the colleagues a conversation can be assigned to. */
@@ -7,12 +8,14 @@ export async function listTeam(
   tenantId: number,
 ): Promise<TeamMemberListDto> {
   const users = await deps.users.listForTenant(tenantId);
-  return {
-    users: users.map((u) => ({
-      user_id: u.id,
-      email: u.email,
-      status: u.passwordHash === null ? 'invited' : 'active',
-      created_at: u.createdAt.toISOString(),
-    })),
-  };
+  return { users: users.map(teamMemberDto) };
 }
+
+/** A user as the team list shows them. */
+export const teamMemberDto = (u: DashboardUser): TeamMemberDto => ({
+  user_id: u.id,
+  email: u.email,
+  status: u.passwordHash === null ? 'invited' : 'active',
+  role: u.role,
+  created_at: u.createdAt.toISOString(),
+});

@@ -1,10 +1,40 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, currentContext } from '@bm/platform';
+import { recordAuditEntry } from '../../domain/audit/record-audit-entry.use-case';
 import type { GatewayDeps } from '../../domain/gateway-deps';
 import type { RateDecision } from '../../domain/rate-limits/rate-limiter';
-import { resolveCredential, type CredentialDeps } from './credential';
+import { resolveCredential, type CredentialDeps, type RequestCredential } from './credential';
 
-export type AuthDeps = CredentialDeps & Pick<GatewayDeps, 'rateLimiter' | 'plans' | 'defaultPlan'>;
+export type AuthDeps = CredentialDeps &
+  Pick<GatewayDeps, 'rateLimiter' | 'plans' | 'defaultPlan' | 'auditLog'>;
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Once a state-changing request's answer is over, it goes to the audit log with its status, when a route named
+ * its operation (see `authorize`; a path no operation has is not one).
+ */
+function auditWhenAnswered(deps: AuthDeps, req: Request, res: Response, credential: RequestCredential): void {
+  if (!STATE_CHANGING.has(req.method)) return;
+  // Read now: once the answer is over, the socket may be gone (req.ip throws without one).
+  const ip = req.ip ?? null;
+  const requestId = res.getHeader('x-request-id');
+  res.once('close', () => {
+    const operationId = res.locals.operationId as string | undefined;
+    if (operationId === undefined) return;
+    recordAuditEntry(deps, {
+      tenantId: credential.tenantId,
+      actor: credential.actor,
+      operationId,
+      method: req.method,
+      path: req.originalUrl.split('?')[0],
+      target: (res.locals.target as Record<string, string> | undefined) ?? {},
+      status: res.statusCode,
+      ip,
+      requestId: requestId === undefined ? null : String(requestId),
+    });
+  });
+}
 
 // On every plan, the unlimited one included (with a budget no client spends): CONTRACT.md's every authenticated
 // answer, and a 401 too (the default plan's budget, uncounted).
@@ -32,7 +62,10 @@ export function authenticate(deps: AuthDeps) {
     const plan = deps.plans.get(credential.plan) ?? defaultPlan;
     const decision = await deps.rateLimiter.hit(credential.tenantId, plan);
     res.locals.tenantId = credential.tenantId;
+    res.locals.role = credential.role;
+    res.locals.actor = credential.actor;
     currentContext().tenantId = credential.tenantId;
+    auditWhenAnswered(deps, req, res, credential);
     setRateHeaders(res, decision);
 
     const asked = req.get('x-tenant-id');

@@ -8,6 +8,7 @@ import {
   type DashboardPasswordSetDto,
   type DashboardSessionDto,
   type PasswordResetRequestedDto,
+  type Role,
   type SignInRequest,
 } from '@bm/contracts';
 import { AppError, defineRoutes, jsonBody, validate } from '@bm/platform';
@@ -54,8 +55,8 @@ export function sessionRequestOf(req: Request, sessionId = sessionIdOf(req)): Se
   };
 }
 
-const sessionDto = (s: LiveSession): DashboardSessionDto => ({
-  user: { user_id: s.userId, tenant_id: s.tenantId, email: s.email },
+const sessionDto = (s: LiveSession, role: Role): DashboardSessionDto => ({
+  user: { user_id: s.userId, tenant_id: s.tenantId, email: s.email, role },
   csrf_token: s.csrfToken,
   idle_expires_at: new Date(s.idleExpiresAt).toISOString(),
   absolute_expires_at: new Date(s.absoluteExpiresAt).toISOString(),
@@ -91,7 +92,7 @@ export function dashboardAuthRouter(deps: DashboardAuthDeps): Router {
           const input = validate(setPasswordSchema, req.body ?? {});
           const { user, session, sessionId } = await setDashboardPassword(deps, input);
           setSessionCookie(req, res, sessionId, session.absoluteExpiresAt - Date.now());
-          const answer: DashboardPasswordSetDto = { ...user, ...sessionDto(session) };
+          const answer: DashboardPasswordSetDto = { ...user, ...sessionDto(session, user.role) };
           res.json(ok(answer));
         },
       ],
@@ -130,9 +131,9 @@ export function dashboardAuthRouter(deps: DashboardAuthDeps): Router {
         ...json,
         async (req, res) => {
           const input = validate(resetPasswordSchema, req.body ?? {});
-          const { session, sessionId } = await resetPassword(deps, input);
+          const { session, sessionId, role } = await resetPassword(deps, input);
           setSessionCookie(req, res, sessionId, session.absoluteExpiresAt - Date.now());
-          res.json(ok(sessionDto(session)));
+          res.json(ok(sessionDto(session, role)));
         },
       ],
     },
@@ -151,9 +152,9 @@ export function dashboardAuthRouter(deps: DashboardAuthDeps): Router {
               reset_seconds: outcome.retryAfterSeconds,
             });
           }
-          const { session, sessionId } = outcome;
+          const { session, sessionId, role } = outcome;
           setSessionCookie(req, res, sessionId, session.absoluteExpiresAt - Date.now());
-          res.json(ok(sessionDto(session)));
+          res.json(ok(sessionDto(session, role)));
         },
       ],
     },
@@ -162,8 +163,8 @@ export function dashboardAuthRouter(deps: DashboardAuthDeps): Router {
       path: '/api/auth/session',
       handlers: [
         async (req, res) => {
-          const { session } = await authenticateSession(deps, sessionRequestOf(req));
-          res.json(ok(sessionDto(session)));
+          const { session, role } = await authenticateSession(deps, sessionRequestOf(req));
+          res.json(ok(sessionDto(session, role)));
         },
       ],
     },

@@ -18,3 +18,10 @@ export function keyIdOf(req: Request): string {
   if (ulidSchema.validate(keyId).error) throw new AppError('API_KEY_NOT_FOUND');
   return keyId;
 }
+
+/** The `:userId` of the path; one not shaped like a user id names no user (404). */
+export function userIdOf(req: Request): string {
+  const userId = String(req.params.userId);
+  if (ulidSchema.validate(userId).error) throw new AppError('NOT_FOUND', 'No such user');
+  return userId;
+}

@@ -1,26 +1,27 @@
 import type { Response } from 'express';
-import { ok } from '@bm/contracts';
-import type { RouteDefinition } from '@bm/platform';
-import { issueApiKey } from '../../domain/api-keys/issue-api-key.use-case';
+import { issueApiKeySchema, ok, type Role } from '@bm/contracts';
+import { jsonBody, validate, type RouteDefinition } from '@bm/platform';
+import { issueTenantApiKey } from '../../domain/api-keys/issue-tenant-api-key.use-case';
 import { listTenantApiKeys } from '../../domain/api-keys/list-tenant-api-keys.use-case';
 import { revokeTenantApiKey } from '../../domain/api-keys/revoke-api-key.use-case';
-import { listTeam } from '../../domain/team/list-team.use-case';
 import type { GatewayDeps } from '../../domain/gateway-deps';
 import { keyIdOf } from './path-params';
 
-export type TenantApiKeyDeps = Pick<GatewayDeps, 'tenants' | 'keys' | 'keyUsage' | 'invalidation' | 'users'>;
+export interface TenantApiKeyDeps extends Pick<
+  GatewayDeps,
+  'tenants' | 'keys' | 'keyUsage' | 'invalidation'
+> {
+  bodyLimit: string;
+}
 
-// Set by the authentication in front of every /api/v1 route: the tenant of the key or session.
-const tenantOf = (res: Response): number => res.locals.tenantId as number;
+// Set by the authentication in front of every /api/v1 route: the tenant of the key or session, and its role
+// (undefined: a full-access key).
+export const tenantOf = (res: Response): number => res.locals.tenantId as number;
+export const roleOf = (res: Response): Role | undefined => res.locals.role as Role | undefined;
 
-/** /api/v1/api-keys and /api/v1/users: the authenticated tenant's own keys and team, never another tenant's. */
+/** /api/v1/api-keys: the authenticated tenant's own keys, never another tenant's. */
 export function tenantApiKeyRoutes(deps: TenantApiKeyDeps): RouteDefinition[] {
   return [
-    {
-      method: 'GET',
-      path: '/api/v1/users',
-      handlers: [async (_req, res) => res.json(ok(await listTeam(deps, tenantOf(res))))],
-    },
     {
       method: 'GET',
       path: '/api/v1/api-keys',
@@ -29,7 +30,18 @@ export function tenantApiKeyRoutes(deps: TenantApiKeyDeps): RouteDefinition[] {
     {
       method: 'POST',
       path: '/api/v1/api-keys',
-      handlers: [async (_req, res) => res.status(201).json(ok(await issueApiKey(deps, tenantOf(res))))],
+      handlers: [
+        ...jsonBody(deps.bodyLimit),
+        async (req, res) => {
+          const request = validate(issueApiKeySchema, req.body ?? {});
+          const issued = await issueTenantApiKey(deps, {
+            tenantId: tenantOf(res),
+            issuerRole: roleOf(res),
+            request,
+          });
+          res.status(201).json(ok(issued));
+        },
+      ],
     },
     {
       method: 'DELETE',
