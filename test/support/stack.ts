@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import { AmqpClient, createLogger, runMigrations, startHttpServer, type RunningServer } from '@bm/platform';
-import { testEnv, uniqueSuffix } from '@bm/platform/testing';
+import { migrateUnlessApplied, testEnv, uniqueSuffix } from '@bm/platform/testing';
 import { createCampaignService, type CampaignService } from '../../services/campaign/src/campaign';
 import { loadCampaignConfig } from '../../services/campaign/src/config';
 import { createCampaignDataSource } from '../../services/campaign/src/data-access/data-source';
@@ -32,7 +32,7 @@ async function holdPort(): Promise<{ port: number; release: () => Promise<void> 
   return { port, release: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** Every service's migrations, once per run. */
+/** Every service's migrations, once per run: a file after the first finds them applied and skips them. */
 export function migrateAll(): Promise<void> {
   migrations ??= (async () => {
     for (const ds of [
@@ -40,8 +40,7 @@ export function migrateAll(): Promise<void> {
       createMessagingDataSource(loadMessagingConfig(testEnv())),
       createCampaignDataSource(loadCampaignConfig(testEnv())),
     ]) {
-      await runMigrations(ds);
-      await ds.destroy();
+      await migrateUnlessApplied(ds, runMigrations);
     }
   })();
   return migrations;
