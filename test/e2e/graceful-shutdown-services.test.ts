@@ -190,11 +190,14 @@ async function allSent(accepted: AcceptedSend[]): Promise<void> {
 }
 
 it('messaging stopped with SIGTERM during a stream of sends loses and doubles nothing', async () => {
-  const t = await createTenant(stack, 'TIER_10K');
-  const messaging = await spawnService('messaging', 'MESSAGING_PORT', {
-    UPSTREAM_BASE_URL: stack.sandboxUrl,
-    SHUTDOWN_TIMEOUT_MS: '5000',
-  });
+  // The tenant is made while the process starts.
+  const [t, messaging] = await Promise.all([
+    createTenant(stack, 'TIER_10K'),
+    spawnService('messaging', 'MESSAGING_PORT', {
+      UPSTREAM_BASE_URL: stack.sandboxUrl,
+      SHUTDOWN_TIMEOUT_MS: '5000',
+    }),
+  ]);
   const internal = {
     [INTERNAL_HEADERS.token]: testEnv().INTERNAL_TOKEN!,
     [INTERNAL_HEADERS.tenantId]: String(t.tenantId),
@@ -347,14 +350,17 @@ it('webhook-ingress stopped with SIGTERM while webhooks stream in stores every o
 }, 180_000);
 
 it('a campaign worker stopped with SIGTERM mid-dispatch exits cleanly, and another finishes: each recipient is sent exactly once', async () => {
-  const t = await createTenant(stack, 'TIER_10K', { throughput_per_second: 25 });
   const workerEnv = campaignTestEnv(stack.messagingUrl, {
     CAMPAIGN_ROLE: 'worker',
     // Small steps, so the stop lands between dispatcher passes with commands in flight.
     DISPATCH_BATCH_SIZE: '10',
     DISPATCH_MAX_IN_FLIGHT: '20',
   });
-  const first = await spawnService('campaign', 'CAMPAIGN_PORT', workerEnv);
+  // The tenant is made while the worker starts.
+  const [t, first] = await Promise.all([
+    createTenant(stack, 'TIER_10K', { throughput_per_second: 25 }),
+    spawnService('campaign', 'CAMPAIGN_PORT', workerEnv),
+  ]);
   const list = phones(300);
   const res = await postCampaign(stack, t, { recipients: list.map((phone) => ({ phone })) }).expect(202);
   const id = res.body.data.campaign_id as string;
