@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { INTERNAL_HEADERS } from '@bm/contracts';
 import { runMigrations, startHttpServer } from '@bm/platform';
-import { testEnv } from '@bm/platform/testing';
+import { migrateUnlessApplied, testEnv } from '@bm/platform/testing';
 import { loadIngressConfig } from '../../services/webhook-ingress/src/config';
 import { createIngressDataSource } from '../../services/webhook-ingress/src/data-access/data-source';
 import { createIngressService, type IngressService } from '../../services/webhook-ingress/src/ingress';
@@ -10,13 +10,9 @@ import type { Stack } from './stack';
 
 let migrated: Promise<void> | undefined;
 
-/** webhook-ingress's migrations in the run's database, once per test file's process. */
+/** webhook-ingress's migrations in the run's database, once per run (a later file finds them applied). */
 export function migrateIngress(): Promise<void> {
-  migrated ??= (async () => {
-    const ds = createIngressDataSource(loadIngressConfig(testEnv()));
-    await runMigrations(ds);
-    await ds.destroy();
-  })();
+  migrated ??= migrateUnlessApplied(createIngressDataSource(loadIngressConfig(testEnv())), runMigrations);
   return migrated;
 }
 

@@ -73,6 +73,8 @@ export function waitForStatus(
 
 export interface SandboxSend {
   at: string;
+  /** The recipient, digits only (what `to=` matches). */
+  wa_id?: string;
   body: { to: string };
   result: string;
 }
@@ -80,4 +82,16 @@ export interface SandboxSend {
 /** What the sandbox received, filtered by its query (to=, phone_number_id=). */
 export async function sandboxSends(stack: Stack, query: string): Promise<SandboxSend[]> {
   return (await request(stack.sandboxUrl).get(`/_sandbox/sends?${query}`)).body.data as SandboxSend[];
+}
+
+/**
+ * The results of the sandbox's sends to each of these phones, in the order it received them: what
+ * `sandboxSends(stack, \`to=${phone}\`)` answers for each, read with one request instead of one per phone.
+ */
+export async function sandboxResultsByPhone(stack: Stack, phones: string[]): Promise<Map<string, string[]>> {
+  const digits = (phone: string) => phone.replace(/\D/g, '');
+  const byPhone = new Map<string, string[]>();
+  for (const phone of phones) byPhone.set(digits(phone), []);
+  for (const send of await sandboxSends(stack, '')) byPhone.get(send.wa_id ?? '')?.push(send.result);
+  return new Map(phones.map((phone) => [phone, byPhone.get(digits(phone))!]));
 }

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { ulid } from 'ulidx';
 import { INTERNAL_HEADERS } from '@bm/contracts';
 import { amqpClientFor, createLogger, runMigrations, type CommonConfig } from '@bm/platform';
-import { uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { migrateUnlessApplied, uniqueSuffix, waitFor } from '@bm/platform/testing';
 
 /*
  * What the component tests of one service (services/<name>/test) share: the service started in this process as
@@ -23,18 +23,14 @@ interface Startable {
 
 const migrated = new Map<string, Promise<void>>();
 
-/** Runs a service's migrations once per test process and database. */
+/** Runs a service's migrations once per test process and database, unless a file before found them pending. */
 export function migrateOnce(
   schema: string,
   config: CommonConfig,
   dataSource: () => DataSource,
 ): Promise<void> {
   const key = `${schema} ${config.DATABASE_URL}`;
-  const migrate = async () => {
-    const ds = dataSource();
-    await runMigrations(ds);
-    await ds.destroy();
-  };
+  const migrate = () => migrateUnlessApplied(dataSource(), runMigrations);
   if (!migrated.has(key)) migrated.set(key, migrate());
   return migrated.get(key)!;
 }

@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import { AmqpClient, createLogger, runMigrations, startHttpServer, type RunningServer } from '@bm/platform';
-import { testEnv, uniqueSuffix } from '@bm/platform/testing';
+import { migrateUnlessApplied, testEnv, uniqueSuffix } from '@bm/platform/testing';
 import { createCampaignService, type CampaignService } from '../../services/campaign/src/campaign';
 import { loadCampaignConfig } from '../../services/campaign/src/config';
 import { createCampaignDataSource } from '../../services/campaign/src/data-access/data-source';
@@ -32,7 +32,7 @@ async function holdPort(): Promise<{ port: number; release: () => Promise<void> 
   return { port, release: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** Every service's migrations, once per run. */
+/** Every service's migrations, once per run: a file after the first finds them applied and skips them. */
 export function migrateAll(): Promise<void> {
   migrations ??= (async () => {
     for (const ds of [
@@ -40,8 +40,7 @@ export function migrateAll(): Promise<void> {
       createMessagingDataSource(loadMessagingConfig(testEnv())),
       createCampaignDataSource(loadCampaignConfig(testEnv())),
     ]) {
-      await runMigrations(ds);
-      await ds.destroy();
+      await migrateUnlessApplied(ds, runMigrations);
     }
   })();
   return migrations;
@@ -208,23 +207,23 @@ export async function createTenant(
     .send({ name: `t-${uniqueSuffix()}` })
     .expect(201);
   const tenantId = tenant.body.data.tenant_id as number;
-  const key = await request(stack.gatewayUrl)
-    .post(`/admin/v1/tenants/${tenantId}/api-keys`)
-    .set(admin)
-    .expect(201);
   const digits = () =>
     String(Date.now()).slice(-8) + String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
   const phoneNumberId = `1${digits()}`;
   const wabaId = `2${digits()}`;
-  const account = await request(stack.gatewayUrl)
-    .post(`/admin/v1/tenants/${tenantId}/channel-accounts`)
-    .set(admin)
-    .send({
-      phone_number_id: phoneNumberId,
-      waba_id: wabaId,
-      display_phone_number: '+1 555 000 1111',
-      ...channel,
-    });
+  // The key and the account need only the tenant: asked for together.
+  const [key, account] = await Promise.all([
+    request(stack.gatewayUrl).post(`/admin/v1/tenants/${tenantId}/api-keys`).set(admin).expect(201),
+    request(stack.gatewayUrl)
+      .post(`/admin/v1/tenants/${tenantId}/channel-accounts`)
+      .set(admin)
+      .send({
+        phone_number_id: phoneNumberId,
+        waba_id: wabaId,
+        display_phone_number: '+1 555 000 1111',
+        ...channel,
+      }),
+  ]);
   if (account.status !== 201)
     throw new Error(`channel account: ${account.status} ${JSON.stringify(account.body)}`);
   const apiKey = key.body.data.api_key as string;

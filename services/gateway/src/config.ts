@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { INBOX_STREAM } from '@bm/contracts';
 import { commonEnvSchema, loadConfig, type CommonConfig } from '@bm/platform';
 
 export interface GatewayConfig extends CommonConfig {
@@ -40,6 +41,8 @@ export interface GatewayConfig extends CommonConfig {
   INBOX_STREAM_MAXLEN: number;
   /** How long an inbox event's id is remembered, so that a redelivery is not kept twice. */
   INBOX_DEDUPE_SECONDS: number;
+  /** How often an open inbox stream gets its heartbeat comment and its credential is checked again. */
+  INBOX_HEARTBEAT_MS: number;
 }
 
 const DEFAULT_PLANS = JSON.stringify({
@@ -92,6 +95,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Readonl
         .min(60)
         .max(7 * 86_400)
         .default(86_400),
+      INBOX_HEARTBEAT_MS: Joi.number().integer().min(100).max(60_000).default(INBOX_STREAM.heartbeatMs),
     },
     env,
   );

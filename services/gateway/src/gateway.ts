@@ -143,7 +143,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       // requests need not walk past the docs, health, dashboard and admin routes to reach it.
       a.use(
         publicApiRouter(deps, forward, targets, [
-          ...inboxEventRoutes({ ...deps, inboxHub, logger }),
+          ...inboxEventRoutes({ ...deps, inboxHub, logger, heartbeatMs: config.INBOX_HEARTBEAT_MS }),
           ...tenantApiKeyRoutes({ ...deps, bodyLimit }),
           ...teamRoutes({ ...deps, logger, publicUrl: config.PUBLIC_URL, bodyLimit }),
         ]),

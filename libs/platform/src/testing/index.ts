@@ -72,6 +72,7 @@ export async function waitFor<T>(
 }
 
 export * from './tcp-proxy';
+export * from './migrations';
 
 /**
  * A body as another writer might send it tomorrow: every object, at every depth, with fields we do not know (a

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { runMigrations, startHttpServer, type RunningServer } from '@bm/platform';
-import { testEnv, uniqueSuffix } from '@bm/platform/testing';
+import { migrateUnlessApplied, testEnv, uniqueSuffix } from '@bm/platform/testing';
 import { checkAnswersAgainstOpenApi } from '../../../../test/support/openapi-check';
 import { loadGatewayConfig } from '../../src/config';
 import { createGatewayDataSource } from '../../src/data-access/data-source';
@@ -21,11 +21,7 @@ let migrated: Promise<unknown> | undefined;
 
 /** Applies the gateway's migrations once per run (they are idempotent and serialized anyway). */
 export function migrateOnce(env: NodeJS.ProcessEnv): Promise<unknown> {
-  migrated ??= (async () => {
-    const ds = createGatewayDataSource(loadGatewayConfig(env));
-    await runMigrations(ds);
-    await ds.destroy();
-  })();
+  migrated ??= migrateUnlessApplied(createGatewayDataSource(loadGatewayConfig(env)), runMigrations);
   return migrated;
 }
 

@@ -1,6 +1,6 @@
 import { AmqpClient, createLogger, runMigrations, startHttpServer, type RunningServer } from '@bm/platform';
 import { Client } from 'pg';
-import { testEnv, uniqueSuffix } from '@bm/platform/testing';
+import { migrateUnlessApplied, testEnv, uniqueSuffix } from '@bm/platform/testing';
 import { loadDispatcherConfig } from '../../src/config';
 import { createDispatcherDataSource } from '../../src/data-access/data-source';
 import { createDispatcherService, type DispatcherService } from '../../src/dispatcher';
@@ -32,11 +32,7 @@ export function migrateDispatcherOnce(overrides: Record<string, string> = {}): P
   const config = loadDispatcherConfig(testEnv(overrides));
   let done = migrated.get(config.DATABASE_URL);
   if (!done) {
-    done = (async () => {
-      const ds = createDispatcherDataSource(config);
-      await runMigrations(ds);
-      await ds.destroy();
-    })();
+    done = migrateUnlessApplied(createDispatcherDataSource(config), runMigrations);
     migrated.set(config.DATABASE_URL, done);
   }
   return done;

@@ -12,6 +12,8 @@ export interface InboxEventRouteDeps extends Pick<
 > {
   inboxHub: InboxHub;
   logger: Logger;
+  /** The heartbeat's period (INBOX_HEARTBEAT_MS; INBOX_STREAM.heartbeatMs unless configured). */
+  heartbeatMs: number;
 }
 
 // A browser that reads slower than its events come is let go (it reconnects with its Last-Event-ID) rather than
@@ -99,7 +101,7 @@ async function openStream(deps: InboxEventRouteDeps, req: Request, res: Response
     return;
   }
   const allowed = credentialCheck(deps, req, tenantId);
-  held.heartbeat = setInterval(() => void beat(allowed, write, end), INBOX_STREAM.heartbeatMs);
+  held.heartbeat = setInterval(() => void beat(allowed, write, end), deps.heartbeatMs);
 }
 
 /**
