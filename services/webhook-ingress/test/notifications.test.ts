@@ -21,7 +21,13 @@ describe('GET /api/v1/notifications: live-chat requests and template reviews', (
       .get(`/api/v1/notifications${query}`)
       .set({ ...ADMIN, [INTERNAL_HEADERS.tenantId]: String(tenantId) });
   /** A live-chat request as messaging raises it (its dedupe key decides how often one may repeat). */
-  const raise = (customer: string, text: string, dedupeKey: string, tenantId = owner.tenant_id) => {
+  const raise = (
+    customer: string,
+    text: string,
+    dedupeKey: string,
+    tenantId = owner.tenant_id,
+    conversationId?: string,
+  ) => {
     const eventId = ulid();
     return ingress.broker.publish(
       'live_chat.requested',
@@ -37,6 +43,8 @@ describe('GET /api/v1/notifications: live-chat requests and template reviews', (
         text,
         reason: 'no_automation',
         flow_session_id: null,
+        // Absent from producers older than the inbox.
+        ...(conversationId === undefined ? {} : { conversation_id: conversationId }),
         dedupe_key: dedupeKey,
       },
       { messageId: eventId },
@@ -56,7 +64,8 @@ describe('GET /api/v1/notifications: live-chat requests and template reviews', (
     await raise(first, 'Hello, I need help', `k:${first}:1`);
     await listed(owner.tenant_id, 1);
     await raise(first, 'Anyone?', `k:${first}:1`);
-    await raise(second, 'Hi', `k:${second}:1`);
+    const conversationId = ulid();
+    await raise(second, 'Hi', `k:${second}:1`, owner.tenant_id, conversationId);
     await listed(owner.tenant_id, 2);
     await raise(first, 'Still waiting', `k:${first}:2`);
 
@@ -68,6 +77,7 @@ describe('GET /api/v1/notifications: live-chat requests and template reviews', (
       [second, 'Hi'],
       [first, 'Hello, I need help'],
     ]);
+    expect(notifications[1].conversation_id).toBe(conversationId);
     expect(notifications[2]).toEqual({
       notification_id: expect.stringMatching(/^[0-9A-Z]{26}$/),
       type: 'live_chat_request',
@@ -78,6 +88,7 @@ describe('GET /api/v1/notifications: live-chat requests and template reviews', (
       customer_name: 'Sheena Nelson',
       message_id: expect.stringMatching(/^wamid\./),
       text: 'Hello, I need help',
+      conversation_id: null,
       created_at: expect.stringMatching(/Z$/),
     });
     const paged = await list(owner.tenant_id, '?per_page=2&page=2').expect(200);

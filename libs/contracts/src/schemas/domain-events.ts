@@ -355,6 +355,7 @@ export const liveChatRequestedSchema = domainEventSchema<LiveChatRequestedEvent>
   text: nullableString.allow(''),
   reason: Joi.string().valid('no_automation', 'flow_handoff').required(),
   flow_session_id: nullableString,
-  conversation_id: nullableString,
+  // Optional: older producers name no conversation.
+  conversation_id: Joi.string().allow(null),
   dedupe_key: Joi.string().max(300).required(),
 });
