@@ -11,6 +11,9 @@ export type SubmitTemplateRequest = components['schemas']['SubmitTemplateRequest
 const templatesKey = ['templates'] as const;
 
 /** The account's templates, all statuses, or only the approved ones a send may use. */
+/** How often a list holding a template under review is read again. */
+const PENDING_REVIEW_POLL_MS = 5_000;
+
 export function useTemplates(channelAccountId: string | undefined, status?: 'APPROVED') {
   return useQuery({
     queryKey: [...templatesKey, channelAccountId, status],
@@ -21,6 +24,9 @@ export function useTemplates(channelAccountId: string | undefined, status?: 'APP
           params: { query: { channel_account_id: channelAccountId, status } },
         }),
       ).templates,
+    // While one waits for the upstream's review, the list is read again, so APPROVED or REJECTED shows by itself.
+    refetchInterval: (query) =>
+      query.state.data?.some((t) => t.status === 'PENDING') ? PENDING_REVIEW_POLL_MS : false,
   });
 }
 
