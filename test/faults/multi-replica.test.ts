@@ -296,7 +296,7 @@ it('when each messaging replica is killed in turn during a stream above a number
   const recipients = phones(240);
   const started = Date.now();
   const faults = (async () => {
-    const at = (ms: number) => new Promise((r) => setTimeout(r, started + ms - Date.now()));
+    const at = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, started + ms - Date.now())));
     for (const [replica, killAt] of [
       [0, 4_000],
       [1, 10_000],
@@ -311,7 +311,7 @@ it('when each messaging replica is killed in turn during a stream above a number
   const answers: Answer[] = [];
   for (let second = 0; second < 12; second += 1) {
     const batch = recipients.slice(second * 20, second * 20 + 20);
-    const tick = new Promise((r) => setTimeout(r, started + (second + 1) * 1000 - Date.now()));
+    const tick = new Promise((r) => setTimeout(r, Math.max(0, started + (second + 1) * 1000 - Date.now())));
     answers.push(...(await Promise.all(batch.map((phone, n) => sendRetrying(n, t, phone)))));
     await tick;
   }
