@@ -1,8 +1,8 @@
 import { ulid } from 'ulidx';
 import type { GatewayDeps } from '../gateway-deps';
 import type { Actor } from '../ports/audit-log.port';
+import { changesState } from '../state-changing';
 
-const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const MAX_TEXT = 1024;
 
 /**
@@ -37,7 +37,7 @@ export function recordAuditEntry(
   request: FinishedRequest,
   now = new Date(),
 ): void {
-  if (!STATE_CHANGING.has(request.method)) return;
+  if (!changesState(request.method)) return;
   const target = Object.fromEntries(
     Object.entries(request.target).map(([name, id]) => [storable(name), storable(id)]),
   );

@@ -4,18 +4,17 @@ import { recordAuditEntry } from '../../domain/audit/record-audit-entry.use-case
 import type { GatewayDeps } from '../../domain/gateway-deps';
 import type { RateDecision } from '../../domain/rate-limits/rate-limiter';
 import { resolveCredential, type CredentialDeps, type RequestCredential } from './credential';
+import { changesState } from '../../domain/state-changing';
 
 export type AuthDeps = CredentialDeps &
   Pick<GatewayDeps, 'rateLimiter' | 'plans' | 'defaultPlan' | 'auditLog'>;
-
-const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Once a state-changing request's answer is over, it goes to the audit log with its status, when a route named
  * its operation (see `authorize`; a path no operation has is not one).
  */
 function auditWhenAnswered(deps: AuthDeps, req: Request, res: Response, credential: RequestCredential): void {
-  if (!STATE_CHANGING.has(req.method)) return;
+  if (!changesState(req.method)) return;
   // Read now: once the answer is over, the socket may be gone (req.ip throws without one).
   const ip = req.ip ?? null;
   const requestId = res.getHeader('x-request-id');

@@ -32,6 +32,7 @@ import {
   setSessionCookie,
 } from './session-cookie';
 import { trustedDashboardUrlOf } from './dashboard-url';
+import { changesState } from '../../domain/state-changing';
 
 export interface DashboardAuthDeps
   extends
@@ -42,14 +43,12 @@ export interface DashboardAuthDeps
   publicUrl: string | undefined;
 }
 
-const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
 /** The session facts of a request with the cookie; 401 SESSION_EXPIRED without one. */
 export function sessionRequestOf(req: Request, sessionId = sessionIdOf(req)): SessionRequest {
   if (sessionId === undefined) throw new AppError('SESSION_EXPIRED');
   return {
     sessionId,
-    changesState: STATE_CHANGING.has(req.method),
+    changesState: changesState(req.method),
     csrfHeader: csrfHeaderOf(req),
     sameOrigin: isSameOrigin(req),
   };
