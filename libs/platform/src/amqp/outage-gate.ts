@@ -36,6 +36,8 @@ export class OutageGate {
   /** When the gate last reopened, and how deep into its backoff it was: a relapse continues from there. */
   private reopened = { at: 0, failures: 0 };
   private probeDue = false;
+  /** Closed for good (the consumer stops): no delivery runs again, and no probe is scheduled. */
+  private closed = false;
   private timer?: NodeJS.Timeout;
   private readonly waiting: Array<(turn: Turn | undefined) => void> = [];
 
@@ -51,6 +53,9 @@ export class OutageGate {
 
   /** Resolves once the delivery may run its handler; undefined when it was abandoned instead. */
   turn(): Promise<Turn | undefined> {
+    // A handler that failed transiently after close() asks again: it is let go at once, or stop() would wait
+    // for a turn no timer will ever give.
+    if (this.closed) return Promise.resolve(undefined);
     if (!this.paused) return Promise.resolve({ probe: false });
     if (this.probeDue) {
       this.probeDue = false;
@@ -73,6 +78,7 @@ export class OutageGate {
 
   /** The handler failed transiently: pause, or (the probe failed) wait longer before the next probe. */
   failedTransiently(turn: Turn): void {
+    if (this.closed) return;
     if (!this.paused) {
       this.paused = true;
       this.pausedAt = Date.now();
@@ -101,6 +107,7 @@ export class OutageGate {
 
   /** Stops the probe timer and lets go of every waiting delivery. */
   close(): void {
+    this.closed = true;
     clearTimeout(this.timer);
     this.abandonWaiting();
   }
