@@ -11,9 +11,10 @@ import Joi from 'joi';
 export const DELIVER_COMMAND = 'messaging.deliver';
 
 /**
- * A delivery command: one message (`message_log_id`: the scheduler, a retry, a stranded message) or the messages
- * of one insert statement (`messages`: a group commit of sends, a batch of campaign recipients), each with the
- * trace of the request that created it.
+ * A delivery command: the messages of one write (`messages`: a group commit of sends, a batch of campaign
+ * recipients, the scheduler's releases), each with the trace of the request that created it when it has one.
+ * Messaging builds every command with `deliverCommand` (services/messaging/src/domain/emit-event.ts);
+ * `message_log_id`, one message, is what older replicas wrote, still read during a rolling update.
  */
 export interface DeliverCommand {
   message_log_id?: number;

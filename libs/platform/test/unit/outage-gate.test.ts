@@ -2,8 +2,14 @@ import { OutageGate, type Turn } from '../../src/amqp/outage-gate';
 
 const quiet = { paused: () => undefined, probing: () => undefined, resumed: () => undefined };
 
-function settledWithin(promise: Promise<Turn | undefined>, ms: number): Promise<Turn | undefined | 'pending'> {
-  return Promise.race([promise, new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), ms))]);
+function settledWithin(
+  promise: Promise<Turn | undefined>,
+  ms: number,
+): Promise<Turn | undefined | 'pending'> {
+  return Promise.race([
+    promise,
+    new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), ms)),
+  ]);
 }
 
 describe('OutageGate', () => {

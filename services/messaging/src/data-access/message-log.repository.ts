@@ -3,7 +3,7 @@ import { DEFAULT_CAPACITY_WINDOW_MS, openConversationSql } from './conversation-
 import type { MessageLogType, MessageStatus } from '@bm/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { MessagePricing } from '@bm/platform';
-import { DELIVER_COMMAND } from '../domain/emit-event';
+import { DELIVER_COMMAND, deliverCommand } from '../domain/emit-event';
 import {
   campaignSendKey,
   type CampaignRecipientRef,
@@ -127,15 +127,17 @@ const MESSAGE_LOG_COLUMNS = `id, tenant_id, channel_account_id, to_phone, to_use
 // probe of service_windows per row) instead of planning every batch again: planning took about as long as running
 // a one-row batch (0.35-0.45 ms against 0.45-0.6 in EXPLAIN ANALYZE; 0.05 ms with the generic plan). With the
 // lengths visible, a batch of a few rows costs far less than the generic plan's 10, so PostgreSQL planned each run.
+// The ids come from reserveIds, so the delivery command ($21, $22: deliverCommand's, built before the statement)
+// can name them; it is written only when some row to deliver passed the window check.
 const INSERT_MESSAGE_LOGS_SQL = `WITH i AS (
-     SELECT t.*, nextval('messaging.message_logs_id_seq') AS new_id
+     SELECT t.*
        FROM unnest((SELECT $1::int[]), $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::text[], $8::text[],
                    $9::timestamptz[], $10::boolean[], $11::int[], $12::bigint[], $13::text[], $14::text[],
-                   $15::boolean[], $16::boolean[], $17::text[], $18::int[], $19::text[])
+                   $15::boolean[], $16::boolean[], $17::text[], $18::int[], $19::text[], $20::bigint[])
             WITH ORDINALITY AS t(tenant_id, channel_account_id, to_phone, message_type, content, template_category,
               conversation_category, status, scheduled_at, auto_retry, retry_count, retry_of, campaign_id,
               campaign_recipient_id, deliver, require_window, traceparent, campaign_recipient_attempt, to_user_id,
-              ord)),
+              new_id, ord)),
    ok AS (
      -- The customer's conversation on the account, if they have one (its unique index): the inbox streams the send.
      SELECT i.*, (SELECT c.id FROM messaging.inbox_conversations c
@@ -157,12 +159,8 @@ const INSERT_MESSAGE_LOGS_SQL = `WITH i AS (
    ce AS (${conversationMessageEventsSql('m')}),
    o AS (${outboxInsertSql(
      MESSAGING_SCHEMA,
-     `SELECT 'deliver-' || gen_random_uuid(), '${DELIVER_COMMAND}',
-             jsonb_build_object('messages', jsonb_agg(
-               jsonb_strip_nulls(jsonb_build_object('id', ok.new_id, 'traceparent', ok.traceparent))
-               ORDER BY ok.ord)),
-             '{}'::jsonb
-        FROM ok WHERE ok.deliver HAVING count(*) > 0`,
+     `SELECT $21::text, '${DELIVER_COMMAND}', $22::jsonb, '{}'::jsonb
+       WHERE $22::jsonb IS NOT NULL AND EXISTS (SELECT 1 FROM ok WHERE ok.deliver)`,
    )})
    SELECT i.ord, ${MESSAGE_LOG_COLUMNS.replace(/(\w+)/g, 'm.$1')} FROM i LEFT JOIN m ON m.id = i.new_id ORDER BY i.ord`;
 
@@ -207,15 +205,20 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
 
   /**
    * Inserts message logs in one atomic statement, in order. With `deliver`, the rows' delivery command (one for
-   * the statement, listing each message with its trace) goes into the outbox in the same statement; with
-   * `requireServiceWindow`, a row is written only while its customer's service window is open (else its answer is
-   * undefined). One statement for many sends is the send path's group commit: round trips and WAL flushes, not
-   * CPU, bound it.
+   * the statement, `deliverCommand` listing each message with its trace) goes into the outbox in the same
+   * statement; with `requireServiceWindow`, a row is written only while its customer's service window is open
+   * (else its answer is undefined, and its reserved id is never used). One statement for many sends is the send
+   * path's group commit: round trips and WAL flushes, not CPU, bound it.
    */
   async insertMany(
     db: Db,
     items: Array<{ message: NewMessageLog } & InsertOptions>,
   ): Promise<Array<MessageLog | undefined>> {
+    const ids = await this.reserveIds(db, items.length);
+    const toDeliver = items.flatMap((it, i) =>
+      it.deliver ? [{ id: ids[i], traceparent: it.traceparent ?? null }] : [],
+    );
+    const command = toDeliver.length > 0 ? deliverCommand(toDeliver) : undefined;
     const column = <T>(pick: (m: NewMessageLog, item: InsertOptions) => T): T[] =>
       items.map((it) => pick(it.message, it));
     const rows = await preparedRows<Row & { ord: string }>(
@@ -242,9 +245,23 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
         column((_m, o) => o.traceparent ?? null),
         column((m) => m.campaignRecipientAttempt ?? null),
         column((m) => m.toUserId ?? null),
+        ids,
+        command?.messageId ?? null,
+        command ? JSON.stringify(command.payload) : null,
       ],
     );
     return rows.map((r) => (r.id === null ? undefined : toMessageLog(r)));
+  }
+
+  /** The next `count` message log ids, in order: the insert's rows take them, and its delivery command names them. */
+  private async reserveIds(db: Db, count: number): Promise<number[]> {
+    const rows = await preparedRows<{ id: string }>(
+      db,
+      'messaging.message_logs reserve ids',
+      `SELECT nextval('messaging.message_logs_id_seq') AS id FROM generate_series(1, $1::int)`,
+      [count],
+    );
+    return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
   }
 
   async findForTenant(id: number, tenantId: number): Promise<MessageLog | undefined> {

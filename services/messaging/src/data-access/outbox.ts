@@ -1,7 +1,13 @@
 import type { DomainEventKey } from '@bm/contracts';
-import { enqueueEvent, newUlid } from '@bm/platform';
+import { enqueueEvent } from '@bm/platform';
 import type { EntityManager } from 'typeorm';
-import { buildEvent, DELIVER_COMMAND, type EventFields } from '../domain/emit-event';
+import {
+  buildEvent,
+  DELIVER_COMMAND,
+  deliverCommand,
+  type EventFields,
+  type MessageToDeliver,
+} from '../domain/emit-event';
 import type { EventOutbox } from '../domain/ports/outbox.port';
 import { MESSAGING_SCHEMA } from './data-source';
 
@@ -16,12 +22,8 @@ export class MessagingOutbox implements EventOutbox {
     await enqueueEvent(tx, MESSAGING_SCHEMA, { routingKey, ...buildEvent<K>(tenantId, fields) });
   }
 
-  async deliver(tx: EntityManager, messageLogId: number): Promise<void> {
-    await enqueueEvent(tx, MESSAGING_SCHEMA, {
-      routingKey: DELIVER_COMMAND,
-      // Unique per command (a message may get several: retries, requeues); consumers dedupe by the claim, not the id.
-      messageId: `deliver-${messageLogId}-${newUlid()}`,
-      payload: { message_log_id: messageLogId },
-    });
+  async deliver(tx: EntityManager, messages: readonly MessageToDeliver[]): Promise<void> {
+    if (messages.length === 0) return;
+    await enqueueEvent(tx, MESSAGING_SCHEMA, { routingKey: DELIVER_COMMAND, ...deliverCommand(messages) });
   }
 }

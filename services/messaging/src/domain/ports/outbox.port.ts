@@ -1,5 +1,5 @@
 import type { DomainEventKey } from '@bm/contracts';
-import type { EventFields } from '../emit-event';
+import type { EventFields, MessageToDeliver } from '../emit-event';
 import type { Tx } from './unit-of-work.port';
 
 /** The service's outbox: what is written in a transaction is published by the relay after it commits. */
@@ -11,6 +11,6 @@ export interface EventOutbox {
     tenantId: number,
     fields: EventFields<K>,
   ): Promise<void>;
-  /** The internal command that hands one queued message to a send worker. */
-  deliver(tx: Tx, messageLogId: number): Promise<void>;
+  /** The internal command that hands queued messages to the send workers (`deliverCommand`); none for none. */
+  deliver(tx: Tx, messages: readonly MessageToDeliver[]): Promise<void>;
 }

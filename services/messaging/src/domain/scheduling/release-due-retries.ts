@@ -6,7 +6,10 @@ export async function releaseDueRetries(
 ): Promise<number> {
   return deps.unitOfWork.inTransaction(async (tx) => {
     const ids = await deps.sweeps.takeDueRetries(tx);
-    for (const id of ids) await deps.outbox.deliver(tx, id);
+    await deps.outbox.deliver(
+      tx,
+      ids.map((id) => ({ id })),
+    );
     return ids.length;
   });
 }

@@ -49,5 +49,5 @@ async function releaseScheduled(deps: ReleaseDeps, tx: Tx, message: MessageLog):
       queued.conversationId,
       toOutboundMessageDto(queued),
     );
-  await deps.outbox.deliver(tx, message.id);
+  await deps.outbox.deliver(tx, [{ id: message.id }]);
 }

@@ -19,7 +19,10 @@ export async function requeueStrandedMessages(
   if (!untouchedSince || oldest >= untouchedSince) return 0;
   return deps.unitOfWork.inTransaction(async (tx) => {
     const ids = await deps.sweeps.touchStranded(tx, untouchedSince);
-    for (const id of ids) await deps.outbox.deliver(tx, id);
+    await deps.outbox.deliver(
+      tx,
+      ids.map((id) => ({ id })),
+    );
     if (ids.length > 0)
       deps.logger.warn('queued messages without a delivery command requeued', { count: ids.length });
     return ids.length;

@@ -75,7 +75,7 @@ export async function requestCampaignSend(
       });
       return;
     }
-    await deps.outbox.deliver(tx, id);
+    await deps.outbox.deliver(tx, [{ id }]);
   });
 }
 

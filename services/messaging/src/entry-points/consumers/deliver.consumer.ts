@@ -31,8 +31,14 @@ export async function consumeDeliverCommands(amqp: AmqpClient, deps: MessagingDe
     [DELIVER_COMMAND],
     async (message) => {
       const command = validate(deliverCommandSchema, message.payload);
+      // `message_log_id`: a command written before every producer built it with deliverCommand (a rolling update).
       if (command.message_log_id !== undefined) return deliver(command.message_log_id);
-      await Promise.all(command.messages!.map((m) => runInTrace(m.traceparent, () => deliver(m.id))));
+      // A message without a trace of its own (a scheduler's release) continues the command's.
+      await Promise.all(
+        command.messages!.map((m) =>
+          m.traceparent ? runInTrace(m.traceparent, () => deliver(m.id)) : deliver(m.id),
+        ),
+      );
     },
     { ...retryPolicyOf('messaging.deliver'), prefetch: deps.config.SEND_CONCURRENCY },
   );
