@@ -16,5 +16,7 @@ module.exports = {
   setupFilesAfterEnv: ['<rootDir>/test/support/log-capture.ts'],
   globalTeardown: '<rootDir>/test/global-teardown.js',
   testTimeout: 30000,
+  // `--shard=i/n` splits by measured time (npm test runs two shards side by side).
+  testSequencer: '<rootDir>/test/shard-sequencer.js',
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };

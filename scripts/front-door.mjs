@@ -3,7 +3,8 @@
 //
 //   node scripts/front-door.mjs start [args]   provision, install, build, check the servers, then start the stack
 //   node scripts/front-door.mjs test [args]    provision, install, build, check the servers, then the whole suite
-//                                              (args go to jest, e.g. a test file)
+//                                              in TEST_SHARDS (2) shards side by side (args go to one jest run
+//                                              instead, e.g. a test file)
 //   node scripts/front-door.mjs env            provision, then print the shell lines that put this Node and pnpm
 //                                              on PATH: eval "$(node scripts/front-door.mjs env)"
 //   node scripts/front-door.mjs pnpm [args]    provision, then run pnpm with args (npm run pnpm -- bench idle)
@@ -121,21 +122,71 @@ function provision() {
   return { env, nodeBin, pnpmBin };
 }
 
-let child;
+const children = new Set();
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
-    if (child && child.exitCode === null) child.kill(signal);
+    const running = [...children].filter((c) => c.exitCode === null);
+    if (running.length > 0) for (const c of running) c.kill(signal);
     else process.exit(130);
   });
 }
 
-/** Runs a command with the terminal attached; resolves with its exit code. */
-function run(cmd, cmdArgs, env) {
+/**
+ * Runs a command; resolves with its exit code. With the terminal attached, or (`prefix`) with each line of its
+ * output written after the prefix, so that commands running side by side can be told apart.
+ */
+function run(cmd, cmdArgs, env, prefix) {
   return new Promise((resolve, reject) => {
-    child = spawn(cmd, cmdArgs, { cwd: ROOT, env, stdio: 'inherit' });
+    const child = spawn(cmd, cmdArgs, {
+      cwd: ROOT,
+      env,
+      stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    children.add(child);
+    if (prefix) {
+      for (const [from, to] of [
+        [child.stdout, process.stdout],
+        [child.stderr, process.stderr],
+      ]) {
+        let rest = '';
+        from.setEncoding('utf8');
+        from.on('data', (chunk) => {
+          const lines = (rest + chunk).split('\n');
+          rest = lines.pop();
+          if (lines.length > 0) to.write(lines.map((line) => `${prefix}${line}\n`).join(''));
+        });
+        from.on('end', () => rest && to.write(`${prefix}${rest}\n`));
+      }
+    }
     child.once('error', reject);
-    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+    child.once('close', (code, signal) => {
+      children.delete(child);
+      resolve(code ?? (signal ? 128 : 1));
+    });
   });
+}
+
+/**
+ * The whole suite as `shards` jest runs side by side, each its own run (its own database, queue and cache
+ * prefix: test/global-setup.js) over its share of the files, split by measured time (test/shard-sequencer.js).
+ * The tests wait on servers and timers more than they compute, so two shards take little more than half the time
+ * on two cores. Resolves with the first failing shard's exit code, or 0.
+ */
+async function runShards(shards, env) {
+  const codes = await Promise.all(
+    Array.from({ length: shards }, (_, i) =>
+      run(
+        'pnpm',
+        ['exec', 'jest', '--runInBand', `--shard=${i + 1}/${shards}`],
+        env,
+        `[${i + 1}/${shards}] `,
+      ),
+    ),
+  );
+  codes.forEach((code, i) =>
+    say(`shard ${i + 1}/${shards}: ${code === 0 ? 'passed' : `failed (exit ${code})`}`),
+  );
+  return codes.find((code) => code !== 0) ?? 0;
 }
 
 async function mustRun(cmd, cmdArgs, env) {
@@ -226,9 +277,15 @@ const COMMANDS = {
     const { env } = await step('provision Node.js and pnpm', async () => provision());
     await step('check PostgreSQL, RabbitMQ and Redis', () => checkServers(true));
     await installAndBuild(env);
-    const code = await step(`test (jest --runInBand${args.length ? ` ${args.join(' ')}` : ''})`, () =>
-      run('pnpm', ['exec', 'jest', '--runInBand', ...args], env),
-    );
+    // A file or other jest arguments: one run, as asked. The whole suite: TEST_SHARDS runs side by side (2).
+    const shards =
+      args.length > 0 ? 1 : Math.max(1, Number.parseInt(process.env.TEST_SHARDS ?? '2', 10) || 1);
+    const code =
+      shards > 1
+        ? await step(`test (jest --runInBand, ${shards} shards side by side)`, () => runShards(shards, env))
+        : await step(`test (jest --runInBand${args.length ? ` ${args.join(' ')}` : ''})`, () =>
+            run('pnpm', ['exec', 'jest', '--runInBand', ...args], env),
+          );
     if (code !== 0) throw new Stop(`the test suite failed (exit ${code})`);
     return 0;
   },
