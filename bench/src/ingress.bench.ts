@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import amqp from 'amqplib';
 import { Client } from 'pg';
 import { ulid } from 'ulidx';
+import { DIRECT_STATUS_ROUTING_KEY } from '@bm/contracts';
 import {
   forkServer,
   freePort,
@@ -156,7 +157,8 @@ async function watchStatuses(seen: Map<number, number>) {
   const connection = await amqp.connect(AMQP_URL);
   const channel = await connection.createChannel();
   const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
-  await channel.bindQueue(queue, `${AMQP_PREFIX}.events`, 'message.status_updated');
+  for (const key of ['message.status_updated', DIRECT_STATUS_ROUTING_KEY])
+    await channel.bindQueue(queue, `${AMQP_PREFIX}.events`, key);
   await channel.consume(
     queue,
     (msg) => {

@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { INTERNAL_HEADERS } from '@bm/contracts';
-import { testEnv, waitFor } from '@bm/platform/testing';
+import { DIRECT_STATUS_ROUTING_KEY, DOMAIN_EVENTS, INTERNAL_HEADERS } from '@bm/contracts';
+import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
 import { allRecipients, phones, postCampaign, readCampaign, waitForCampaign } from '../support/campaigns';
 import { collectEvents, inboundText, publishInbound, statusReport } from '../support/events';
 import { orderUpdateData, postSend, sandboxSends } from '../support/messages';
@@ -462,5 +462,41 @@ describe('opt-outs', () => {
     expect(await waitFor(isOptedOut)).toMatchObject({ source: 'keyword' });
     await publishInbound(stack, 'inbound.message', inboundText(t, phone, 'START'));
     await waitFor(async () => ((await isOptedOut()) ? undefined : true));
+  });
+});
+
+describe('status events by routing key', () => {
+  it("when a single send and a campaign recipient's message are sent, then campaign's binding receives only the recipient's status events and the direct key only the single send's", async () => {
+    type Event = Record<string, unknown>;
+    // Bound as campaign's queue is (the event's name alone), and to the key of every other status event.
+    const campaignBinding: Event[] = [];
+    const directKey: Event[] = [];
+    await stack.broker.consume(
+      `e2e.campaign-like.${uniqueSuffix()}`,
+      [DOMAIN_EVENTS.messageStatusUpdated],
+      (m) => {
+        campaignBinding.push(m.payload as Event);
+        return Promise.resolve();
+      },
+    );
+    await stack.broker.consume(`e2e.direct.${uniqueSuffix()}`, [DIRECT_STATUS_ROUTING_KEY], (m) => {
+      directKey.push(m.payload as Event);
+      return Promise.resolve();
+    });
+
+    const single = (await postSend(stack, t).expect(202)).body.data.message_log_id as number;
+    const campaign = (await postCampaign(stack, t).expect(202)).body.data.campaign_id as string;
+    await waitForCampaign(stack, t, campaign, ['completed']);
+    await waitFor(() => directKey.some((e) => e.message_log_id === single && e.status === 'sent'), {
+      what: "the single send's sent event under the direct key",
+    });
+    await waitFor(() => campaignBinding.some((e) => e.campaign_id === campaign && e.status === 'sent'), {
+      what: "the recipient's sent event under the event's name",
+    });
+
+    // One publish reaches every bound queue at once: what one queue got, the other would have got by now.
+    expect(campaignBinding.filter((e) => e.message_log_id === single)).toEqual([]);
+    expect(directKey.filter((e) => e.campaign_id === campaign)).toEqual([]);
+    expect(campaignBinding.every((e) => e.campaign_recipient_id !== null)).toBe(true);
   });
 });

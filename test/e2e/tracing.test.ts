@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DIRECT_STATUS_ROUTING_KEY } from '@bm/contracts';
 import { parseTraceparent } from '@bm/platform';
 import { uniqueSuffix, waitFor } from '@bm/platform/testing';
 import request from 'supertest';
@@ -14,7 +15,8 @@ describe('one trace from the client through messaging and the broker', () => {
   beforeAll(async () => {
     stack = await startStack();
     t = await createTenant(stack);
-    await stack.broker.consume(`e2e.trace.${uniqueSuffix()}`, ['message.status_updated'], async (m) => {
+    // A single send's status events come under the direct key (campaign's queue does not take them).
+    await stack.broker.consume(`e2e.trace.${uniqueSuffix()}`, [DIRECT_STATUS_ROUTING_KEY], async (m) => {
       statusEvents.push({ payload: m.payload as Record<string, unknown>, headers: m.headers });
       await Promise.resolve();
     });

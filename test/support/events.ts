@@ -1,5 +1,5 @@
 import { ulid } from 'ulidx';
-import type { DomainEventKey } from '@bm/contracts';
+import { DIRECT_STATUS_ROUTING_KEY, DOMAIN_EVENTS, domainEventOf, type DomainEventKey } from '@bm/contracts';
 import { uniqueSuffix } from '@bm/platform/testing';
 import type { Stack, TenantFixture } from './stack';
 
@@ -53,14 +53,20 @@ export function inboundText(t: TenantFixture, from: string, text: string) {
   };
 }
 
-/** Collects every event published under the given routing keys while the test runs. */
+/**
+ * Collects every event published under the given events' routing keys while the test runs, each named by its
+ * event (a status event of no campaign recipient comes under DIRECT_STATUS_ROUTING_KEY, and is collected too).
+ */
 export async function collectEvents(
   stack: Stack,
   keys: string[],
 ): Promise<Array<{ routingKey: string; payload: Record<string, unknown> }>> {
   const seen: Array<{ routingKey: string; payload: Record<string, unknown> }> = [];
-  await stack.broker.consume(`e2e.collect.${uniqueSuffix()}`, keys, async (m) => {
-    seen.push({ routingKey: m.routingKey, payload: m.payload as Record<string, unknown> });
+  const bindings = keys.includes(DOMAIN_EVENTS.messageStatusUpdated)
+    ? [...keys, DIRECT_STATUS_ROUTING_KEY]
+    : keys;
+  await stack.broker.consume(`e2e.collect.${uniqueSuffix()}`, bindings, async (m) => {
+    seen.push({ routingKey: domainEventOf(m.routingKey), payload: m.payload as Record<string, unknown> });
     await Promise.resolve();
   });
   return seen;

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import request from 'supertest';
 import { ulid } from 'ulidx';
-import { INTERNAL_HEADERS } from '@bm/contracts';
+import { domainEventOf, INTERNAL_HEADERS } from '@bm/contracts';
 import { amqpClientFor, createLogger, runMigrations, type CommonConfig } from '@bm/platform';
 import { migrateUnlessApplied, uniqueSuffix, waitFor } from '@bm/platform/testing';
 
@@ -77,8 +77,10 @@ export async function exchangeTap(config: CommonConfig) {
   const broker = amqpClientFor(config, createLogger('test-exchange', 'silent'));
   await broker.connect();
   await broker.consume(`collect.${uniqueSuffix()}`, ['#'], async (m) => {
-    published.push({ routingKey: m.routingKey, payload: m.payload as Json });
-    for (const listener of listeners) await listener(m.routingKey, m.payload as Json);
+    // Named by its event, whichever key it came under (DIRECT_STATUS_ROUTING_KEY is a `message.status_updated`).
+    const routingKey = domainEventOf(m.routingKey);
+    published.push({ routingKey, payload: m.payload as Json });
+    for (const listener of listeners) await listener(routingKey, m.payload as Json);
   });
   const publishedWith = (routingKey: string, field: string, value: unknown) =>
     published.filter((p) => p.routingKey === routingKey && p.payload[field] === value).map((p) => p.payload);

@@ -174,3 +174,25 @@ export const DOMAIN_EVENTS = {
   messagingSendsRequested: 'messaging.sends_requested',
 } as const;
 export type DomainEventKey = (typeof DOMAIN_EVENTS)[keyof typeof DOMAIN_EVENTS];
+
+/**
+ * The routing key of a status event of a message that names no campaign recipient (a single send, a reply, a
+ * flow's message). Campaign's queue binds only `message.status_updated`, so it receives only its own
+ * recipients' status events; a consumer of every status event binds both keys (webhook-dispatcher does).
+ *
+ * Rollout: webhook-dispatcher (which binds both) before messaging (which publishes this key). Campaign needs no
+ * change, and a messaging replica still on the old code publishes every status event as `message.status_updated`,
+ * which both consumers still take.
+ */
+export const DIRECT_STATUS_ROUTING_KEY = 'message.status_updated.direct';
+
+/** The routing key an event is published under: its name, or DIRECT_STATUS_ROUTING_KEY for a status event of no campaign recipient. */
+export function routingKeyOf(event: DomainEventKey, payload: { campaign_recipient_id?: unknown }): string {
+  const ofCampaign = payload.campaign_recipient_id !== null && payload.campaign_recipient_id !== undefined;
+  return event === DOMAIN_EVENTS.messageStatusUpdated && !ofCampaign ? DIRECT_STATUS_ROUTING_KEY : event;
+}
+
+/** The event a consumed routing key carries (its name, whichever key it was published under). */
+export function domainEventOf(routingKey: string): string {
+  return routingKey === DIRECT_STATUS_ROUTING_KEY ? DOMAIN_EVENTS.messageStatusUpdated : routingKey;
+}

@@ -1,6 +1,6 @@
 import { currentTraceparent, outboxInsertSql, queryRows } from '@bm/platform';
 import { DEFAULT_CAPACITY_WINDOW_MS, openConversationSql } from './conversation-ledger.repository';
-import type { MessageLogType, MessageStatus } from '@bm/contracts';
+import { DOMAIN_EVENTS, routingKeyOf, type MessageLogType, type MessageStatus } from '@bm/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { MessagePricing } from '@bm/platform';
 import { DELIVER_COMMAND, deliverCommand } from '../domain/emit-event';
@@ -510,8 +510,9 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
     if (sent.length === 0) return [];
     const rows = await queryRows<Row & { has_pending: boolean }>(
       db,
-      `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::text[], $6::boolean[])
-                              AS t(id, provider_message_id, event_id, event, traceparent, held)),
+      `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::text[], $6::boolean[],
+                                     $7::text[])
+                              AS t(id, provider_message_id, event_id, event, traceparent, held, routing_key)),
        l AS (SELECT id FROM messaging.message_logs WHERE id = ANY($1::bigint[]) AND status = 'queued'
               ORDER BY id FOR UPDATE),
        u AS (
@@ -533,6 +534,7 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
         sent.map((s) => JSON.stringify(s.event)),
         sent.map((s) => s.traceparent ?? null),
         sent.map((s) => s.held),
+        sent.map((s) => statusRoutingKey(s.event)),
       ],
     );
     return rows.map((r) => ({ message: toMessageLog(r), hasPendingReports: r.has_pending }));
@@ -571,14 +573,19 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
   }
 }
 
+/** The routing key of a `message.status_updated` event: campaign's queue takes only its own recipients'. */
+export const statusRoutingKey = (event: Record<string, unknown>): string =>
+  routingKeyOf(DOMAIN_EVENTS.messageStatusUpdated, event);
+
 /**
- * The outbox rows of `message.status_updated` for the moves of a batch: `input` has each move's event_id, event
- * and traceparent by id, `updated` the ids that moved (a move the status rules refused emits nothing).
+ * The outbox rows of `message.status_updated` for the moves of a batch: `input` has each move's event_id, event,
+ * routing_key (statusRoutingKey) and traceparent by id, `updated` the ids that moved (a move the status rules
+ * refused emits nothing).
  */
 export function statusEventsSql(input: string, updated: string): string {
   return outboxInsertSql(
     MESSAGING_SCHEMA,
-    `SELECT ${input}.event_id, 'message.status_updated', ${input}.event,
+    `SELECT ${input}.event_id, ${input}.routing_key, ${input}.event,
             jsonb_strip_nulls(jsonb_build_object('traceparent', ${input}.traceparent))
        FROM ${input} JOIN ${updated} ON ${updated}.id = ${input}.id`,
   );

@@ -1,4 +1,4 @@
-import type { DomainEventKey } from '@bm/contracts';
+import { routingKeyOf, type DomainEventKey } from '@bm/contracts';
 import { enqueueEvent } from '@bm/platform';
 import type { EntityManager } from 'typeorm';
 import {
@@ -19,7 +19,11 @@ export class MessagingOutbox implements EventOutbox {
     tenantId: number,
     fields: EventFields<K>,
   ): Promise<void> {
-    await enqueueEvent(tx, MESSAGING_SCHEMA, { routingKey, ...buildEvent<K>(tenantId, fields) });
+    // A status event of no campaign recipient goes under its own key: campaign's queue does not take it.
+    await enqueueEvent(tx, MESSAGING_SCHEMA, {
+      routingKey: routingKeyOf(routingKey, fields),
+      ...buildEvent<K>(tenantId, fields),
+    });
   }
 
   async deliver(tx: EntityManager, messages: readonly MessageToDeliver[]): Promise<void> {

@@ -8,7 +8,7 @@ import type {
   ReportMark,
   StatusReportStore,
 } from '../domain/ports/status-report.port';
-import { statusEventsSql, toMessageLog } from './message-log.repository';
+import { statusEventsSql, statusRoutingKey, toMessageLog } from './message-log.repository';
 import { conversationMessageEventsSql, conversationMessageReturning } from './conversation-events-sql';
 import { statusColumns } from './status-columns';
 
@@ -102,7 +102,8 @@ export class StatusReportRepository implements StatusReportStore {
     if (moves.length === 0) return;
     await tx.query(
       `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[], $5::text[],
-                                     $6::jsonb[], $7::text[]) AS t(id, status, expected, at, event_id, event, traceparent)),
+                                     $6::jsonb[], $7::text[], $8::text[])
+                  AS t(id, status, expected, at, event_id, event, traceparent, routing_key)),
      u AS (
        UPDATE messaging.message_logs m
           SET ${statusColumns('i.status', 'i.at')}
@@ -118,6 +119,7 @@ export class StatusReportRepository implements StatusReportStore {
         moves.map((m) => m.eventId),
         moves.map((m) => JSON.stringify(m.event)),
         moves.map((m) => m.traceparent ?? null),
+        moves.map((m) => statusRoutingKey(m.event)),
       ],
     );
   }

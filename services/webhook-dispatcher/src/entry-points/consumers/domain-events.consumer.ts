@@ -1,5 +1,11 @@
 import type Joi from 'joi';
-import { DOMAIN_EVENT_SCHEMAS, retryPolicyOf, type ConsumerQueueName } from '@bm/contracts';
+import {
+  DIRECT_STATUS_ROUTING_KEY,
+  DOMAIN_EVENT_SCHEMAS,
+  domainEventOf,
+  retryPolicyOf,
+  type ConsumerQueueName,
+} from '@bm/contracts';
 import { validate, type AmqpClient } from '@bm/platform';
 import type { DispatcherDeps } from '../../domain/dispatcher-deps';
 import { recordDomainEvent } from '../../domain/record-domain-event.use-case';
@@ -14,9 +20,10 @@ export const DISPATCHER_QUEUE = 'dispatcher.events' satisfies ConsumerQueueName;
 export async function registerConsumers(amqp: AmqpClient, deps: DispatcherDeps): Promise<void> {
   await amqp.consume(
     DISPATCHER_QUEUE,
-    [...DELIVERABLE_DOMAIN_EVENTS],
+    // Status events come under two keys (DIRECT_STATUS_ROUTING_KEY: of no campaign recipient).
+    [...DELIVERABLE_DOMAIN_EVENTS, DIRECT_STATUS_ROUTING_KEY],
     async (message) => {
-      const event = message.routingKey as DeliverableDomainEvent;
+      const event = domainEventOf(message.routingKey) as DeliverableDomainEvent;
       if (!DELIVERABLE_DOMAIN_EVENTS.includes(event)) return;
       const payload: unknown = validate(DOMAIN_EVENT_SCHEMAS[event] as Joi.Schema, message.payload);
       await recordDomainEvent(deps, event, payload as never);
