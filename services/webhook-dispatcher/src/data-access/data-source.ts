@@ -8,6 +8,7 @@ import { EventTraceparent1764000000003 } from './migrations/1764000000003-event-
 import { RecordAndClaim1764000000004 } from './migrations/1764000000004-record-and-claim';
 import { StoreAndLease1764000000005 } from './migrations/1764000000005-store-and-lease';
 import { EndpointsPerTenant1766740000000 } from './migrations/1766740000000-endpoints-per-tenant';
+import { DeliveryWrittenOnce1767100000000 } from './migrations/1767100000000-delivery-written-once';
 
 export const DISPATCHER_SCHEMA = 'dispatcher';
 
@@ -25,6 +26,7 @@ export function createDispatcherDataSource(config: DispatcherConfig): DataSource
       RecordAndClaim1764000000004,
       StoreAndLease1764000000005,
       EndpointsPerTenant1766740000000,
+      DeliveryWrittenOnce1767100000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'webhook-dispatcher',

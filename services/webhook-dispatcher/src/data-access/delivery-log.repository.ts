@@ -18,6 +18,18 @@ interface DeliveryRow {
   endpoint_id: string | null;
   endpoint_url: string | null;
   body: string;
+  attempts: StoredAttempt[];
+}
+
+/** An attempt as the delivery keeps it (`attempts`, migration 1767100000000). */
+interface StoredAttempt {
+  attempt: number;
+  at: string;
+  duration_ms: number | null;
+  http_status: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+  url: string | null;
 }
 
 interface AttemptRow {
@@ -49,21 +61,31 @@ export class DeliveryLogRepository implements DeliveryLog {
       `SELECT count(*)::int AS total FROM dispatcher.deliveries d WHERE ${FILTER}`,
       params,
     );
-    // The body is the event's, stored once for all its deliveries; the endpoint's URL as it is now.
+    // The body and attempts are the delivery's own; a delivery the previous release stored has them in the events
+    // and delivery_attempts tables instead. The endpoint's URL as it is now.
     const rows = await queryRows<DeliveryRow>(
       this.ds,
-      `SELECT d.id, d.event_id, d.event, d.status, d.created_at, d.endpoint_id, p.url AS endpoint_url, e.body
-         FROM dispatcher.deliveries d JOIN dispatcher.events e ON e.id = d.event_id
+      `SELECT d.id, d.event_id, d.event, d.status, d.created_at, d.endpoint_id, p.url AS endpoint_url,
+              coalesce(d.body, (SELECT e.body FROM dispatcher.events e WHERE e.id = d.event_id)) AS body, d.attempts
+         FROM dispatcher.deliveries d
          LEFT JOIN dispatcher.endpoints p ON p.id = d.endpoint_id AND p.tenant_id = d.tenant_id
         WHERE ${FILTER}
         ORDER BY d.created_at DESC, d.id DESC LIMIT $5 OFFSET $6`,
       [...params, q.per_page, (q.page - 1) * q.per_page],
     );
-    const attempts = await queryRows<AttemptRow>(
+    const kept = await queryRows<AttemptRow>(
       this.ds,
       `SELECT delivery_id, attempt, at, duration_ms, http_status, error, response_excerpt, url
          FROM dispatcher.delivery_attempts WHERE delivery_id = ANY($1) ORDER BY delivery_id, attempt`,
       [rows.map((r) => r.id)],
+    );
+    const attempts = [
+      ...kept,
+      ...rows.flatMap((r) =>
+        r.attempts.map((a): AttemptRow => ({ ...a, delivery_id: r.id, at: new Date(a.at) })),
+      ),
+    ].sort((a, b) =>
+      a.delivery_id === b.delivery_id ? a.attempt - b.attempt : a.delivery_id < b.delivery_id ? -1 : 1,
     );
     const byDelivery = new Map<string, AttemptView[]>();
     const lastUrl = new Map<string, string | null>();
@@ -107,6 +129,8 @@ export class DeliveryLogRepository implements DeliveryLog {
           AND ($3::text IS NULL OR endpoint_id = $3)`,
       [tenantId, windowHours, endpointId ?? null],
     );
+    // The latest failed attempt: of the delivery that failed last (its own attempts), or a row the previous
+    // release wrote.
     const [last] = await queryRows<{
       at: Date;
       delivery_id: string;
@@ -114,11 +138,21 @@ export class DeliveryLogRepository implements DeliveryLog {
       error: string;
     }>(
       this.ds,
-      `SELECT a.at, a.delivery_id, a.http_status, a.error FROM dispatcher.delivery_attempts a
-        WHERE a.tenant_id = $1 AND a.error IS NOT NULL
-          AND ($2::text IS NULL OR EXISTS (SELECT 1 FROM dispatcher.deliveries d
-                                            WHERE d.id = a.delivery_id AND d.endpoint_id = $2))
-        ORDER BY a.id DESC LIMIT 1`,
+      `SELECT * FROM (
+         (SELECT (a->>'at')::timestamptz AS at, d.id AS delivery_id, (a->>'http_status')::int AS http_status,
+                 a->>'error' AS error
+            FROM (SELECT id, attempts FROM dispatcher.deliveries
+                   WHERE tenant_id = $1 AND last_error_at IS NOT NULL AND ($2::text IS NULL OR endpoint_id = $2)
+                   ORDER BY last_error_at DESC LIMIT 1) d
+           CROSS JOIN LATERAL jsonb_array_elements(d.attempts) a
+           WHERE a->>'error' IS NOT NULL ORDER BY (a->>'attempt')::int DESC LIMIT 1)
+         UNION ALL
+         (SELECT a.at, a.delivery_id, a.http_status, a.error FROM dispatcher.delivery_attempts a
+           WHERE a.tenant_id = $1 AND a.error IS NOT NULL
+             AND ($2::text IS NULL OR EXISTS (SELECT 1 FROM dispatcher.deliveries d
+                                               WHERE d.id = a.delivery_id AND d.endpoint_id = $2))
+           ORDER BY a.id DESC LIMIT 1)
+       ) latest ORDER BY at DESC LIMIT 1`,
       [tenantId, endpointId ?? null],
     );
     return {
@@ -137,9 +171,13 @@ export class DeliveryLogRepository implements DeliveryLog {
   ): Promise<{ deliveryId: string; eventId: string } | undefined> {
     const [row] = await queryRows<{ id: string; event_id: string }>(
       this.ds,
-      `INSERT INTO dispatcher.deliveries (id, event_id, tenant_id, event, endpoint_id, redelivery_of)
-       SELECT $3, event_id, tenant_id, event, endpoint_id, id FROM dispatcher.deliveries
-        WHERE id = $1 AND tenant_id = $2
+      `INSERT INTO dispatcher.deliveries
+         (id, event_id, tenant_id, event, endpoint_id, redelivery_of, body, traceparent)
+       SELECT $3, d.event_id, d.tenant_id, d.event, d.endpoint_id, d.id,
+              coalesce(d.body, (SELECT e.body FROM dispatcher.events e WHERE e.id = d.event_id)),
+              coalesce(d.traceparent, (SELECT e.traceparent FROM dispatcher.events e WHERE e.id = d.event_id))
+         FROM dispatcher.deliveries d
+        WHERE d.id = $1 AND d.tenant_id = $2
        RETURNING id, event_id`,
       [deliveryId, tenantId, newId],
     );

@@ -24,15 +24,15 @@ interface PassRow {
 }
 
 /*
- * One statement per pass (the function of migration 1764000000004): the attempts finished since the last pass are
- * recorded, each only while its lease is still ours (a replica whose lease expired, and whose delivery another
+ * One statement per pass (the function of migration 1767100000000): the attempts finished since the last pass are
+ * recorded in their deliveries, each only while its lease is still ours (a replica whose lease expired, and whose delivery another
  * replica took over, records nothing), then due deliveries are claimed under a transaction-scoped advisory lock
  * (one claim at a time across replicas, so the count of leased deliveries per endpoint is exact when the limit is
  * applied), at most the per-endpoint limit in flight and by a skip scan over endpoints: a hanging endpoint's
  * thousands of waiting deliveries cost one probe.
  */
-const RECORD_AND_CLAIM = `SELECT * FROM dispatcher.record_and_claim($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
-  $12, $13, $14, $15)`;
+const RECORD_AND_CLAIM = `SELECT * FROM dispatcher.record_attempts_and_claim($1, $2, $3, $4, $5, $6, $7, $8, $9,
+  $10, $11, $12, $13, $14, $15)`;
 
 /** dispatcher.deliveries as the delivery worker uses them: record outcomes and lease, release. */
 export class DeliveryRepository implements Deliveries {

@@ -22,7 +22,7 @@ interface StoredRow {
 /** Leased at most per statement, as a claim. */
 const LEASE_BATCH = 100;
 
-/** dispatcher.events: the events to deliver, each stored once with its first delivery. */
+/** The events to deliver, each stored as one delivery per endpoint that takes it (dispatcher.deliveries). */
 export class EventRepository implements WebhookEvents {
   // One statement for the events consumed together: up to 100, or what came within 5 ms.
   private readonly batcher = new GroupCommit<NewWebhookEvent, StoredDelivery | undefined>(
@@ -42,10 +42,10 @@ export class EventRepository implements WebhookEvents {
   }
 
   /**
-   * In one statement (so atomically; the function of migration 1766740000000), for each event some endpoint of its
-   * tenant takes (enabled, with a URL, its filter admitting the event): stores the event once and a pending
-   * delivery per such endpoint, leased at once when the worker has room and the endpoint a free slot. Answers, per
-   * event, its first delivery, or undefined when no endpoint takes it or the event id is already stored (a
+   * In one statement (so atomically; the function of migration 1767100000000), for each event some endpoint of its
+   * tenant takes (enabled, with a URL, its filter admitting the event): a pending delivery per such endpoint, with
+   * the event's body and trace in it, leased at once when the worker has room and the endpoint a free slot. Answers,
+   * per event, its first delivery, or undefined when no endpoint takes it or its endpoints have it already (a
    * redelivered domain event).
    */
   async recordWithDeliveries(events: NewWebhookEvent[]): Promise<Array<StoredDelivery | undefined>> {
@@ -57,7 +57,7 @@ export class EventRepository implements WebhookEvents {
     try {
       rows = await queryRows<StoredRow>(
         this.ds,
-        `SELECT * FROM dispatcher.store_and_lease($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        `SELECT * FROM dispatcher.store_deliveries($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         [
           unique.map((e) => e.id),
           unique.map((e) => e.tenantId),
