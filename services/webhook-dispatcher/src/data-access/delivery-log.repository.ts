@@ -21,16 +21,8 @@ interface DeliveryRow {
   attempts: StoredAttempt[];
 }
 
-/** An attempt as the delivery keeps it (`attempts`, migration 1767100000000). */
-interface StoredAttempt {
-  attempt: number;
-  at: string;
-  duration_ms: number | null;
-  http_status: number | null;
-  error: string | null;
-  response_excerpt: string | null;
-  url: string | null;
-}
+/** An attempt as the delivery keeps it (`attempts`, migration 1767100000000): a row's fields, its time as text. */
+type StoredAttempt = Omit<AttemptRow, 'delivery_id' | 'at'> & { at: string };
 
 interface AttemptRow {
   delivery_id: string;
