@@ -168,9 +168,10 @@ function run(cmd, cmdArgs, env, prefix) {
 
 /**
  * The whole suite as `shards` jest runs side by side, each its own run (its own database, queue and cache
- * prefix: test/global-setup.js) over its share of the files, split by measured time (test/shard-sequencer.js).
- * The tests wait on servers and timers more than they compute, so two shards take little more than half the time
- * on two cores. Resolves with the first failing shard's exit code, or 0.
+ * prefix: test/global-setup.js) over its share of the files, split by measured time (test/shard-sequencer.js),
+ * then the files of test/alone.json in one run by themselves. The tests wait on servers and timers more than they
+ * compute, so two shards take little more than half the time on two cores. Resolves with the first failing run's
+ * exit code, or 0.
  */
 async function runShards(shards, env) {
   const codes = await Promise.all(
@@ -186,7 +187,11 @@ async function runShards(shards, env) {
   codes.forEach((code, i) =>
     say(`shard ${i + 1}/${shards}: ${code === 0 ? 'passed' : `failed (exit ${code})`}`),
   );
-  return codes.find((code) => code !== 0) ?? 0;
+  // The files that measure a pace at the sandbox's clock, by themselves on a machine no shard loads (test/alone.json).
+  const alone = JSON.parse(readFileSync(join(ROOT, 'test', 'alone.json'), 'utf8')).files;
+  const aloneCode = await run('pnpm', ['exec', 'jest', '--runInBand', ...alone], env, '[alone] ');
+  say(`the files run alone: ${aloneCode === 0 ? 'passed' : `failed (exit ${aloneCode})`}`);
+  return [...codes, aloneCode].find((code) => code !== 0) ?? 0;
 }
 
 async function mustRun(cmd, cmdArgs, env) {
