@@ -14,6 +14,7 @@ import { CampaignCustomerStops } from './data-access/campaign-client';
 import { ChannelAccountLookup } from './data-access/channel-account-lookup';
 import { createIngressDataSource, INGRESS_SCHEMA } from './data-access/data-source';
 import { InboundEventRepository } from './data-access/inbound-event.repository';
+import { BrokerItemSender } from './data-access/item-sender';
 import { NotificationRepository } from './data-access/notification.repository';
 import { PublishedItemRepository } from './data-access/published-item.repository';
 import { DatabaseUnitOfWork } from './data-access/unit-of-work';
@@ -24,6 +25,9 @@ import { channelWebhookRoutes } from './entry-points/http/channel-webhook.routes
 import { registerNotificationConsumers } from './entry-points/consumers/notifications.consumer';
 import { inboundEventRoutes } from './entry-points/http/inbound-events.routes';
 import { notificationRoutes } from './entry-points/http/notifications.routes';
+
+// How long a webhook's answer waits for the broker to confirm its items before it stores them in the outbox.
+const SEND_CONFIRM_TIMEOUT_MS = 2_000;
 
 export interface IngressService extends ServiceRuntime {
   deps: IngressDeps;
@@ -42,6 +46,7 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     unitOfWork: new DatabaseUnitOfWork(dataSource),
     events,
     items: new PublishedItemRepository(),
+    sender: new BrokerItemSender(amqp, logger, SEND_CONFIRM_TIMEOUT_MS),
     notifications: new NotificationRepository(dataSource),
     accounts: new ChannelAccountLookup(messaging, config.ACCOUNT_CACHE_TTL_MS),
     customerStops: campaign && new CampaignCustomerStops(campaign),

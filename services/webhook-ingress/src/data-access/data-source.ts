@@ -6,6 +6,7 @@ import { TemplateReviewNotifications1764100000001 } from './migrations/176410000
 import { PerItemIsolation1764100000002 } from './migrations/1764100000002-per-item-isolation';
 import { IdleWake1765200000000 } from './migrations/1765200000000-idle-wake';
 import { WakeOnPending1765300000000 } from './migrations/1765300000000-wake-on-pending';
+import { ItemsSentOnReceipt1767200000000 } from './migrations/1767200000000-items-sent-on-receipt';
 
 export const INGRESS_SCHEMA = 'ingress';
 
@@ -21,6 +22,7 @@ export function createIngressDataSource(config: IngressConfig): DataSource {
       PerItemIsolation1764100000002,
       IdleWake1765200000000,
       WakeOnPending1765300000000,
+      ItemsSentOnReceipt1767200000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'webhook-ingress',

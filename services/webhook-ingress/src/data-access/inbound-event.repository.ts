@@ -14,7 +14,7 @@ import { insertInboundEvents, type SizedInboundEvent } from './inbound-event-wri
 
 const SUMMARY_COLUMNS = `id, received_at, request_id, body_sha256, body_bytes, signed_with, outcome, item_count,
   published_count, duplicate_count, unroutable_count, skipped_count, unroutable_phone_number_ids, skipped_items,
-  attempts, last_error, processed_at`;
+  attempts, last_error, processed_at, sent_items`;
 
 interface Row {
   id: string;
@@ -34,6 +34,7 @@ interface Row {
   attempts: number;
   last_error: string | null;
   processed_at: Date | null;
+  sent_items: Record<string, string> | null;
   raw_body?: string;
   headers?: Record<string, string | string[]>;
 }
@@ -56,6 +57,7 @@ const toEvent = (r: Row): InboundEvent => ({
   attempts: r.attempts,
   lastError: r.last_error,
   processedAt: r.processed_at,
+  sentItems: r.sent_items,
 });
 
 /** The audit log of verified deliveries. */

@@ -1,22 +1,27 @@
 import type { EntityManager } from 'typeorm';
 import { outboxInsertSql, queryRows } from '@bm/platform';
 import { INGRESS_SCHEMA } from './data-source';
-import type { OutgoingItem, PublishedItem, PublishedItemStore } from '../domain/ingress-ports';
+import {
+  itemMessage,
+  type OutgoingItem,
+  type PublishedItem,
+  type PublishedItemStore,
+} from '../domain/ingress-ports';
 
 // Bounds the size of one statement's JSON parameter on a body that batches thousands of items.
 export const ITEMS_PER_STATEMENT = 2_000;
 
 /** The rows of the items' JSON parameter of `publishItemsCtes`, numbered from `start` (the outbox's order). */
 export function publishedItemRows(items: OutgoingItem[], start = 0) {
-  return items.map(({ item, tenantId, inboundEventId }, i) => ({
+  return items.map((outgoing, i) => ({
     ord: start + i,
-    inbound_event_id: inboundEventId,
-    dedupe_key: item.dedupeKey,
-    item_event_id: item.payload.event_id,
-    routing_key: item.routingKey,
-    phone_number_id: item.payload.phone_number_id,
-    tenant_id: tenantId,
-    payload: { ...item.payload, tenant_id: tenantId },
+    inbound_event_id: outgoing.inboundEventId,
+    dedupe_key: outgoing.item.dedupeKey,
+    item_event_id: outgoing.item.payload.event_id,
+    routing_key: outgoing.item.routingKey,
+    phone_number_id: outgoing.item.payload.phone_number_id,
+    tenant_id: outgoing.tenantId,
+    payload: itemMessage(outgoing),
   }));
 }
 

@@ -6,8 +6,9 @@ import { splitStoredBody } from './process-inbound-event.use-case';
 
 /**
  * GET /admin/v1/inbound-events/{id}: the delivery as received and, item by item, what became of it. The item
- * view is derived from the stored body and the published items, so it is never out of step with them; items
- * that could not be published are recorded with their reason when it happened.
+ * view is derived from the stored body and the published items (those that went through the outbox, and those
+ * sent on receipt that the row names), so it is never out of step with them; items that could not be published
+ * are recorded with their reason when it happened.
  */
 export async function getInboundEvent(deps: IngressDeps, rawId: string): Promise<InboundEventDetailDto> {
   const event = await deps.events.findWithBody(inboundEventIdOf(rawId));
@@ -25,7 +26,9 @@ export async function getInboundEvent(deps: IngressDeps, rawId: string): Promise
   const unroutable = new Set(event.unroutablePhoneNumberIds);
   const unpublishable = new Set(event.skippedItems.map((s) => s.path));
   const views = items.map((item): InboundItemView => {
-    const p = published.get(item.dedupeKey);
+    const sent = event.sentItems?.[item.dedupeKey];
+    const p =
+      sent === undefined ? published.get(item.dedupeKey) : { itemEventId: sent, inboundEventId: event.id };
     const phone = item.payload.phone_number_id;
     const missing = unpublishable.has(item.path)
       ? 'skipped'

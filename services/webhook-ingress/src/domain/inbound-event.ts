@@ -24,6 +24,11 @@ export interface ReceiptSplit {
   items: Array<{ item: SplitItem; tenantId: number | null }>;
   /** Parts of the body that could not become items. */
   skippedCount: number;
+  /**
+   * The items already went out, each confirmed by the broker (receive-webhook's sendOnReceipt): the audit row is
+   * stored with its outcome and no outbox row. Otherwise they go out through the outbox with the row.
+   */
+  sent?: boolean;
 }
 
 export interface SplitSummary {
@@ -49,6 +54,8 @@ export interface InboundEvent extends Omit<SplitSummary, 'outcome'> {
   attempts: number;
   lastError: string | null;
   processedAt: Date | null;
+  /** The event id each item sent on receipt went out with, by dedupe key; null when they went by the outbox. */
+  sentItems: Record<string, string> | null;
 }
 
 /** A stored delivery waiting to be split. */

@@ -52,6 +52,17 @@ export interface OutgoingItem {
   inboundEventId: string;
 }
 
+/** The message an item goes out as, by the outbox or sent on receipt: its payload with the tenant when known. */
+export const itemMessage = ({ item, tenantId }: OutgoingItem) => ({ ...item.payload, tenant_id: tenantId });
+
+/**
+ * The broker, for the items sent before the webhook is answered: resolves true once every item is confirmed, false
+ * when one is not (not connected, refused, or not confirmed in time), so the caller can use the outbox instead.
+ */
+export interface ItemSender {
+  send(items: OutgoingItem[]): Promise<boolean>;
+}
+
 /** The item kept under a dedupe key: which item event went out for it, and from which delivery. */
 export interface PublishedItem {
   dedupeKey: string;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { INTERNAL_HEADERS } from '@bm/contracts';
 import { AppError, newUlid } from '@bm/platform';
+import type { InboundRoutingKey } from '@bm/contracts';
 import type { ReceiptSplit } from './inbound-event';
 import type { IngressDeps } from './ingress-deps';
 import { countSkipped, splitParsedBody } from './process-inbound-event.use-case';
@@ -84,11 +85,36 @@ function splitOnReceipt(
 }
 
 /**
+ * Items whose consumers apply them once however often they come: a status report (a status never moves back, and
+ * a repeated one changes nothing) and a customer message (kept once by its message id). These need neither the
+ * outbox nor a dedupe key: sent before the answer and confirmed, a crash before the answer gets the body again
+ * from the upstream, which retries every webhook not answered 2xx. Account-level items (quality, tier, template
+ * status) keep the outbox and their dedupe key: their consumers emit on each.
+ */
+const SENT_ON_RECEIPT: ReadonlySet<InboundRoutingKey> = new Set(['inbound.status', 'inbound.message']);
+
+// No upstream id comes near this; an item whose key is longer (PostgreSQL's indexes refuse keys over about 2.7 kB,
+// and so would its consumer's) takes the outbox path, which isolates it: skipped, with the reason, the rest sent.
+const MAX_SENT_KEY_BYTES = 1024;
+
+const sendable = ({ item }: ReceiptSplit['items'][number]) =>
+  SENT_ON_RECEIPT.has(item.routingKey) && Buffer.byteLength(item.dedupeKey) <= MAX_SENT_KEY_BYTES;
+
+/** Sends the items of a body split on receipt when all of them may go out twice; true once all are confirmed. */
+async function sendOnReceipt(deps: IngressDeps, eventId: string, split: ReceiptSplit): Promise<boolean> {
+  if (!split.items.every(sendable)) return false;
+  return deps.sender.send(
+    split.items.map(({ item, tenantId }) => ({ item, tenantId, inboundEventId: eventId })),
+  );
+}
+
+/**
  * POST /api/webhooks/channel: checks the signature over the raw bytes (401 and nothing kept when it fails),
  * then stores the delivery in the audit log. Resolves once the row is committed, so a 200 means it is durable,
- * and once a customer's stop in it is applied (honourCustomerStops);
- * splitting it into items happens in that same statement when it can be done safely there (splitOnReceipt),
- * afterwards otherwise (process-pending-events). The database being down is 503, which the upstream retries.
+ * and once a customer's stop in it is applied (honourCustomerStops). Splitting it into items happens here when
+ * it can be done safely (splitOnReceipt): its status reports and customer messages are then sent before the row
+ * is stored (sendOnReceipt), other items go out through the outbox in the row's statement; afterwards otherwise
+ * (process-pending-events). The database being down is 503, which the upstream retries.
  */
 export async function receiveWebhook(
   deps: IngressDeps,
@@ -111,6 +137,7 @@ export async function receiveWebhook(
   const eventId = newUlid();
   const receivedAt = new Date();
   const early = splitOnReceipt(deps, { bytes: delivery.rawBody.length, parsed: body.parsed }, receivedAt);
+  if (early) early.split.sent = await sendOnReceipt(deps, eventId, early.split);
   let splitHere: boolean;
   try {
     splitHere = await deps.events.insert({
