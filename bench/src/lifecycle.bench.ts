@@ -33,7 +33,7 @@ import {
   FLOOR_OPERATIONS,
   operationsBetween,
   publishes,
-  readDeliveries,
+  readBrokerCounts,
   readTables,
   rowWrites,
   type Operations,
@@ -378,22 +378,22 @@ export async function benchLifecycle(): Promise<LifecycleResult> {
     const idle = idleWindow.stop();
     // The idle window let every backend publish its table counters (10 s idle at most).
     const tablesBefore = await readTables(db, STACK_SCHEMAS);
-    const deliveriesBefore = await readDeliveries(stack.serviceUrls);
+    const brokerBefore = await readBrokerCounts(stack.serviceUrls);
     const window = cpuWindow(groups);
     const run = await at(rate, s.messages);
     await backends.refresh();
     await backends.close();
     const cpu = window.stop();
     process.stdout.write(`lifecycle measured ${JSON.stringify({ ...run, cpu })}\n`);
-    const deliveriesAfter = await readDeliveries(stack.serviceUrls);
+    const brokerAfter = await readBrokerCounts(stack.serviceUrls);
 
     await stop(receiver.child);
     await stack.stop();
     stackStopped = true;
     // The stack's backends have exited, publishing their last counters (what they did after the run is little).
     const operations = operationsBetween(
-      { ...tablesBefore, deliveries: deliveriesBefore },
-      { ...(await readTables(db, STACK_SCHEMAS)), deliveries: deliveriesAfter },
+      { ...tablesBefore, ...brokerBefore },
+      { ...(await readTables(db, STACK_SCHEMAS)), ...brokerAfter },
       STACK_AMQP_PREFIX,
     );
     // The floors, in the same run, with the stack stopped: the cores are theirs as the stack's were its own.
@@ -472,8 +472,9 @@ function operationsReport(r: LifecycleResult, platformMs: number, floorMs: numbe
     .filter((p) => !SHARED_SERVERS.includes(p.name))
     .reduce((sum, p) => sum + p.perLifecycleMs, 0);
   return `What that CPU paid for, counted over the measured run and divided by its ${r.measured.read} lifecycles: each table's
-row writes (pg_stat_user_tables: inserts, updates of which HOT, deletes), the events published (an outbox row
-each) and the deliveries each queue's consumer settled (\`bm_amqp_messages_consumed_total\`):
+row writes (pg_stat_user_tables: inserts, updates of which HOT, deletes), the messages published, each confirmed
+(\`bm_amqp_messages_published_total\`: the outbox relays' and webhook-ingress's own before its 200) and the
+deliveries each queue's consumer settled (\`bm_amqp_messages_consumed_total\`):
 
 | table | inserts | updates (HOT) | deletes |
 |---|---|---|---|

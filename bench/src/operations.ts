@@ -1,9 +1,9 @@
 import type { Client } from 'pg';
 
 // What the lifecycle's CPU pays for, counted (issue 22): the rows each service's statements write
-// (pg_stat_user_tables), the transactions (pg_stat_database), the events published (one outbox row each: every
-// event goes out through an outbox) and the deliveries each queue's consumer settled (the services' own
-// `bm_amqp_messages_consumed_total`). The floor's operations for the same work are known by construction, so the
+// (pg_stat_user_tables), the transactions (pg_stat_database), the messages published (the services' own
+// `bm_amqp_messages_published_total`: by the outbox relays and by webhook-ingress before its 200) and the
+// deliveries each queue's consumer settled (their `bm_amqp_messages_consumed_total`). The floor's operations for the same work are known by construction, so the
 // CPU of PostgreSQL and RabbitMQ can be put per operation beside the floor's.
 
 /** Row writes of one table over a window. */
@@ -19,14 +19,21 @@ export interface TableWrites {
 export interface Operations {
   tables: TableWrites[];
   commits: number;
+  /** Messages published, each confirmed by the broker. */
+  published: number;
   /** Deliveries settled, by queue (the stack's prefix left out). */
   deliveries: Array<{ queue: string; settled: number }>;
 }
 
-interface Reading {
+/** What the services' metrics say the broker did so far: messages published, deliveries settled by queue. */
+export interface BrokerCounts {
+  published: number;
+  deliveries: Map<string, number>;
+}
+
+interface Reading extends BrokerCounts {
   tables: Map<string, Omit<TableWrites, 'table'>>;
   commits: number;
-  deliveries: Map<string, number>;
 }
 
 /** The floor's operations per lifecycle, by construction of its programs (bench/src/floors.ts). */
@@ -38,13 +45,18 @@ export const FLOOR_OPERATIONS = {
   deliveries: 4,
 };
 
-/** Sums `bm_amqp_messages_consumed_total` by queue from a Prometheus text exposition. */
-function consumedByQueue(text: string, into: Map<string, number>): void {
+/** Adds a Prometheus text exposition's published messages and deliveries by queue to `into`. */
+function addBrokerCounts(text: string, into: BrokerCounts): void {
   for (const line of text.split('\n')) {
+    if (/^bm_amqp_messages_published_total[ {]/.test(line)) {
+      into.published += Number(line.slice(line.lastIndexOf(' ') + 1)) || 0;
+    }
     if (!line.startsWith('bm_amqp_messages_consumed_total{')) continue;
     const queue = /queue="([^"]*)"/.exec(line)?.[1];
     const value = Number(line.slice(line.lastIndexOf(' ') + 1));
-    if (queue !== undefined && Number.isFinite(value)) into.set(queue, (into.get(queue) ?? 0) + value);
+    if (queue !== undefined && Number.isFinite(value)) {
+      into.deliveries.set(queue, (into.deliveries.get(queue) ?? 0) + value);
+    }
   }
 }
 
@@ -53,7 +65,7 @@ function consumedByQueue(text: string, into: Map<string, number>): void {
  * when its transaction ends (at most once a second), after 10 s idle, or when it exits: read once the stack has
  * stopped, or after such a pause.
  */
-export async function readTables(db: Client, schemas: string[]): Promise<Omit<Reading, 'deliveries'>> {
+export async function readTables(db: Client, schemas: string[]): Promise<Omit<Reading, keyof BrokerCounts>> {
   const { rows } = await db.query<{ table: string; ins: string; upd: string; hot: string; del: string }>(
     `SELECT schemaname || '.' || relname AS table, n_tup_ins AS ins, n_tup_upd AS upd, n_tup_hot_upd AS hot,
             n_tup_del AS del
@@ -76,14 +88,14 @@ export async function readTables(db: Client, schemas: string[]): Promise<Omit<Re
   };
 }
 
-/** The deliveries each queue's consumer settled so far, from every service's GET /metrics. */
-export async function readDeliveries(metricsUrls: string[]): Promise<Map<string, number>> {
-  const deliveries = new Map<string, number>();
+/** The messages published and the deliveries each queue's consumer settled so far, from every service's /metrics. */
+export async function readBrokerCounts(metricsUrls: string[]): Promise<BrokerCounts> {
+  const counts: BrokerCounts = { published: 0, deliveries: new Map() };
   for (const url of metricsUrls) {
     const res = await fetch(`${url}/metrics`);
-    if (res.ok) consumedByQueue(await res.text(), deliveries);
+    if (res.ok) addBrokerCounts(await res.text(), counts);
   }
-  return deliveries;
+  return counts;
 }
 
 /** What happened between two readings; tables and queues with nothing written or settled are left out. */
@@ -108,12 +120,16 @@ export function operationsBetween(before: Reading, after: Reading, queuePrefix: 
   }
   tables.sort((x, y) => x.table.localeCompare(y.table));
   deliveries.sort((x, y) => x.queue.localeCompare(y.queue));
-  return { tables, commits: after.commits - before.commits, deliveries };
+  return {
+    tables,
+    commits: after.commits - before.commits,
+    published: after.published - before.published,
+    deliveries,
+  };
 }
 
 /** Row writes of a table: inserts, updates and deletes. */
 export const rowWrites = (t: TableWrites) => t.inserts + t.updates + t.deletes;
 
-/** Events published: one outbox row each. */
-export const publishes = (ops: Operations) =>
-  ops.tables.filter((t) => t.table.endsWith('.outbox')).reduce((sum, t) => sum + t.inserts, 0);
+/** Messages published, each confirmed by the broker. */
+export const publishes = (ops: Operations) => ops.published;

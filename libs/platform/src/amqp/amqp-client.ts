@@ -6,7 +6,13 @@ import type {
   MessageHandler,
   PublishOptions,
 } from './amqp.types';
-import { consumerMetrics, readDepths, reportQueueDepths, type ConsumerMetrics } from './amqp-metrics';
+import {
+  consumerMetrics,
+  publisherMetrics,
+  readDepths,
+  reportQueueDepths,
+  type ConsumerMetrics,
+} from './amqp-metrics';
 import { withTraceparent } from '../tracing/trace-context';
 import { confirmPublish } from './confirm-publish';
 import { QueueConsumer } from './queue-consumer';
@@ -30,12 +36,14 @@ export class AmqpClient implements EventPublisher {
   private everConnected = false;
   private wake?: () => void;
   private readonly metrics?: ConsumerMetrics;
+  private readonly publishes?: { confirmed(): void };
   private readonly stopReportingDepths?: () => void;
 
   constructor(private readonly options: AmqpClientOptions) {
     this.exchange = options.prefix ? `${options.prefix}.events` : 'events';
     if (options.metrics) {
       this.metrics = consumerMetrics(options.metrics);
+      this.publishes = publisherMetrics(options.metrics);
       this.stopReportingDepths = reportQueueDepths(
         options.metrics,
         () => this.connection,
@@ -169,6 +177,7 @@ export class AmqpClient implements EventPublisher {
       options,
       this.options.publishTimeoutMs ?? 10_000,
     );
+    this.publishes?.confirmed();
   }
 
   private async connectLoop(): Promise<void> {

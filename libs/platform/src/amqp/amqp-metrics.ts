@@ -50,6 +50,15 @@ export function consumerMetrics(metrics: ServiceMetrics): ConsumerMetrics {
   };
 }
 
+/** Counts the messages a client published, each once the broker confirmed it (relays and direct publishes alike). */
+export function publisherMetrics(metrics: ServiceMetrics): { confirmed(): void } {
+  const published = metrics.counter({
+    name: 'bm_amqp_messages_published_total',
+    help: 'Messages published to the broker and confirmed by it',
+  });
+  return { confirmed: () => published.inc() };
+}
+
 /** The ready messages of each named queue, read on a throwaway channel (a queue gone missing closes only it). */
 export async function readDepths(
   connection: ChannelModel | undefined,
