@@ -126,7 +126,9 @@ export class StatusReportRepository implements StatusReportStore {
 
   /**
    * Clears `held`, records `played_at` (the earliest) and, when a report priced the message, its pricing and cost
-   * (the last mark's: marks come in arrival order); rows locked in id order, as every batch does.
+   * (the last mark's: marks come in arrival order); rows locked in id order, as every batch does. A message the
+   * marks would not change (the `delivered` report repeating the `sent` one's pricing, as the upstream's do) is
+   * neither locked nor written.
    */
   async markReported(
     tx: EntityManager,
@@ -150,8 +152,12 @@ export class StatusReportRepository implements StatusReportStore {
     await tx.query(
       `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::jsonb[], $4::numeric[], $5::text[])
                     AS t(id, played_at, pricing, cost, currency)),
-            l AS (SELECT id, tenant_id, cost_amount, cost_currency, pricing->>'category' AS category
-                    FROM messaging.message_logs WHERE id IN (SELECT id FROM i) ORDER BY id FOR UPDATE),
+            l AS (SELECT m.id, m.tenant_id, m.cost_amount, m.cost_currency, m.pricing->>'category' AS category
+                    FROM messaging.message_logs m JOIN i ON i.id = m.id
+                   WHERE m.held OR (m.played_at IS NULL AND i.played_at IS NOT NULL)
+                      OR (i.pricing IS NOT NULL AND (m.pricing IS DISTINCT FROM i.pricing
+                          OR m.cost_amount IS DISTINCT FROM i.cost OR m.cost_currency IS DISTINCT FROM i.currency))
+                   ORDER BY m.id FOR UPDATE OF m),
             u AS (
               UPDATE messaging.message_logs m
                  SET held = false, played_at = coalesce(m.played_at, i.played_at),
