@@ -5,6 +5,8 @@ import { phones, postCampaign, waitForCampaign } from '../support/campaigns';
 import { publishInbound, statusReport } from '../support/events';
 import { sendTemplate, waitForStatus } from '../support/messages';
 import { createTenant, startStack, type Stack, type TenantFixture } from '../support/stack';
+import { foldStatsShards } from '../../services/messaging/src/domain/messages/fold-stats-shards.use-case';
+import { messageStats } from '../../services/messaging/src/domain/messages/message-stats.use-case';
 
 let stack: Stack;
 let t: TenantFixture;
@@ -120,8 +122,122 @@ describe('GET /api/v1/stats', () => {
     expect(stats.daily[29].counts).toMatchObject({ sent: 2, read: 2 });
     expect(stats).toMatchObject({ delivery_rate: 1, read_rate: 1, failures_by_error: [] });
     expect((await get(small, '/api/v1/stats').expect(200)).body.data.totals_24h.read).toBe(0);
+    // The day's figures came from the hourly counters: the trigger writes no daily row.
+    expect(
+      await query('SELECT * FROM messaging.message_stats_daily WHERE tenant_id = $1', [tenant.tenantId]),
+    ).toEqual([]);
+  });
+
+  it("when counts fall in hours either side of a UTC midnight, then each day's figures are the sum of its hours'", async () => {
+    const tenant = await createTenant(stack);
+    await addCounts(tenant, AROUND_MIDNIGHT);
+
+    const stats = await messageStats(
+      stack.messaging[0].deps,
+      tenant.tenantId,
+      new Date('2026-03-02T05:30:00Z'),
+    );
+    const hour = (start: string) => stats.hourly.find((b) => b.start === start)!.counts;
+    expect(hour('2026-03-01T22:00:00.000Z')).toMatchObject({ sent: 7, failed: 1, read: 0 });
+    expect(hour('2026-03-01T23:00:00.000Z')).toMatchObject({ sent: 5, failed: 0, read: 2 });
+    expect(hour('2026-03-02T00:00:00.000Z')).toMatchObject({ sent: 6, failed: 0, read: 8 });
+    // Every day, status by status, is the sum of the hours that start in it.
+    for (const day of stats.daily) {
+      const sum = Object.fromEntries(Object.keys(day.counts).map((s) => [s, 0])) as typeof day.counts;
+      for (const h of stats.hourly.filter((b) => b.start.slice(0, 10) === day.start.slice(0, 10))) {
+        for (const s of Object.keys(sum) as Array<keyof typeof sum>) sum[s] += h.counts[s];
+      }
+      expect(day.counts).toEqual(sum);
+    }
+    expect(stats.daily[28]).toMatchObject({
+      start: '2026-03-01T00:00:00.000Z',
+      counts: { sent: 12, read: 2, failed: 1 },
+    });
+    expect(stats.daily[29]).toMatchObject({
+      start: '2026-03-02T00:00:00.000Z',
+      counts: { sent: 6, read: 8, failed: 0 },
+    });
+    expect(stats.totals_30d).toEqual(stats.totals_24h);
+  });
+
+  it('when the shards of finished hours are folded, then each keeps one row per status, the last two hours keep theirs, and the figures stay', async () => {
+    const tenant = await createTenant(stack);
+    // The current hour and the one before, which may still get counts from transactions that began in them.
+    const [{ live, lastHour }] = await query<{ live: string; lastHour: string }>(
+      `SELECT to_char(h, 'YYYY-MM-DD HH24:MI') AS live, to_char(h - interval '1 hour', 'YYYY-MM-DD HH24:MI') AS "lastHour"
+         FROM date_trunc('hour', now() AT TIME ZONE 'UTC') h`,
+    );
+    await addCounts(tenant, [
+      ...AROUND_MIDNIGHT,
+      [lastHour, 'sent', 1001, 1],
+      [lastHour, 'sent', 1002, 1],
+      [live, 'sent', 1001, 2],
+      [live, 'sent', 1002, 3],
+    ]);
+    const figures = async (at?: Date) => {
+      const { hourly, daily } = await messageStats(stack.messaging[0].deps, tenant.tenantId, at);
+      return { hourly, daily };
+    };
+    const before = [await figures(new Date('2026-03-02T05:30:00Z')), await figures()];
+
+    await foldStatsShards(stack.messaging[0].deps);
+    expect(await rows(tenant)).toEqual([
+      { hour: '2026-03-01 22:00', status: 'failed', shard: 0, count: '1' },
+      { hour: '2026-03-01 22:00', status: 'sent', shard: 0, count: '7' },
+      { hour: '2026-03-01 23:00', status: 'read', shard: 0, count: '2' },
+      { hour: '2026-03-01 23:00', status: 'sent', shard: 0, count: '5' },
+      { hour: '2026-03-02 00:00', status: 'read', shard: 0, count: '8' },
+      { hour: '2026-03-02 00:00', status: 'sent', shard: 0, count: '6' },
+      ...[lastHour, live].flatMap((hour, i) => [
+        { hour, status: 'sent', shard: 1001, count: String(1 + i) },
+        { hour, status: 'sent', shard: 1002, count: String(1 + 2 * i) },
+      ]),
+    ]);
+    expect([await figures(new Date('2026-03-02T05:30:00Z')), await figures()]).toEqual(before);
+
+    // A count that comes after its hour was folded (a transaction that began in it) is a shard again, folded in turn.
+    await addCounts(tenant, [['2026-03-01 22:00', 'sent', 1004, 2]]);
+    await foldStatsShards(stack.messaging[0].deps);
+    expect((await rows(tenant))[1]).toEqual({
+      hour: '2026-03-01 22:00',
+      status: 'sent',
+      shard: 0,
+      count: '9',
+    });
   });
 });
+
+/** Reads or writes messaging's tables on the service's own connection pool. */
+const query = <T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> =>
+  stack.messaging[0].deps.dataSource.query(sql, params);
+
+/** Counts of three UTC hours, two before a midnight and one after, on several shards: [hour, status, shard, count]. */
+const AROUND_MIDNIGHT: Array<[string, string, number, number]> = [
+  ['2026-03-01 22:00', 'sent', 1001, 3],
+  ['2026-03-01 22:00', 'sent', 1002, 4],
+  ['2026-03-01 22:00', 'failed', 1001, 1],
+  ['2026-03-01 23:00', 'sent', 1001, 5],
+  ['2026-03-01 23:00', 'read', 1003, 2],
+  ['2026-03-02 00:00', 'sent', 1002, 6],
+  ['2026-03-02 00:00', 'read', 1001, 7],
+  ['2026-03-02 00:00', 'read', 1002, 1],
+];
+
+/** Hourly counter rows of a tenant: [UTC hour 'YYYY-MM-DD HH:MI', status, shard, count]. */
+const addCounts = (tenant: TenantFixture, counts: Array<[string, string, number, number]>) =>
+  query(
+    `INSERT INTO messaging.message_stats_hourly (tenant_id, hour, status, shard, count)
+     SELECT $1, hour::timestamp, status, shard, count
+       FROM unnest($2::text[], $3::text[], $4::int[], $5::bigint[]) AS c(hour, status, shard, count)`,
+    [tenant.tenantId, ...[0, 1, 2, 3].map((i) => counts.map((c) => c[i]))],
+  );
+
+const rows = (tenant: TenantFixture) =>
+  query(
+    `SELECT to_char(hour, 'YYYY-MM-DD HH24:MI') AS hour, status, shard, count FROM messaging.message_stats_hourly
+      WHERE tenant_id = $1 ORDER BY 1, 2, 3`,
+    [tenant.tenantId],
+  );
 
 describe('POST /api/v1/channel-accounts/{id}/templates/sync', () => {
   it("when a tenant syncs its own number, then the templates come back; another tenant's number is not found", async () => {

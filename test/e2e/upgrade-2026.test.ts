@@ -13,21 +13,11 @@ import { createMessagingDataSource } from '../../services/messaging/src/data-acc
 import { createMessagingService, type MessagingService } from '../../services/messaging/src/messaging';
 import { createSandboxApp, type SandboxApp } from '../../services/upstream-sandbox/src/app';
 import { loadSandboxConfig } from '../../services/upstream-sandbox/src/config';
+import { scratchDatabase } from '../support/scratch-database';
 import { randomPhone } from '../support/stack';
 
-const ADMIN_URL = process.env.TEST_PG_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 /** The first migration of the 2026 network: the schema before it is the one deployed today. */
 const FIRST_2026_MIGRATION = 'HoldsAndRetries1766000000000';
-
-async function admin(sql: string): Promise<void> {
-  const client = new Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * CONTRACT.md and issue 32, "upgrades keep data": a database at today's schema, with messages in every state and
@@ -36,9 +26,8 @@ async function admin(sql: string): Promise<void> {
  * that was waiting, once.
  */
 describe('upgrading a populated database to the 2026 schema', () => {
-  const name = `${process.env.TEST_DATABASE ?? 'bm_test_local'}_upg_${uniqueSuffix()}`;
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
+  const scratch = scratchDatabase('upg');
+  const url = new URL(scratch.url);
   const env = testEnv({
     DATABASE_URL: url.toString(),
     STRANDED_AFTER_MS: '1000',
@@ -50,7 +39,7 @@ describe('upgrading a populated database to the 2026 schema', () => {
   let service: MessagingService | undefined;
 
   beforeAll(async () => {
-    await admin(`CREATE DATABASE "${name}"`);
+    await scratch.create();
     db = new Client({ connectionString: url.toString() });
     await db.connect();
     sandbox = createSandboxApp(
@@ -64,7 +53,7 @@ describe('upgrading a populated database to the 2026 schema', () => {
     await sandboxServer.close();
     await sandbox.close();
     await db.end();
-    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await scratch.drop();
   });
 
   /** The messaging schema as deployed before the 2026 network: every migration before its first. */

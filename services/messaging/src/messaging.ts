@@ -39,6 +39,7 @@ import { CloudApiClient } from './data-access/upstream/cloud-api.client';
 import { upstreamMetrics } from './data-access/upstream/upstream-metrics';
 import { expireFlowSessions } from './domain/flows/expire-flow-sessions.use-case';
 import type { MessagingDeps } from './domain/messaging-deps';
+import { foldStatsShards } from './domain/messages/fold-stats-shards.use-case';
 import { releaseDueMessages } from './domain/scheduling/release-due-messages.use-case';
 import { applyStatusReports } from './domain/statuses/apply-status-report.use-case';
 import { expirePendingReports } from './domain/statuses/expire-pending-reports.use-case';
@@ -171,6 +172,13 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     () => expirePendingReports(deps),
     logger,
   );
+  // The daily figures sum a month of hourly counters: one row per hour and status reads faster than one per shard.
+  const statsFolding = new PeriodicTask(
+    'message stats folding',
+    10 * 60 * 1000,
+    () => foldStatsShards(deps),
+    logger,
+  );
   const flowSweep = new PeriodicTask(
     'flow-session-timeouts',
     config.FLOW_SWEEP_INTERVAL_MS,
@@ -201,7 +209,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
     },
     consumers: () => registerConsumers(amqp, deps),
     relay,
-    tasks: [leaseRenewal, scheduler, flowSweep, reportRetention],
+    tasks: [leaseRenewal, scheduler, flowSweep, reportRetention, statsFolding],
     // Once the consumers stopped nothing is in flight: the lease ends, so no replica waits for it to lapse.
     drain: [messageWriter.inserts, { stop: () => lease.release().catch(() => undefined) }],
     connections: [

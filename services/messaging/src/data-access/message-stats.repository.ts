@@ -1,19 +1,24 @@
+import { queryRows } from '@bm/platform';
 import type { DataSource } from 'typeorm';
-import type { MessageStatsReader, StatsRow } from '../domain/ports/stats.port';
+import type { MessageStatsReader, MessageStatsUpkeep, StatsRow } from '../domain/ports/stats.port';
 
 /**
  * The counters the message_logs triggers keep (migration MessageStats1764900000010): a range of one tenant's
  * buckets by primary key, the shards summed. Never touches message_logs.
  */
-export class MessageStatsRepository implements MessageStatsReader {
+export class MessageStatsRepository implements MessageStatsReader, MessageStatsUpkeep {
   constructor(private readonly dataSource: DataSource) {}
 
   async hourly(tenantId: number, from: Date): Promise<StatsRow[]> {
-    return this.buckets('message_stats_hourly', 'hour', tenantId, from);
+    return this.buckets('hour', tenantId, from);
   }
 
+  /**
+   * A day's counts are the sum of its hours' (both UTC; MessageStatsFromHourly1767200000000): the trigger no longer
+   * writes message_stats_daily, and never wrote a day there without its hours.
+   */
   async daily(tenantId: number, from: Date): Promise<StatsRow[]> {
-    return this.buckets('message_stats_daily', 'day', tenantId, from);
+    return this.buckets(`date_trunc('day', hour)`, tenantId, from);
   }
 
   async failuresByError(
@@ -42,10 +47,38 @@ export class MessageStatsRepository implements MessageStatsReader {
     return rows.map((r) => ({ start: new Date(r.start), category: r.category, amount: Number(r.amount) }));
   }
 
-  private async buckets(table: string, column: string, tenantId: number, from: Date): Promise<StatsRow[]> {
+  /**
+   * Folds shard rows of hours that ended at least an hour ago (a transaction counts in the hour it began, so the last
+   * one still gets late counts) into one row per hour and status, shard 0 (no backend's pid). Rows a counting
+   * transaction holds are skipped, for a later pass: the fold never waits on the hot path, and a count that comes
+   * after its row was folded makes a new shard row, summed by the reads and folded in turn. The figures stay.
+   */
+  async foldFinishedHours(limit: number): Promise<number> {
+    const rows = await queryRows<{ n: number }>(
+      this.dataSource,
+      `WITH picked AS (
+         SELECT ctid FROM messaging.message_stats_hourly
+          WHERE shard <> 0 AND hour < date_trunc('hour', now() AT TIME ZONE 'UTC') - interval '1 hour'
+          ORDER BY hour LIMIT $1 FOR UPDATE SKIP LOCKED),
+       gone AS (
+         DELETE FROM messaging.message_stats_hourly WHERE ctid = ANY(ARRAY(SELECT ctid FROM picked))
+         RETURNING tenant_id, hour, status, count),
+       folded AS (
+         INSERT INTO messaging.message_stats_hourly AS s (tenant_id, hour, status, shard, count)
+         SELECT tenant_id, hour, status, 0, sum(count) FROM gone GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+         ON CONFLICT (tenant_id, hour, status, shard) DO UPDATE SET count = s.count + EXCLUDED.count)
+       SELECT count(*)::int AS n FROM gone`,
+      [limit],
+    );
+    return rows[0].n;
+  }
+
+  /** The tenant's hourly counters since `from`, summed by `bucket` (an expression of `hour`) and status. */
+  private async buckets(bucket: string, tenantId: number, from: Date): Promise<StatsRow[]> {
     const rows: Array<{ start: string; status: string; count: string }> = await this.dataSource.query(
-      `SELECT to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS start, status, sum(count) AS count
-         FROM messaging.${table} WHERE tenant_id = $1 AND ${column} >= $2 GROUP BY 1, 2`,
+      `SELECT to_char(start, 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS start, status, count
+         FROM (SELECT ${bucket} AS start, status, sum(count) AS count FROM messaging.message_stats_hourly
+                WHERE tenant_id = $1 AND hour >= $2 GROUP BY 1, 2) b`,
       [tenantId, utc(from)],
     );
     return rows.map((r) => ({ start: new Date(r.start), status: r.status, count: Number(r.count) }));

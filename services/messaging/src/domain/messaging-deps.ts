@@ -6,7 +6,7 @@ import type { TemplateStore } from './ports/template.port';
 import type { CustomerStateStore, InboundMessageStore } from './ports/customer.port';
 import type { ConversationStore } from './ports/conversation.port';
 import type { DashboardUserDirectory } from './ports/dashboard-users.port';
-import type { MessageStatsReader } from './ports/stats.port';
+import type { MessageStatsReader, MessageStatsUpkeep } from './ports/stats.port';
 import type { FlowSessionStore } from './ports/flow-session.port';
 import type { FlowStore } from './ports/flow.port';
 import type { IdempotentRequests } from './ports/idempotency.port';
@@ -55,7 +55,7 @@ export interface MessagingDeps {
   conversations: ConversationStore;
   /** The tenant's dashboard users (kept by the gateway): who a conversation may be assigned to. */
   dashboardUsers: DashboardUserDirectory;
-  stats: MessageStatsReader;
+  stats: MessageStatsReader & MessageStatsUpkeep;
   ledger: CapacityLedger;
   idempotency: IdempotentRequests;
   flows: FlowStore;

@@ -1,21 +1,29 @@
 import { sqlMigration } from '@bm/platform';
 
+/** The daily counter's upsert, a CTE of countChangedStatuses (until MessageStatsFromHourly1767200000000). */
+const dailyUpsert = `,
+          d AS (
+            INSERT INTO messaging.message_stats_daily AS s (tenant_id, day, status, shard, count)
+            SELECT tenant_id, date_trunc('day', now() AT TIME ZONE 'UTC'), status, pg_backend_pid(), count(*)
+              FROM c GROUP BY tenant_id, status ORDER BY 1, 3
+            ON CONFLICT (tenant_id, day, status, shard) DO UPDATE SET count = s.count + EXCLUDED.count)`;
+
 /**
- * The three counter upserts of the rows `changed` selects (every inserted row; updated rows whose status moved), in
- * key order: the body of the counting trigger function.
+ * The counter upserts of the rows `changed` selects (every inserted row; updated rows whose status moved), in
+ * key order: the body of the counting trigger function. Hourly, daily (unless `daily` is false: the daily counts
+ * are read from the hourly ones since MessageStatsFromHourly1767200000000), then failures.
  */
-export const countChangedStatuses = (changed: string, cte: 'AS' | 'AS MATERIALIZED' = 'AS') => `
+export const countChangedStatuses = (
+  changed: string,
+  cte: 'AS' | 'AS MATERIALIZED' = 'AS',
+  { daily = true }: { daily?: boolean } = {},
+) => `
           WITH c ${cte} (${changed}),
           h AS (
             INSERT INTO messaging.message_stats_hourly AS s (tenant_id, hour, status, shard, count)
             SELECT tenant_id, date_trunc('hour', now() AT TIME ZONE 'UTC'), status, pg_backend_pid(), count(*)
               FROM c GROUP BY tenant_id, status ORDER BY 1, 3
-            ON CONFLICT (tenant_id, hour, status, shard) DO UPDATE SET count = s.count + EXCLUDED.count),
-          d AS (
-            INSERT INTO messaging.message_stats_daily AS s (tenant_id, day, status, shard, count)
-            SELECT tenant_id, date_trunc('day', now() AT TIME ZONE 'UTC'), status, pg_backend_pid(), count(*)
-              FROM c GROUP BY tenant_id, status ORDER BY 1, 3
-            ON CONFLICT (tenant_id, day, status, shard) DO UPDATE SET count = s.count + EXCLUDED.count)
+            ON CONFLICT (tenant_id, hour, status, shard) DO UPDATE SET count = s.count + EXCLUDED.count)${daily ? dailyUpsert : ''}
           INSERT INTO messaging.message_failure_stats AS s (tenant_id, day, error, shard, count)
           SELECT tenant_id, date_trunc('day', now() AT TIME ZONE 'UTC'), left(coalesce(error_message, 'unknown'), 200),
                  pg_backend_pid(), count(*)

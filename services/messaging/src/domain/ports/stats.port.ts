@@ -5,7 +5,7 @@ export interface StatsRow {
   count: number;
 }
 
-/** The per-tenant counters of message statuses, by hour and by day. */
+/** The per-tenant counters of message statuses, by hour and by day (the sum of the day's hours). */
 export interface MessageStatsReader {
   hourly(tenantId: number, from: Date): Promise<StatsRow[]>;
   daily(tenantId: number, from: Date): Promise<StatsRow[]>;
@@ -20,4 +20,13 @@ export interface MessageStatsReader {
     from: Date,
     currency: string,
   ): Promise<Array<{ start: Date; category: string; amount: number }>>;
+}
+
+/** Upkeep of the counters, which leaves every figure as it was. */
+export interface MessageStatsUpkeep {
+  /**
+   * Folds up to `limit` shard rows of hours that ended at least an hour ago into one row per hour and status;
+   * answers how many rows it folded.
+   */
+  foldFinishedHours(limit: number): Promise<number>;
 }
