@@ -87,7 +87,8 @@ export async function benchStats(): Promise<StatsResult> {
     await Promise.all(floorClients.map((c) => c.connect()));
     // The ranges the use case reads (message-stats.use-case.ts): the last 24 whole hours and 30 whole days.
     const utc = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
-    const firstBucket = (step: number, back: number) => utc(Math.floor(Date.now() / step) * step - back * step);
+    const firstBucket = (step: number, back: number) =>
+      utc(Math.floor(Date.now() / step) * step - back * step);
     const firstHour = firstBucket(3_600_000, 23);
     const firstDay = firstBucket(86_400_000, 29);
     const floor = await timed(REQUESTS, () =>

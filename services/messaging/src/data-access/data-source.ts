@@ -32,6 +32,7 @@ import { SendWorkerLeases1766300000000 } from './migrations/1766300000000-send-w
 import { InboxConversations1766400000000 } from './migrations/1766400000000-inbox-conversations';
 import { IdempotencyClaimTokens1766500000000 } from './migrations/1766500000000-idempotency-claim-tokens';
 import { ConversationEvents1766600000000 } from './migrations/1766600000000-conversation-events';
+import { OutboxCursor1767300000000 } from './migrations/1767300000000-outbox-cursor';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -71,6 +72,7 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       IdempotencyClaimTokens1766500000000,
       ConversationEvents1766600000000,
       TemplateRejectedReason1766750000000,
+      OutboxCursor1767300000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',
