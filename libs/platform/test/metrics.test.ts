@@ -6,6 +6,7 @@ import {
   createDataSource,
   createHttpApp,
   createLogger,
+  addOutboxCursor,
   createOutboxTable,
   defineRoutes,
   dropOutboxTable,
@@ -158,7 +159,10 @@ describe('consumer and outbox metrics', () => {
       migrations: [
         class CreateOutbox1700000000000 implements MigrationInterface {
           name = 'CreateOutbox1700000000000';
-          up = (runner: QueryRunner) => createOutboxTable(runner, schema);
+          up = async (runner: QueryRunner) => {
+            await createOutboxTable(runner, schema);
+            await addOutboxCursor(runner, schema);
+          };
           down = (runner: QueryRunner) => dropOutboxTable(runner, schema);
         },
       ],
