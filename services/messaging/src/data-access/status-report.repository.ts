@@ -184,7 +184,10 @@ export class StatusReportRepository implements StatusReportStore {
     );
   }
 
-  /** Records each number's latest send answer among the messages the reports named (report_marks, per backend). */
+  /**
+   * Records each number's latest send answer among the messages the reports named (report_marks, per backend); a
+   * mark that would not move forward (the receipts of messages answered earlier) writes nothing.
+   */
   private async markReportedThrough(
     tx: EntityManager,
     marks: ReadonlyArray<{ channelAccountId: string; sentAt: Date }>,
@@ -198,7 +201,8 @@ export class StatusReportRepository implements StatusReportStore {
       `INSERT INTO messaging.report_marks AS r (channel_account_id, shard, reported_through)
        SELECT a, pg_backend_pid(), t FROM unnest($1::text[], $2::timestamptz[]) AS i(a, t)
        ON CONFLICT (channel_account_id, shard)
-       DO UPDATE SET reported_through = greatest(r.reported_through, EXCLUDED.reported_through)`,
+       DO UPDATE SET reported_through = EXCLUDED.reported_through
+       WHERE r.reported_through < EXCLUDED.reported_through`,
       [rows.map(([a]) => a), rows.map(([, t]) => new Date(t).toISOString())],
     );
   }
