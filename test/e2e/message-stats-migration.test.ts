@@ -63,7 +63,10 @@ describe('the daily counters read from the hourly ones', () => {
     expect(await counters('daily')).toEqual([]);
     const day = await today();
 
-    await ds.undoLastMigration({ transaction: 'each' });
+    // Undone back through it (later migrations first), as a rollback to the release before it would.
+    for (let undone = 0; (await foldIndex()) === 1 && undone < 5; undone += 1) {
+      await ds.undoLastMigration({ transaction: 'each' });
+    }
     expect(await foldIndex()).toBe(0);
     expect(await counters('daily')).toEqual([
       { start: '2026-03-01 00:00', status: 'sent', count: 5 },
@@ -74,7 +77,7 @@ describe('the daily counters read from the hourly ones', () => {
     await log('sent');
     expect((await counters('daily')).at(-1)).toEqual({ start: `${day} 00:00`, status: 'sent', count: 2 });
 
-    expect(await runMigrations(ds)).toEqual(['MessageStatsFromHourly1767200000000']);
+    expect((await runMigrations(ds))[0]).toBe('MessageStatsFromHourly1767200000000');
     expect(await foldIndex()).toBe(1);
     await log('sent');
     expect((await counters('daily')).at(-1)).toEqual({ start: `${day} 00:00`, status: 'sent', count: 2 });
