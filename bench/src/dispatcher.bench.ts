@@ -3,14 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ulid } from 'ulidx';
-import {
-  addOutboxCursor,
-  AmqpClient,
-  createDataSource,
-  createLogger,
-  createOutboxTable,
-  OutboxRelay,
-} from '@bm/platform';
+import { AmqpClient, createDataSource, createLogger, createOutboxTable, OutboxRelay } from '@bm/platform';
 import { freePort, stop, waitHealthy } from './harness';
 
 const ROOT = join(__dirname, '..', '..');
@@ -193,7 +186,6 @@ export async function benchDispatcher(
   await producer.query(`CREATE SCHEMA ${PRODUCER_SCHEMA}`);
   const runner = producer.createQueryRunner();
   await createOutboxTable(runner, PRODUCER_SCHEMA);
-  await addOutboxCursor(runner, PRODUCER_SCHEMA);
   await runner.release();
   // Deliveries a previous, interrupted run left pending would compete with this one.
   await producer.query(`UPDATE dispatcher.deliveries SET status = 'failed' WHERE status = 'pending'`);

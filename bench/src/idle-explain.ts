@@ -74,11 +74,6 @@ const FILL = [
   `INSERT INTO ingress.outbox (message_id, routing_key, payload, published_at)
    SELECT 'ievt-' || i, 'channel.status_received', '{}'::jsonb, now() - (i % 86400) * interval '1 second'
      FROM generate_series(1, ${MESSAGES}) i`,
-  // The relays' cursors past the rows above: all of them published.
-  ...['messaging', 'campaign', 'ingress'].map(
-    (schema) => `UPDATE ${schema}.outbox_cursor c SET txid = o.txid, id = o.id
-       FROM (SELECT txid, id FROM ${schema}.outbox ORDER BY txid DESC, id DESC LIMIT 1) o`,
-  ),
   `INSERT INTO dispatcher.events (id, tenant_id, event, body)
    SELECT 'devt-' || i, 1 + i % 50, 'message.status_updated', '{}' FROM generate_series(1, ${MESSAGES / 2}) i`,
   `INSERT INTO dispatcher.deliveries (id, event_id, tenant_id, event, status, attempt_count, created_at)

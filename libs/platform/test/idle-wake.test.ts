@@ -10,7 +10,6 @@ import {
   commonEnvSchema,
   createDataSource,
   createLogger,
-  addOutboxCursor,
   createOutboxTable,
   createOutboxWakeTrigger,
   dropOutboxTable,
@@ -40,10 +39,7 @@ async function outboxSchema(): Promise<{ s: string; schema: string; ds: DataSour
   const schema = `wake_test_${s}`;
   class CreateOutbox1700000000000 implements MigrationInterface {
     name = 'CreateOutbox1700000000000';
-    up = async (runner: QueryRunner) => {
-      await createOutboxTable(runner, schema);
-      await addOutboxCursor(runner, schema);
-    };
+    up = (runner: QueryRunner) => createOutboxTable(runner, schema);
     down = (runner: QueryRunner) => dropOutboxTable(runner, schema);
   }
   class OutboxWake1700000000001 implements MigrationInterface {
@@ -136,10 +132,7 @@ describe('outbox relay woken by notification', () => {
 
     const started = Date.now();
     const id = await enqueue(ds, schema, s);
-    await waitFor(() => received.find((m) => m.messageId === id), {
-      timeoutMs: 20_000,
-      what: 'event published',
-    });
+    await waitFor(() => received.find((m) => m.messageId === id), { timeoutMs: 20_000, what: 'event published' });
     // The safety poll is a minute away: only the notification explains a publish within 20 s, however loaded the
     // machine (it takes milliseconds; how fast is no target here).
     expect(Date.now() - started).toBeLessThan(20_000);

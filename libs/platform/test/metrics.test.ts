@@ -6,7 +6,6 @@ import {
   createDataSource,
   createHttpApp,
   createLogger,
-  addOutboxCursor,
   createOutboxTable,
   defineRoutes,
   dropOutboxTable,
@@ -159,10 +158,7 @@ describe('consumer and outbox metrics', () => {
       migrations: [
         class CreateOutbox1700000000000 implements MigrationInterface {
           name = 'CreateOutbox1700000000000';
-          up = async (runner: QueryRunner) => {
-            await createOutboxTable(runner, schema);
-            await addOutboxCursor(runner, schema);
-          };
+          up = (runner: QueryRunner) => createOutboxTable(runner, schema);
           down = (runner: QueryRunner) => dropOutboxTable(runner, schema);
         },
       ],

@@ -2,11 +2,9 @@ import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import {
   OutboxEventEntity,
   OutboxRelay,
-  addOutboxCursor,
   createDataSource,
   createLogger,
   createOutboxTable,
-  dropOutboxCursor,
   dropOutboxTable,
   enqueueEvent,
   runMigrations,
@@ -22,32 +20,22 @@ const logger = createLogger('outbox-test', config.LOG_LEVEL);
 // Relays and clients first (registered last), data sources after.
 const closeLater = closeAfter();
 
-/** A service's outbox migrations, as services write them: the table, then the relay's cursor. */
-function outboxMigrations(schema: string) {
-  return [
-    class CreateOutbox1700000000000 implements MigrationInterface {
-      name = 'CreateOutbox1700000000000';
-      up = (runner: QueryRunner) => createOutboxTable(runner, schema);
-      down = (runner: QueryRunner) => dropOutboxTable(runner, schema);
-    },
-    class OutboxCursor1700000000001 implements MigrationInterface {
-      name = 'OutboxCursor1700000000001';
-      up = (runner: QueryRunner) => addOutboxCursor(runner, schema);
-      down = (runner: QueryRunner) => dropOutboxCursor(runner, schema);
-    },
-  ];
+/** A service's first migration, as services write it. */
+function firstMigration(schema: string) {
+  return class CreateOutbox1700000000000 implements MigrationInterface {
+    name = 'CreateOutbox1700000000000';
+    up = (runner: QueryRunner) => createOutboxTable(runner, schema);
+    down = (runner: QueryRunner) => dropOutboxTable(runner, schema);
+  };
 }
 
-/**
- * A data source of one "process"; `migrate` runs the migrations as the service's migrate command would (`upTo`
- * of them: 1 is the release before the cursor).
- */
-async function openDatabase(schema: string, migrate = false, upTo = 2): Promise<DataSource> {
+/** A data source of one "process"; `migrate` runs the migrations as the service's migrate command would. */
+async function openDatabase(schema: string, migrate = false): Promise<DataSource> {
   const ds = createDataSource({
     url: config.DATABASE_URL,
     schema,
     entities: [OutboxEventEntity],
-    migrations: outboxMigrations(schema).slice(0, upTo),
+    migrations: [firstMigration(schema)],
     poolSize: 3,
   });
   if (migrate) await runMigrations(ds);
@@ -170,63 +158,8 @@ describe('transactional outbox', () => {
     await waitFor(() => received.some((m) => m.messageId === `sentinel-${s}`), { what: 'sentinel' });
     const relayed = received.filter((m) => m.messageId !== `sentinel-${s}`).map((m) => m.messageId);
     expect([...relayed].sort()).toEqual([...ids].sort());
-    // Nothing was marked: the cursor alone says how far the relays got.
-    const [cursor] = await ds.query(`SELECT id::text AS id FROM "${schema}".outbox_cursor`);
-    const [last] = await ds.query(`SELECT max(id)::text AS id FROM "${schema}".outbox`);
-    expect(cursor).toEqual(last);
-    expect(
-      await ds.query(`SELECT count(*)::int AS n FROM "${schema}".outbox WHERE published_at IS NOT NULL`),
-    ).toEqual([{ n: 0 }]);
-  });
-
-  it('when a transaction that wrote first commits after a later one, then the later waits a moment, goes out ahead, and the cursor passes both once the first commits', async () => {
-    const s = uniqueSuffix();
-    const schema = `outbox_test_${s}`;
-    const ds = await openDatabase(schema, true);
-    const received = await listen(s);
-    const relay = newRelay({ dataSource: ds, schema, amqp: await connectedClient() });
-    relay.start();
-    // The first transaction writes its row and stays open; the second writes and commits.
-    const runner = ds.createQueryRunner();
-    closeLater(() => runner.release());
-    await runner.startTransaction();
-    const first = await enqueueEvent(runner.manager, schema, { routingKey: `test.${s}.first`, payload: {} });
-    const second = await withTransaction(ds, (tx) =>
-      enqueueEvent(tx, schema, { routingKey: `test.${s}.second`, payload: {} }),
-    );
-    const committedAt = Date.now();
-    await waitFor(() => received.some((m) => m.messageId === second), { what: 'the later row, ahead' });
-    // It waited for the older transaction a moment (OUT_OF_ORDER_AFTER_MS), then went out without it.
-    expect(Date.now() - committedAt).toBeGreaterThanOrEqual(150);
-    // The cursor has not passed it: the first transaction may still commit a row before it.
-    expect(await relay.backlog()).toBe(1);
-
-    await runner.commitTransaction();
-    await waitFor(async () => (await relay.backlog()) === 0, { what: 'the cursor past both' });
-    await waitFor(() => received.some((m) => m.messageId === first), { what: 'the first row' });
-    expect(received.map((m) => m.messageId)).toEqual([second, first]);
-  });
-
-  it('when the previous release left rows unpublished, then the cursor starts with them and published rows stay behind it', async () => {
-    const s = uniqueSuffix();
-    const schema = `outbox_test_${s}`;
-    const before = await openDatabase(schema, true, 1);
-    const [published, unpublished] = await withTransaction(before, async (tx) => [
-      await enqueueEvent(tx, schema, { routingKey: `test.${s}.published`, payload: {} }),
-      await enqueueEvent(tx, schema, { routingKey: `test.${s}.unpublished`, payload: {} }),
-    ]);
-    await before.query(`UPDATE "${schema}".outbox SET published_at = now() WHERE message_id = $1`, [
-      published,
-    ]);
-    await before.destroy();
-    const ds = await openDatabase(schema, true);
-    const received = await listen(s);
-    const relay = newRelay({ dataSource: ds, schema, amqp: await connectedClient() });
-
-    expect(await relay.relayOnce()).toBe(1);
-    expect(await relay.backlog()).toBe(0);
-    await waitFor(() => received.length > 0, { what: 'the unpublished row' });
-    expect(received.map((m) => m.messageId)).toEqual([unpublished]);
+    const rows = await ds.getRepository(OutboxEventEntity).find();
+    expect(rows.every((r) => r.publishedAt !== null && r.attempts === 1)).toBe(true);
   });
 
   it('when the client is not connected, then rows wait and are published once it is', async () => {
@@ -247,7 +180,7 @@ describe('transactional outbox', () => {
     expect(await relay.backlog()).toBe(0);
   });
 
-  it('when rows the cursor passed are older than the retention, then cleanup deletes only those', async () => {
+  it('when published rows are older than the retention, then cleanup deletes only those', async () => {
     const s = uniqueSuffix();
     const schema = `outbox_test_${s}`;
     const ds = await openDatabase(schema, true);
@@ -258,7 +191,7 @@ describe('transactional outbox', () => {
     const relay = newRelay({ dataSource: ds, schema, amqp: await connectedClient(), retentionHours: 24 });
     expect(await relay.relayOnce()).toBe(2);
     const repo = ds.getRepository(OutboxEventEntity);
-    await repo.update({ messageId: old }, { createdAt: new Date(Date.now() - 25 * 3_600_000) });
+    await repo.update({ messageId: old }, { publishedAt: new Date(Date.now() - 25 * 3_600_000) });
 
     expect(await relay.cleanup()).toEqual({ deleted: 1, more: false });
 
@@ -281,7 +214,7 @@ describe('transactional outbox', () => {
       cleanupBatchSize: 2,
     });
     expect(await relay.relayOnce()).toBe(5);
-    await ds.query(`UPDATE "${schema}".outbox SET created_at = now() - interval '25 hours'`);
+    await ds.query(`UPDATE "${schema}".outbox SET published_at = now() - interval '25 hours'`);
 
     // Out of time after the first batch: it says more may remain.
     expect(await relay.cleanup(0)).toEqual({ deleted: 2, more: true });

@@ -1,7 +1,7 @@
 export * from './amqp.types';
 export { AmqpClient } from './amqp-client';
 export { OutboxEventEntity } from './outbox.entity';
-export { addOutboxCursor, createOutboxTable, dropOutboxCursor, dropOutboxTable } from './outbox.migration';
+export { createOutboxTable, dropOutboxTable } from './outbox.migration';
 export { enqueueEvent, enqueueEvents, outboxInsertSql, type OutboxEvent } from './enqueue-event';
 export { OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
 export { amqpClientFor } from './amqp-from-config';

@@ -11,7 +11,6 @@ import { CustomersByUserId1766000000000 } from './migrations/1766000000000-custo
 import { CampaignCost1766100000000 } from './migrations/1766100000000-campaign-cost';
 import { CustomerChoices1766400000000 } from './migrations/1766400000000-customer-choices';
 import { IdempotencyClaimTokens1766500000000 } from './migrations/1766500000000-idempotency-claim-tokens';
-import { OutboxCursor1767300000000 } from './migrations/1767300000000-outbox-cursor';
 
 export const CAMPAIGN_SCHEMA = 'campaign';
 
@@ -32,7 +31,6 @@ export function createCampaignDataSource(config: CampaignConfig): DataSource {
       CampaignCost1766100000000,
       CustomerChoices1766400000000,
       IdempotencyClaimTokens1766500000000,
-      OutboxCursor1767300000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'campaign',

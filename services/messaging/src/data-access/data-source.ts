@@ -33,7 +33,6 @@ import { InboxConversations1766400000000 } from './migrations/1766400000000-inbo
 import { IdempotencyClaimTokens1766500000000 } from './migrations/1766500000000-idempotency-claim-tokens';
 import { ConversationEvents1766600000000 } from './migrations/1766600000000-conversation-events';
 import { MessageStatsFromHourly1767200000000 } from './migrations/1767200000000-daily-from-hourly';
-import { OutboxCursor1767300000000 } from './migrations/1767300000000-outbox-cursor';
 
 export const MESSAGING_SCHEMA = 'messaging';
 
@@ -74,7 +73,6 @@ export function createMessagingDataSource(config: MessagingConfig): DataSource {
       ConversationEvents1766600000000,
       TemplateRejectedReason1766750000000,
       MessageStatsFromHourly1767200000000,
-      OutboxCursor1767300000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'messaging',

@@ -7,7 +7,7 @@ const DELIVER_QUEUE: ConsumerQueueName = 'messaging.deliver';
 
 /**
  * Watches messaging's delivery queue for the moments it is drained. Read in this order: the oldest command still in
- * the outbox (past the relay's cursor), then the queue. A command that leaves the outbox after the first read is in the queue by the second,
+ * the outbox, then the queue. A command that leaves the outbox after the first read is in the queue by the second,
  * so when the queue is empty, every command issued before that oldest one (or before the first read, with none)
  * has been handed to a worker. Each replica keeps what it saw last; the broker or the database away leaves it as it
  * was.
@@ -25,9 +25,7 @@ export class DeliveryQueue implements DeliveryQueueWatch {
       const before = new Date();
       const [oldest] = await queryRows<{ created_at: Date }>(
         this.dataSource,
-        // The relay's cursor passes a row once published; rows past it are few (the relay's backlog).
-        `SELECT min(o.created_at) AS created_at FROM messaging.outbox o, messaging.outbox_cursor c
-          WHERE c.relay = 'relay' AND (o.txid, o.id) > (c.txid, c.id) HAVING count(*) > 0`,
+        'SELECT created_at FROM messaging.outbox WHERE published_at IS NULL ORDER BY id LIMIT 1',
       );
       if ((await this.amqp.waitingIn(DELIVER_QUEUE)) === 0) {
         const through = oldest && oldest.created_at < before ? oldest.created_at : before;

@@ -7,7 +7,6 @@ import { PerItemIsolation1764100000002 } from './migrations/1764100000002-per-it
 import { IdleWake1765200000000 } from './migrations/1765200000000-idle-wake';
 import { WakeOnPending1765300000000 } from './migrations/1765300000000-wake-on-pending';
 import { ItemsSentOnReceipt1767200000000 } from './migrations/1767200000000-items-sent-on-receipt';
-import { OutboxCursor1767300000000 } from './migrations/1767300000000-outbox-cursor';
 
 export const INGRESS_SCHEMA = 'ingress';
 
@@ -24,7 +23,6 @@ export function createIngressDataSource(config: IngressConfig): DataSource {
       IdleWake1765200000000,
       WakeOnPending1765300000000,
       ItemsSentOnReceipt1767200000000,
-      OutboxCursor1767300000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'webhook-ingress',

@@ -144,10 +144,7 @@ export async function setupIngress({ workers = true } = {}) {
         async () =>
           (await countRows(`SELECT count(*) AS n FROM ingress.inbound_events WHERE outcome = 'pending'`)) ===
             0 &&
-          (await countRows(
-            `SELECT count(*) AS n FROM ingress.outbox o, ingress.outbox_cursor c
-              WHERE c.relay = 'relay' AND (o.txid, o.id) > (c.txid, c.id)`,
-          )) === 0,
+          (await countRows(`SELECT count(*) AS n FROM ingress.outbox WHERE published_at IS NULL`)) === 0,
         { what: 'events split and relayed' },
       );
       const text = `marker ${uniqueSuffix()}`;
