@@ -19,6 +19,12 @@ export interface IngressConfig extends CommonConfig {
   CAMPAIGN_URL: string;
   /** How long a known number's owner is remembered (unknown numbers are asked again every time). */
   ACCOUNT_CACHE_TTL_MS: number;
+  /**
+   * How long a webhook's status reports and customer messages wait for those of other webhooks before they go to
+   * the broker together (its 200 waits for their confirm): a burst costs the broker and messaging less than a
+   * message at a time.
+   */
+  INGRESS_SEND_LINGER_MS: number;
   /** How often stored events that are not split yet are looked for. */
   INGRESS_PROCESS_INTERVAL_MS: number;
   /** Safety poll of the splitter while idle; a stored event wakes it (a notification while it sleeps). */
@@ -47,6 +53,7 @@ export function loadIngressConfig(env: NodeJS.ProcessEnv = process.env): Readonl
         .allow('')
         .default('http://127.0.0.1:3003'),
       ACCOUNT_CACHE_TTL_MS: Joi.number().integer().min(0).default(60_000),
+      INGRESS_SEND_LINGER_MS: Joi.number().integer().min(0).max(1_000).default(20),
       INGRESS_PROCESS_INTERVAL_MS: Joi.number().integer().min(10).default(100),
       INGRESS_PROCESS_IDLE_INTERVAL_MS: Joi.number().integer().min(10).default(5_000),
       INGRESS_FAIL_AFTER_ATTEMPTS: Joi.number().integer().min(1).default(5),

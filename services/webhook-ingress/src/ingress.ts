@@ -38,6 +38,10 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
   const base = await openServiceBase('webhook-ingress', config, createIngressDataSource(config));
   const { logger, metrics, dataSource, amqp } = base;
   const events = new InboundEventRepository(dataSource, logger);
+  const sender = new BrokerItemSender(amqp, logger, {
+    timeoutMs: SEND_CONFIRM_TIMEOUT_MS,
+    lingerMs: config.INGRESS_SEND_LINGER_MS,
+  });
   const messaging = messagingClientFor(config);
   const campaign = config.CAMPAIGN_URL ? campaignClientFor(config) : undefined;
   const deps: IngressDeps = {
@@ -46,7 +50,7 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     unitOfWork: new DatabaseUnitOfWork(dataSource),
     events,
     items: new PublishedItemRepository(),
-    sender: new BrokerItemSender(amqp, logger, SEND_CONFIRM_TIMEOUT_MS),
+    sender,
     notifications: new NotificationRepository(dataSource),
     accounts: new ChannelAccountLookup(messaging, config.ACCOUNT_CACHE_TTL_MS),
     customerStops: campaign && new CampaignCustomerStops(campaign),
@@ -96,7 +100,7 @@ export async function createIngressService(config: IngressConfig): Promise<Ingre
     consumers: () => registerNotificationConsumers(amqp, deps),
     relay,
     tasks: [splitter],
-    drain: [events.inserts],
+    drain: [sender.sends, events.inserts],
     connections: [
       { name: 'pg listener', close: () => listener.close() },
       { name: 'messaging client', close: () => messaging.close() },

@@ -1,25 +1,43 @@
-import type { EventPublisher, Logger } from '@bm/platform';
+import { GroupCommit, type EventPublisher, type Logger } from '@bm/platform';
 import { itemMessage, type ItemSender, type OutgoingItem } from '../domain/ingress-ports';
 
 /**
- * Sends items to the broker before the webhook is answered, each a persistent message confirmed by the broker,
- * all issued back to back and confirmed together. A broker that is away answers false at once; one that does not
- * confirm within `timeoutMs` (blocked, or a connection dying) answers false then, and the caller stores the items
- * in the outbox instead: a confirm arriving later makes an item go out twice, which its consumer ignores.
+ * Sends items to the broker before the webhook is answered, each a persistent message confirmed by the broker.
+ * The items of the webhooks that arrive within `lingerMs` of each other go out together, issued back to back and
+ * confirmed together: the broker takes a burst rather than a message at a time, and messaging's status batches
+ * stay as large as the outbox relay's passes made them. A broker that is away answers false at once; one that does
+ * not confirm within `timeoutMs` (blocked, or a connection dying) answers false then, and the caller stores the
+ * items in the outbox instead: a confirm arriving later makes an item go out twice, which its consumer ignores.
  */
 export class BrokerItemSender implements ItemSender {
+  readonly sends: GroupCommit<OutgoingItem[], boolean>;
+
   constructor(
     private readonly amqp: EventPublisher,
     private readonly logger: Logger,
-    private readonly timeoutMs: number,
-  ) {}
+    private readonly options: { timeoutMs: number; lingerMs: number },
+  ) {
+    this.sends = new GroupCommit((groups) => this.publish(groups), {
+      name: 'inbound item sends',
+      logger,
+      maxBatch: 500,
+      lingerMs: options.lingerMs,
+      onFailure: 'all',
+    });
+  }
 
-  async send(items: OutgoingItem[]): Promise<boolean> {
-    if (items.length === 0) return true;
-    if (!this.amqp.isConnected()) return false;
+  send(items: OutgoingItem[]): Promise<boolean> {
+    if (items.length === 0) return Promise.resolve(true);
+    if (!this.amqp.isConnected()) return Promise.resolve(false);
+    return this.sends.submit(items);
+  }
+
+  /** Publishes every item of the groups; one answer for all of them. */
+  private async publish(groups: OutgoingItem[][]): Promise<boolean[]> {
+    const items = groups.flat();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), this.timeoutMs);
+      timer = setTimeout(() => resolve('late'), this.options.timeoutMs);
     });
     const confirmed = Promise.all(
       items.map((o) =>
@@ -34,12 +52,13 @@ export class BrokerItemSender implements ItemSender {
     );
     try {
       const outcome = await Promise.race([confirmed, late]);
-      if (outcome === 'confirmed') return true;
-      this.logger.warn('inbound items not confirmed by the broker, stored in the outbox instead', {
-        items: items.length,
-        error: outcome === 'late' ? `no confirm within ${this.timeoutMs} ms` : outcome.message,
-      });
-      return false;
+      if (outcome !== 'confirmed') {
+        this.logger.warn('inbound items not confirmed by the broker, stored in the outbox instead', {
+          items: items.length,
+          error: outcome === 'late' ? `no confirm within ${this.options.timeoutMs} ms` : outcome.message,
+        });
+      }
+      return groups.map(() => outcome === 'confirmed');
     } finally {
       clearTimeout(timer);
     }
