@@ -32,7 +32,6 @@ import { postJson, stop } from './harness';
 import {
   FLOOR_OPERATIONS,
   operationsBetween,
-  publishes,
   readBrokerCounts,
   readTables,
   rowWrites,
@@ -456,7 +455,7 @@ function operationsReport(r: LifecycleResult, platformMs: number, floorMs: numbe
   const n = Math.max(1, r.measured.read);
   const per = (x: number) => (x / n).toFixed(2);
   const writes = ops.tables.reduce((sum, t) => sum + rowWrites(t), 0);
-  const published = publishes(ops);
+  const published = ops.published;
   const delivered = ops.deliveries.reduce((sum, d) => sum + d.settled, 0);
   const cpuOf = (rows: Array<{ name: string; perLifecycleMs: number }>, name: string) =>
     rows.find((p) => p.name === name)?.perLifecycleMs ?? NaN;

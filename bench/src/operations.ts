@@ -130,6 +130,3 @@ export function operationsBetween(before: Reading, after: Reading, queuePrefix: 
 
 /** Row writes of a table: inserts, updates and deletes. */
 export const rowWrites = (t: TableWrites) => t.inserts + t.updates + t.deletes;
-
-/** Messages published, each confirmed by the broker. */
-export const publishes = (ops: Operations) => ops.published;
