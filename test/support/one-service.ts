@@ -88,11 +88,14 @@ export async function exchangeTap(config: CommonConfig) {
     published,
     /** Called with every item as it arrives (a neighbour that answers what the service publishes). */
     onPublished: (listener: (routingKey: string, payload: Json) => Promise<void>) => listeners.push(listener),
-    publish: (routingKey: string, fields: Json) => {
+    publish: (routingKey: string, fields: Json, headers: Record<string, unknown> = {}) => {
       const eventId = ulid();
       const payload = { event_id: eventId, occurred_at: new Date().toISOString(), ...fields };
-      return broker.publish(routingKey, payload, { messageId: eventId });
+      return broker.publish(routingKey, payload, { messageId: eventId, headers });
     },
+    /** Publishes a body as it is (an internal command, which carries no event fields). */
+    publishBody: (routingKey: string, body: Json, headers: Record<string, unknown> = {}) =>
+      broker.publish(routingKey, body, { messageId: ulid(), headers }),
     /** The payloads published under a routing key whose `field` equals `value`. */
     publishedWith: (routingKey: string, field: string, value: unknown) =>
       published

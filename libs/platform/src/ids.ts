@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 import { ulid } from 'ulidx';
 
 // ulidx draws one crypto byte per character by default (16 system calls per id); ids are made on every event,
@@ -27,4 +27,15 @@ export function randomHex(bytes: number): string {
 /** A new ULID (time-sortable, 80 random bits from the crypto pool). */
 export function newUlid(): string {
   return ulid(undefined, pooledRandom);
+}
+
+/**
+ * The ULID an id's `key` always maps to: `timeMs` as its time, and 80 bits of the key's SHA-256 in place of the
+ * random ones. For an event that may be emitted again after a crash (its redelivered cause applied once more): both
+ * copies carry the same id, so each consumer keeps one.
+ */
+export function derivedUlid(timeMs: number, key: string): string {
+  const digest = createHash('sha256').update(key).digest();
+  let i = 0;
+  return ulid(timeMs, () => digest[i++] / 256);
 }

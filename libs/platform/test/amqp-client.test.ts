@@ -38,6 +38,7 @@ describe('AmqpClient publish and consume', () => {
         routingKey: `test.${s}.order.created`,
         headers: { traceparent },
         attempt: 1,
+        redelivered: false,
       },
     ]);
   });

@@ -100,6 +100,7 @@ describe('transactional outbox', () => {
         payload: { total: 12 },
         headers: { tp: 'x' },
         attempt: 1,
+        redelivered: false,
       },
     ]);
     await waitFor(async () => (await relay.backlog()) === 0, { what: 'empty backlog' });

@@ -31,6 +31,7 @@ import { MessagingOutbox } from './data-access/outbox';
 import { RedisSlotSchedule } from './data-access/redis-slot-schedule';
 import { ClaimedSends } from './data-access/send-hand-over';
 import { SendWorkerLease } from './data-access/send-worker-lease';
+import { StatusEventSender } from './data-access/status-event-sender';
 import { StatusReportBatches } from './data-access/status-report-batches';
 import { StatusReportRepository } from './data-access/status-report.repository';
 import { TemplateRepository } from './data-access/template.repository';
@@ -61,6 +62,9 @@ export interface MessagingService extends ServiceRuntime {
   deps: MessagingDeps & { dataSource: DataSource };
 }
 
+// How long a status batch waits for the broker to confirm its events before it stores them in the outbox.
+const STATUS_EVENT_CONFIRM_MS = 2_000;
+
 /** Wires the messaging service: repositories, upstream adapter, HTTP routes, consumers and background tasks. */
 export async function createMessagingService(config: MessagingConfig): Promise<MessagingService> {
   const base = await openServiceBase('messaging', config, createMessagingDataSource(config));
@@ -70,6 +74,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
   const messageWriter = new MessageLogWriter(messages, dataSource);
   const accounts = new ChannelAccountRepository(dataSource);
   const statusReports = new StatusReportRepository(dataSource);
+  const statusEvents = new StatusEventSender(dataSource, amqp, logger, STATUS_EVENT_CONFIRM_MS);
   const lease = new SendWorkerLease(dataSource, config.SEND_WORKER_LEASE_MS);
   const gateway = new InternalClient({
     service: 'gateway',
@@ -104,11 +109,13 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
       logger,
     ),
     statusReports,
+    statusEvents,
     statusIntake: new StatusReportBatches(
       dataSource,
       statusReports,
       accounts,
       (tx, reports, found) => applyStatusReports(deps, tx, reports, found),
+      statusEvents,
       logger,
     ),
     sweeps: new MessageSweepRepository(dataSource),

@@ -1,3 +1,5 @@
+import { DELIVER_COMMAND } from '@bm/contracts';
+import { derivedUlid } from '@bm/platform';
 import { waitFor } from '@bm/platform/testing';
 import { connectTenant, freshPhone, useMessaging } from './factories/messaging';
 
@@ -43,6 +45,61 @@ describe('messaging alone: sending, receipts, the service window, the frequency-
     expect(read).toMatchObject({ status: 'read', delivered_at: null });
     expect(read.read_at).not.toBeNull();
     expect(statusEvents(id)).toEqual(['sent', 'read']);
+  });
+
+  it('when a message is sent and receipts move it, then its status events go to the broker with no outbox row, each with the id its message and status give', async () => {
+    const { id, wamid } = await sentMessage();
+    await t.report(wamid, 'delivered');
+    await t.report(wamid, 'read');
+    await waitFor(() => statusEvents(id).includes('read'), { what: 'read event' });
+    const events = m.publishedWith('message.status_updated', 'message_log_id', id);
+    expect(events.map((e) => [e.status, e.previous_status])).toEqual([
+      ['sent', 'queued'],
+      ['delivered', 'sent'],
+      ['read', 'delivered'],
+    ]);
+    const created = new Date((await t.message(id)).created_at as string).getTime();
+    for (const e of events)
+      expect(e.event_id).toBe(derivedUlid(created, `message.status_updated:${id}:${String(e.status)}`));
+    // The send's answer and the receipts sent their events after their commit, none through the outbox.
+    const rows = await m.query(
+      `SELECT payload->>'status' AS status FROM messaging.outbox
+        WHERE routing_key LIKE 'message.status_updated%' AND payload->>'message_log_id' = $1`,
+      [String(id)],
+    );
+    expect(rows).toEqual([]);
+  });
+
+  it('when the broker delivers a receipt again (a retry, or after a crash), then the event of the status it reports is sent again as it was; a plain duplicate sends nothing', async () => {
+    const { id, wamid } = await sentMessage();
+    await t.report(wamid, 'delivered');
+    await waitFor(() => statusEvents(id).includes('delivered'), { what: 'delivered event' });
+    await t.report(wamid, 'delivered');
+    // The read receipt comes after the duplicate on the queue: once its event is out, the duplicate was applied.
+    await t.report(wamid, 'read');
+    await waitFor(() => statusEvents(id).includes('read'), { what: 'read event' });
+    expect(statusEvents(id)).toEqual(['sent', 'delivered', 'read']);
+    // A retry of the delivered receipt: the message has moved past it, and its event is sent again, the same event.
+    await t.report(wamid, 'delivered', {}, { 'x-bm-attempt': 2 });
+    await waitFor(() => statusEvents(id).length === 4, { what: 'delivered event sent again' });
+    const delivered = m
+      .publishedWith('message.status_updated', 'message_log_id', id)
+      .filter((e) => e.status === 'delivered');
+    expect(delivered).toHaveLength(2);
+    const { occurred_at: _first, ...again } = delivered[1];
+    const { occurred_at: _original, ...original } = delivered[0];
+    expect(again).toEqual(original);
+    expect((await t.message(id)).status).toBe('read');
+  });
+
+  it('when the broker delivers a deliver command again after its message was sent, then the message is not sent twice and its sent event goes out again as it was', async () => {
+    const { id, phone } = await sentMessage();
+    await waitFor(() => statusEvents(id).includes('sent'), { what: 'sent event' });
+    await m.command(DELIVER_COMMAND, { messages: [{ id }] }, { 'x-bm-attempt': 2 });
+    await waitFor(() => statusEvents(id).length === 2, { what: 'sent event sent again' });
+    const [original, again] = m.publishedWith('message.status_updated', 'message_log_id', id);
+    expect({ ...again, occurred_at: null }).toEqual({ ...original, occurred_at: null });
+    expect(m.upstream.sendsTo(phone)).toHaveLength(1);
   });
 
   it('when a failed receipt names an upstream code, then the message fails naming it and a later delivered changes nothing', async () => {

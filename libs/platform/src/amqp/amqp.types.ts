@@ -40,6 +40,11 @@ export interface ConsumedMessage {
   routingKey: string;
   headers: Record<string, unknown>;
   attempt: number;
+  /**
+   * The message was handled before and not acknowledged: the broker delivered it before (a consumer or its channel
+   * died), or this consumer runs it again after a transient failure.
+   */
+  redelivered: boolean;
 }
 
 /**

@@ -205,6 +205,8 @@ export class QueueConsumer {
       } catch (err) {
         if (isTransientFailure(err)) {
           this.onTransientFailure(turn, msg, err);
+          // Run again, as if delivered again: the handler may have got as far as a commit whose answer was lost.
+          message.redelivered = true;
           continue;
         }
         span(err instanceof Error ? err.message : String(err));

@@ -73,5 +73,6 @@ export function toHandlerMessage(msg: ConsumeMessage): ConsumedMessage | undefin
     routingKey: typeof routingKey === 'string' ? routingKey : msg.fields.routingKey,
     headers,
     attempt: Number.isInteger(attempt) && attempt > 0 ? attempt : 1,
+    redelivered: msg.fields.redelivered,
   };
 }

@@ -280,6 +280,15 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
     return rows[0] ? toMessageLog(rows[0]) : undefined;
   }
 
+  async findByIds(ids: readonly number[]): Promise<MessageLog[]> {
+    if (ids.length === 0) return [];
+    const rows: Row[] = await this.dataSource.query(
+      'SELECT * FROM messaging.message_logs WHERE id = ANY($1::bigint[])',
+      [ids],
+    );
+    return rows.map(toMessageLog);
+  }
+
   async findByProviderId(
     db: Db,
     providerMessageId: string,
@@ -496,8 +505,9 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
   }
 
   /**
-   * The hot path of successful sends in one atomic statement for a whole batch: each message becomes `sent`,
-   * its status event goes into the outbox, and a template opens its conversation in the tier ledger. Messages
+   * The hot path of successful sends in one atomic statement for a whole batch: each message becomes `sent` and a
+   * template opens its conversation in the tier ledger; the caller sends the `sent` events of the messages answered
+   * once the statement has committed (MessagingDeps.statusEvents). Messages
    * with status reports that overtook the send are flagged for the caller to apply. Inside the caller's
    * transaction when given one (a status report naming a send attempt whose answer never came). The rows are
    * locked in id order first, as a batch of status reports locks them (StatusReportRepository.lockForReports):
@@ -510,9 +520,7 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
     if (sent.length === 0) return [];
     const rows = await queryRows<Row & { has_pending: boolean }>(
       db,
-      `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::text[], $6::boolean[],
-                                     $7::text[])
-                              AS t(id, provider_message_id, event_id, event, traceparent, held, routing_key)),
+      `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::boolean[]) AS t(id, provider_message_id, held)),
        l AS (SELECT id FROM messaging.message_logs WHERE id = ANY($1::bigint[]) AND status = 'queued'
               ORDER BY id FOR UPDATE),
        u AS (
@@ -521,21 +529,12 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
                 error_code = NULL
            FROM i JOIN l ON l.id = i.id WHERE m.id = i.id AND m.status = 'queued'
          RETURNING m.*, ${conversationMessageReturning('m')}),
-       o AS (${statusEventsSql('i', 'u')}),
        ce AS (${conversationMessageEventsSql('u')}),
        c AS (${openConversationSql("(SELECT u.*, u.campaign_id AS reference FROM u WHERE u.message_type = 'template')", this.capacityWindowMs)})
        SELECT u.*, EXISTS (SELECT 1 FROM messaging.pending_status_reports p
                             WHERE p.provider_message_id = u.provider_message_id) AS has_pending
          FROM u`,
-      [
-        sent.map((s) => s.id),
-        sent.map((s) => s.providerMessageId),
-        sent.map((s) => s.eventId),
-        sent.map((s) => JSON.stringify(s.event)),
-        sent.map((s) => s.traceparent ?? null),
-        sent.map((s) => s.held),
-        sent.map((s) => statusRoutingKey(s.event)),
-      ],
+      [sent.map((s) => s.id), sent.map((s) => s.providerMessageId), sent.map((s) => s.held)],
     );
     return rows.map((r) => ({ message: toMessageLog(r), hasPendingReports: r.has_pending }));
   }
@@ -576,17 +575,3 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
 /** The routing key of a `message.status_updated` event: campaign's queue takes only its own recipients'. */
 export const statusRoutingKey = (event: Record<string, unknown>): string =>
   routingKeyOf(DOMAIN_EVENTS.messageStatusUpdated, event);
-
-/**
- * The outbox rows of `message.status_updated` for the moves of a batch: `input` has each move's event_id, event,
- * routing_key (statusRoutingKey) and traceparent by id, `updated` the ids that moved (a move the status rules
- * refused emits nothing).
- */
-export function statusEventsSql(input: string, updated: string): string {
-  return outboxInsertSql(
-    MESSAGING_SCHEMA,
-    `SELECT ${input}.event_id, ${input}.routing_key, ${input}.event,
-            jsonb_strip_nulls(jsonb_build_object('traceparent', ${input}.traceparent))
-       FROM ${input} JOIN ${updated} ON ${updated}.id = ${input}.id`,
-  );
-}

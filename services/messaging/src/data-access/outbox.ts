@@ -18,11 +18,12 @@ export class MessagingOutbox implements EventOutbox {
     routingKey: K,
     tenantId: number,
     fields: EventFields<K>,
+    eventId?: string,
   ): Promise<void> {
     // A status event of no campaign recipient goes under its own key: campaign's queue does not take it.
     await enqueueEvent(tx, MESSAGING_SCHEMA, {
       routingKey: routingKeyOf(routingKey, fields),
-      ...buildEvent<K>(tenantId, fields),
+      ...buildEvent<K>(tenantId, fields, eventId),
     });
   }
 

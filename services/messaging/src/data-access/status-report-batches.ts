@@ -8,6 +8,8 @@ import {
   type ReportedMessages,
   type StatusReport,
 } from '../domain/lifecycle/status-reports';
+import type { StatusEventToSend } from '../domain/ports/message-log.port';
+import type { StatusEvents } from '../domain/ports/status-events.port';
 import type { StatusReportRepository } from './status-report.repository';
 
 /** A busy report's first retry comes after this, each next one this much later (at most 100 ms). */
@@ -22,12 +24,12 @@ interface Submitted extends StatusReport {
   waitForAttempt: boolean;
 }
 
-/** The status rules applied to a locked batch, in its transaction (applyStatusReports). */
+/** The status rules applied to a locked batch, in its transaction (applyStatusReports): the events to send. */
 export type ApplyLockedReports = (
   tx: EntityManager,
   reports: readonly StatusReport[],
   found: ReportedMessages,
-) => Promise<void>;
+) => Promise<StatusEventToSend[]>;
 
 /**
  * The status-report queue's machinery: reports that arrive together are applied as one batch in one transaction
@@ -38,6 +40,9 @@ export type ApplyLockedReports = (
  * and submitted again a few milliseconds later, when it usually finds its message by its wamid; after BUSY_TRIES
  * it waits for the lock in its batch like any other report. Waiting at once would hold the whole batch's locks
  * meanwhile, which the send's next batch would then wait for in turn.
+ *
+ * A batch's status events go to the broker once it has committed, and its reports are answered (so acknowledged)
+ * only once they are confirmed, or stored in the outbox when the broker cannot take them (StatusEventSender).
  */
 export class StatusReportBatches implements StatusReportIntake {
   private readonly batches: GroupCommit<Submitted, 'applied' | 'busy'>;
@@ -47,6 +52,7 @@ export class StatusReportBatches implements StatusReportIntake {
     private readonly store: StatusReportRepository,
     private readonly accounts: Pick<ChannelAccountStore, 'findCached'>,
     private readonly apply: ApplyLockedReports,
+    private readonly events: StatusEvents,
     logger: Logger,
   ) {
     this.batches = new GroupCommit((batch) => this.applyBatch(batch), { name: 'status receipts', logger });
@@ -60,7 +66,15 @@ export class StatusReportBatches implements StatusReportIntake {
     }
   }
 
-  private applyBatch(batch: Submitted[]): Promise<Array<'applied' | 'busy'>> {
+  private async applyBatch(batch: Submitted[]): Promise<Array<'applied' | 'busy'>> {
+    const { outcomes, events } = await this.applyInTransaction(batch);
+    await this.events.send(events);
+    return outcomes;
+  }
+
+  private applyInTransaction(
+    batch: Submitted[],
+  ): Promise<{ outcomes: Array<'applied' | 'busy'>; events: StatusEventToSend[] }> {
     return withTransaction(this.dataSource, async (tx) => {
       const named = (reports: Submitted[]) => [...new Set(reports.flatMap((r) => namedMessageOf(r) ?? []))];
       const { messages, settled, busy } = await this.store.lockForReports(tx, lockSetOf(batch), {
@@ -83,8 +97,8 @@ export class StatusReportBatches implements StatusReportIntake {
         if (account) numberOf.set(accountId, account.phoneNumberId);
       }
       const ready = batch.filter((_r, i) => outcomes[i] === 'applied');
-      await this.apply(tx, ready, { locked: messages, settled, numberOf });
-      return outcomes;
+      const events = await this.apply(tx, ready, { locked: messages, settled, numberOf });
+      return { outcomes, events };
     });
   }
 }

@@ -8,7 +8,7 @@ import type {
   ReportMark,
   StatusReportStore,
 } from '../domain/ports/status-report.port';
-import { statusEventsSql, statusRoutingKey, toMessageLog } from './message-log.repository';
+import { toMessageLog } from './message-log.repository';
 import { conversationMessageEventsSql, conversationMessageReturning } from './conversation-events-sql';
 import { statusColumns } from './status-columns';
 
@@ -95,33 +95,32 @@ export class StatusReportRepository implements StatusReportStore {
   }
 
   /**
-   * Moves each message forward and writes its `message.status_updated` event in one statement for the whole batch,
-   * with the fields a single report's change sets (its time, and sent_at when a receipt overtook the send).
+   * Moves each message forward in one statement for the whole batch, with the fields a single report's change sets
+   * (its time, and sent_at when a receipt overtook the send); answers the moves made. Their `message.status_updated`
+   * events are not written here: the batch sends them once it has committed (StatusReportBatches).
    */
-  async moveForward(tx: EntityManager, moves: ForwardMove[]): Promise<void> {
-    if (moves.length === 0) return;
-    await tx.query(
-      `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[], $5::text[],
-                                     $6::jsonb[], $7::text[], $8::text[])
-                  AS t(id, status, expected, at, event_id, event, traceparent, routing_key)),
+  async moveForward(tx: EntityManager, moves: ForwardMove[]): Promise<ForwardMove[]> {
+    if (moves.length === 0) return [];
+    const rows = await queryRows<{ id: string }>(
+      tx,
+      `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[])
+                  AS t(id, status, expected, at)),
      u AS (
        UPDATE messaging.message_logs m
           SET ${statusColumns('i.status', 'i.at')}
          FROM i WHERE m.id = i.id AND m.status = ANY(string_to_array(i.expected, ','))
        RETURNING m.id, ${conversationMessageReturning('m')}),
      ce AS (${conversationMessageEventsSql('u')})
-     ${statusEventsSql('i', 'u')}`,
+     SELECT id FROM u`,
       [
         moves.map((m) => m.id),
         moves.map((m) => m.status),
         moves.map((m) => m.expected.join(',')),
         moves.map((m) => m.at.toISOString()),
-        moves.map((m) => m.eventId),
-        moves.map((m) => JSON.stringify(m.event)),
-        moves.map((m) => m.traceparent ?? null),
-        moves.map((m) => statusRoutingKey(m.event)),
       ],
     );
+    const moved = new Set(rows.map((r) => Number(r.id)));
+    return moves.filter((m) => moved.has(m.id));
   }
 
   /**

@@ -7,12 +7,15 @@ export type EventFields<K extends DomainEventKey> = Omit<
   'event_id' | 'tenant_id' | 'occurred_at'
 >;
 
-/** A domain event with its id and time; the id is also the AMQP messageId consumers dedupe on. */
+/**
+ * A domain event with its id and time; the id is also the AMQP messageId consumers dedupe on. A new id unless the
+ * event has its own (`statusEvent`: a message's status event is the same event each time it is emitted).
+ */
 export function buildEvent<K extends DomainEventKey>(
   tenantId: number,
   fields: EventFields<K>,
+  eventId: string = newUlid(),
 ): { messageId: string; payload: Record<string, unknown> } {
-  const eventId = newUlid();
   return {
     messageId: eventId,
     payload: { event_id: eventId, tenant_id: tenantId, occurred_at: new Date().toISOString(), ...fields },

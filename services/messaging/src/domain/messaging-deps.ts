@@ -16,6 +16,7 @@ import type { DeliveryQueueWatch, MessageSweeps } from './ports/message-sweep.po
 import type { SendHandOver, SendQueue } from './ports/send-queue.port';
 import type { StatusReportIntake, StatusReportStore } from './ports/status-report.port';
 import type { EventOutbox } from './ports/outbox.port';
+import type { StatusEvents } from './ports/status-events.port';
 import type { UnitOfWork } from './ports/unit-of-work.port';
 import type { UpstreamAccountApi, UpstreamMedia, UpstreamSender } from './ports/upstream.port';
 
@@ -28,6 +29,8 @@ export interface MessagingDeps {
   logger: Logger;
   unitOfWork: UnitOfWork;
   outbox: EventOutbox;
+  /** Status events sent after their commit (the send's answer and the receipts' moves). */
+  statusEvents: StatusEvents;
   secrets: Pick<SecretBox, 'seal' | 'open'>;
   upstream: UpstreamSender & UpstreamAccountApi & UpstreamMedia;
   accounts: ChannelAccountStore;

@@ -62,9 +62,11 @@ export async function setupMessaging(overrides: Record<string, string> = {}) {
     api: (tenantId: number) => asTenant(served.url, config.INTERNAL_TOKEN, tenantId),
     /** Runs SQL against messaging's tables (to read rows, or to leave one as a crashed worker would). */
     query: served.query,
-    /** Publishes an item as webhook-ingress or campaign would. */
-    publish: (routingKey: DomainEventKey, fields: Json) =>
-      exchange.publish(routingKey, { tenant_id: null, ...fields }),
+    /** Publishes an item as webhook-ingress or campaign would (`headers`: as a retry carries them, say). */
+    publish: (routingKey: DomainEventKey, fields: Json, headers?: Record<string, unknown>) =>
+      exchange.publish(routingKey, { tenant_id: null, ...fields }, headers),
+    /** Publishes an internal command's body as it is (`messaging.deliver`, say). */
+    command: exchange.publishBody,
     stop: async () => {
       await served.stop();
       await exchange.close();
@@ -113,15 +115,24 @@ export async function connectTenant(m: MessagingContext) {
     messageIn: (id: number, statuses: string[], timeoutMs?: number) =>
       untilStatus(() => message(id), statuses, `message ${id}`, timeoutMs),
     /** A receipt as webhook-ingress publishes it for this number (`fields` may name another number). */
-    report: (providerMessageId: string, status: string, fields: Json = {}) =>
-      m.publish('inbound.status', {
-        ...number,
-        provider_message_id: providerMessageId,
-        status,
-        errors: [],
-        ...{ recipient_id: '0', pricing_category: null, conversation_id: null },
-        ...fields,
-      }),
+    report: (
+      providerMessageId: string,
+      status: string,
+      fields: Json = {},
+      headers?: Record<string, unknown>,
+    ) =>
+      m.publish(
+        'inbound.status',
+        {
+          ...number,
+          provider_message_id: providerMessageId,
+          status,
+          errors: [],
+          ...{ recipient_id: '0', pricing_category: null, conversation_id: null },
+          ...fields,
+        },
+        headers,
+      ),
     /** A customer's text to this number as webhook-ingress publishes it (`fields` make it a button reply). */
     inbound: (from: string, text: string, fields: Json = {}) =>
       m.publish('inbound.message', {

@@ -1,4 +1,4 @@
-import { GroupCommit, type EventPublisher, type Logger } from '@bm/platform';
+import { GroupCommit, sendConfirmed, type EventPublisher, type Logger } from '@bm/platform';
 import { itemMessage, type ItemSender, type OutgoingItem } from '../domain/ingress-ports';
 
 /**
@@ -35,32 +35,21 @@ export class BrokerItemSender implements ItemSender {
   /** Publishes every item of the groups; one answer for all of them. */
   private async publish(groups: OutgoingItem[][]): Promise<boolean[]> {
     const items = groups.flat();
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), this.options.timeoutMs);
-    });
-    const confirmed = Promise.all(
-      items.map((o) =>
-        this.amqp.publish(o.item.routingKey, itemMessage(o), {
-          messageId: o.item.payload.event_id,
-          headers: {},
-        }),
-      ),
-    ).then(
-      () => 'confirmed' as const,
-      (err: unknown) => err as Error,
+    const sent = await sendConfirmed(
+      this.amqp,
+      items.map((o) => ({
+        routingKey: o.item.routingKey,
+        payload: itemMessage(o),
+        messageId: o.item.payload.event_id,
+      })),
+      this.options.timeoutMs,
     );
-    try {
-      const outcome = await Promise.race([confirmed, late]);
-      if (outcome !== 'confirmed') {
-        this.logger.warn('inbound items not confirmed by the broker, stored in the outbox instead', {
-          items: items.length,
-          error: outcome === 'late' ? `no confirm within ${this.options.timeoutMs} ms` : outcome.message,
-        });
-      }
-      return groups.map(() => outcome === 'confirmed');
-    } finally {
-      clearTimeout(timer);
+    if (!sent.confirmed) {
+      this.logger.warn('inbound items not confirmed by the broker, stored in the outbox instead', {
+        items: items.length,
+        error: sent.error,
+      });
     }
+    return groups.map(() => sent.confirmed);
   }
 }

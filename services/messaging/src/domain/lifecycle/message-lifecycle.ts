@@ -1,4 +1,5 @@
 import { isUserIdAddress, type MessageStatus } from '@bm/contracts';
+import { derivedUlid } from '@bm/platform';
 import { buildEvent } from '../emit-event';
 import type { MessageLog, SentRecord } from '../ports/message-log.port';
 
@@ -181,6 +182,24 @@ export function statusEventFields(updated: MessageLog, previous: MessageStatus) 
   };
 }
 
+/**
+ * A message's `message.status_updated` for its new status. A message reaches each status once, so the event's id
+ * derives from the message and the status: emitted again (a receipt redelivered after a crash that followed its
+ * commit, see StatusReportBatches), it is the same event, and each consumer keeps one copy.
+ */
+export function statusEvent(updated: MessageLog, previous: MessageStatus) {
+  return buildEvent<'message.status_updated'>(
+    updated.tenantId,
+    statusEventFields(updated, previous),
+    statusEventId(updated),
+  );
+}
+
+/** The id of a message's status event for the status it is in (statusEvent). */
+export function statusEventId(message: Pick<MessageLog, 'id' | 'status' | 'createdAt'>): string {
+  return derivedUlid(message.createdAt.getTime(), `message.status_updated:${message.id}:${message.status}`);
+}
+
 /** A queued message the upstream accepted as `providerMessageId`, with its `sent` event, as `markSent` takes it. */
 export function sentRecord(
   message: MessageLog,
@@ -189,7 +208,7 @@ export function sentRecord(
   held = false,
 ): SentRecord {
   const view: MessageLog = { ...message, status: 'sent', providerMessageId };
-  const event = buildEvent<'message.status_updated'>(message.tenantId, statusEventFields(view, 'queued'));
+  const event = statusEvent(view, 'queued');
   return {
     id: message.id,
     providerMessageId,

@@ -1,7 +1,6 @@
 import { costOf, type RateCard } from '@bm/platform';
 import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
-import { buildEvent } from '../emit-event';
-import type { ForwardMove, MessageLog, SentRecord } from '../ports/message-log.port';
+import type { ForwardMove, MessageLog, SentRecord, StatusEventToSend } from '../ports/message-log.port';
 import type { ReportMark, StatusReport } from '../ports/status-report.port';
 
 export type { StatusReport };
@@ -11,7 +10,7 @@ import {
   describeFailure,
   recipientOf,
   sentRecord,
-  statusEventFields,
+  statusEvent,
   statusesBefore,
   type StatusChange,
 } from './message-lifecycle';
@@ -92,6 +91,8 @@ export interface StatusReportPlan {
   rounds: ForwardMove[][];
   /** Reports of a message that one of them fails: applied one by one in arrival order. */
   oneByOne: StatusReport[];
+  /** The status events a repeated report's message had already reached: sent again as they were (`repeat`). */
+  again: StatusEventToSend[];
   /** What the reports say beside a status. */
   marks: ReportMark[];
   /** How far each number's reports have come: the send answers (sent_at) of the messages they named. */
@@ -119,7 +120,7 @@ export function planStatusReports(
     found.locked.flatMap((m) => (m.providerMessageId ? [[m.providerMessageId, m]] : [])),
   );
   const byId = new Map(found.locked.map((m) => [m.id, m]));
-  const settled = new Set(found.settled.map((m) => m.providerMessageId));
+  const settled = new Map(found.settled.map((m) => [m.providerMessageId, m]));
   const plan: StatusReportPlan = {
     reconciled: [],
     reconciledBy: [],
@@ -127,6 +128,7 @@ export function planStatusReports(
     pending: [],
     rounds: [],
     oneByOne: [],
+    again: [],
     marks: reportMarks(rateCard, reports, [...found.locked, ...found.settled]),
     reportedThrough: [
       ...reports.flatMap((r) => byWamid.get(r.item.provider_message_id) ?? []),
@@ -139,7 +141,11 @@ export function planStatusReports(
   const ofMessage = new Map<string, StatusReport[]>();
   for (const report of reports) {
     const wamid = report.item.provider_message_id;
-    if (settled.has(wamid)) continue;
+    const done = settled.get(wamid);
+    if (done) {
+      if (report.repeat) plan.again.push(...reachedEvent(done, report.item, report.traceparent));
+      continue;
+    }
     if (!current.has(wamid)) {
       const attempt = attemptOf(report.item.biz_opaque_callback_data);
       const message = attempt && byId.get(attempt.messageLogId);
@@ -186,10 +192,7 @@ export function planStatusReports(
       const change = changes[i]!;
       if (!canMoveTo(status, change.status)) return;
       const next = change.status as ForwardMove['status'];
-      const event = buildEvent<'message.status_updated'>(
-        message.tenantId,
-        statusEventFields({ ...message, status: next }, status),
-      );
+      const event = statusEvent({ ...message, status: next }, status);
       (plan.rounds[round] ??= []).push({
         id: message.id,
         status: next,
@@ -204,6 +207,28 @@ export function planStatusReports(
     });
   }
   return plan;
+}
+
+/**
+ * The status event of a repeated report whose message reached its status (its time column is set), as the move
+ * emitted it: its id derives from the message and the status, and the status it came from is read off the times
+ * (a `read` that followed no `delivered` came from `sent`).
+ */
+function reachedEvent(
+  message: MessageLog,
+  item: StatusReport['item'],
+  traceparent: string | undefined,
+): StatusEventToSend[] {
+  const reached = { sent: message.sentAt, delivered: message.deliveredAt, read: message.readAt };
+  const status = item.status as keyof typeof reached;
+  if (!FORWARD.has(status) || !reached[status]) return [];
+  const previous: MessageStatus =
+    status === 'sent' ? 'queued' : status === 'read' && message.deliveredAt ? 'delivered' : 'sent';
+  // A message failed since (a failure may follow `delivered`) reported no error with this status.
+  const event = statusEvent({ ...message, status, errorCode: null, errorMessage: null }, previous);
+  return [
+    { eventId: event.messageId, event: event.payload, traceparent: message.traceparent ?? traceparent },
+  ];
 }
 
 /**

@@ -137,16 +137,20 @@ export interface SentRecord {
 }
 
 /** A forward move of one message (the status rules allowed it), with the event that reports it. */
-export interface ForwardMove {
+/** A message's status event as the status batch sends it after its commit (StatusReportBatches). */
+export interface StatusEventToSend {
+  eventId: string;
+  event: Record<string, unknown>;
+  /** The trace the status event continues. */
+  traceparent?: string;
+}
+
+export interface ForwardMove extends StatusEventToSend {
   id: number;
   status: Extract<MessageStatus, 'sent' | 'delivered' | 'read'>;
   /** The statuses it may still move from: the UPDATE is conditional, as a single report's is. */
   expected: MessageStatus[];
   at: Date;
-  eventId: string;
-  event: Record<string, unknown>;
-  /** The trace the status event continues. */
-  traceparent?: string;
 }
 
 export interface MessageListFilter {

@@ -8,6 +8,8 @@ import type { Tx } from './unit-of-work.port';
 export interface MessageReader {
   findForTenant(id: number, tenantId: number): Promise<MessageLog | undefined>;
   findById(tx: Tx, id: number, options?: { lock?: boolean }): Promise<MessageLog | undefined>;
+  /** The messages with these ids (those that exist), read without a lock. */
+  findByIds(ids: readonly number[]): Promise<MessageLog[]>;
   findByProviderId(
     tx: Tx,
     providerMessageId: string,

@@ -7,8 +7,11 @@ import type { MessagePricing } from '@bm/platform';
 export interface StatusReportStore {
   /** Keeps receipts whose message has no provider id yet, to be applied once the send records it. */
   keepPendingReports(tx: Tx, items: InboundStatusItem[]): Promise<void>;
-  /** Moves each message forward and writes its status event, one statement for the batch. */
-  moveForward(tx: Tx, moves: ForwardMove[]): Promise<void>;
+  /**
+   * Moves each message forward, one statement for the batch; answers the moves made (a move whose message another
+   * transaction moved meanwhile is not), whose status events the batch sends once it has committed.
+   */
+  moveForward(tx: Tx, moves: ForwardMove[]): Promise<ForwardMove[]>;
   /**
    * What reports say beside a status move, one statement for the batch: a held message is held no longer (any
    * later report), a voice message was played (`playedAt`, the first report's time kept), and the message's
@@ -57,6 +60,12 @@ export interface OrphanedReports {
 export interface StatusReport {
   item: InboundStatusItem;
   traceparent?: string;
+  /**
+   * The broker delivered this receipt before (a consumer died with it unacknowledged, or it is a retry): its batch
+   * may have committed without its status event being sent, so a status it reports that the message has reached is
+   * sent again (the same event, by its id).
+   */
+  repeat?: boolean;
 }
 
 /** A report's mark on a message beside its status (the status store's `markReported`). */

@@ -11,13 +11,14 @@ import {
   retryDelayMs,
   retryRuleOf,
   sentRecord,
+  statusEvent,
 } from '../lifecycle/message-lifecycle';
 import { applyPendingReports } from '../statuses/apply-status-report.use-case';
 import { changeStatus, type ChangeStatusDeps } from '../statuses/change-status';
 import type { MessagingDeps } from '../messaging-deps';
 
 import type { UpstreamFailure } from '../ports/upstream.port';
-import type { MessageLog } from '../ports/message-log.port';
+import type { MessageLog, SentRecord, StatusEventToSend } from '../ports/message-log.port';
 
 /** What a delivery touches: the claims' hand-over, the outcomes, the number, its token and the upstream. */
 export type DeliverDeps = ChangeStatusDeps &
@@ -33,6 +34,7 @@ export type DeliverDeps = ChangeStatusDeps &
     | 'sendQueue'
     | 'handOver'
     | 'rateCard'
+    | 'statusEvents'
   >;
 
 /**
@@ -75,6 +77,46 @@ async function recordFailure(deps: DeliverDeps, message: MessageLog, result: Ups
 }
 
 /**
+ * The sends markSent recorded, whose `sent` events are to go out. After a retry, also those an earlier try recorded
+ * (its commit went through, its answer was lost): their messages are past `queued` with the wamid of the record.
+ */
+async function recordedSends(
+  deps: Pick<DeliverDeps, 'reader'>,
+  sent: readonly SentRecord[],
+  recorded: ReadonlyArray<{ message: MessageLog }>,
+  retried: boolean,
+): Promise<SentRecord[]> {
+  const ids = new Set(recorded.map((r) => r.message.id));
+  if (retried) {
+    for (const m of await deps.reader.findByIds(sent.map((r) => r.id)))
+      if (
+        m.status !== 'queued' &&
+        sent.some((r) => r.id === m.id && r.providerMessageId === m.providerMessageId)
+      )
+        ids.add(m.id);
+  }
+  return sent.filter((r) => ids.has(r.id));
+}
+
+/**
+ * The `sent` events of the messages among `ids` that the upstream took (a `sent_at` and a wamid), as markSent's
+ * callers sent them: for a deliver command the broker delivered again, whose first delivery may have recorded its
+ * sends and died before their events went out. The same events: their ids derive from message and status.
+ */
+export async function sendEventsOfSent(
+  deps: Pick<DeliverDeps, 'reader' | 'statusEvents'>,
+  ids: readonly number[],
+): Promise<void> {
+  const events: StatusEventToSend[] = [];
+  for (const m of await deps.reader.findByIds(ids)) {
+    if (m.sentAt === null || m.providerMessageId === null) continue;
+    const event = statusEvent({ ...m, status: 'sent', errorCode: null, errorMessage: null }, 'queued');
+    events.push({ eventId: event.messageId, event: event.payload, traceparent: m.traceparent ?? undefined });
+  }
+  await deps.statusEvents.send(events);
+}
+
+/**
  * Sends a batch of queued messages: the hand-over claims them all in one statement and hands each to the upstream
  * within its number's throughput (SendHandOver); one statement records every success with its status event, a
  * refusal is retried or fails by its code's rule, and an unknown outcome waits for the upstream's reports. Each
@@ -109,9 +151,13 @@ export async function deliverMessages(
       ? [sentRecord(message, result.providerMessageId, formatTraceparent(traceOf(message.id)), result.held)]
       : [],
   );
-  const recorded = await persistently(deps.logger, 'recording sent messages', () =>
-    deps.sendQueue.markSent(sent),
-  );
+  let tries = 0;
+  const recorded = await persistently(deps.logger, 'recording sent messages', () => {
+    tries += 1;
+    return deps.sendQueue.markSent(sent);
+  });
+  // Sent before the reports that overtook the answer apply, so that `sent` goes out ahead of them.
+  await deps.statusEvents.send(await recordedSends(deps, sent, recorded, tries > 1));
   for (const { message } of recorded.filter((r) => r.hasPendingReports)) {
     await runWithTrace(traceOf(message.id), () =>
       deps.unitOfWork.inTransaction((tx) => applyPendingReports(deps, tx, message)),

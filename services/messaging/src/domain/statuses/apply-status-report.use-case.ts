@@ -1,7 +1,7 @@
 import { parseTraceparent, runInTrace } from '@bm/platform';
 import { changeStatus, type ChangeStatusDeps } from './change-status';
 import type { MessagingDeps } from '../messaging-deps';
-import type { MessageLog } from '../ports/message-log.port';
+import type { MessageLog, StatusEventToSend } from '../ports/message-log.port';
 import type { Tx } from '../ports/unit-of-work.port';
 import {
   changeOf,
@@ -22,13 +22,18 @@ export type ApplyStatusReportsDeps = ChangeStatusDeps &
  * wait for their wamid; sent, delivered and read reports move their messages forward in one statement per round;
  * a message that a report fails goes through the status rules one report at a time, in arrival order. Each status
  * event continues the trace of the send that created the message (the upstream's webhooks carry none).
+ *
+ * Answers the forward moves' status events, and those a repeated report sends again, for the batch to send once it
+ * has committed: until they are sent the batch's receipts stay unacknowledged, so the broker's redelivery of a
+ * receipt is what makes its event durable. The other paths' events (a failure, reports kept for their wamid) are
+ * written to the outbox in the transaction.
  */
 export async function applyStatusReports(
   deps: ApplyStatusReportsDeps,
   tx: Tx,
   reports: readonly StatusReport[],
   found: ReportedMessages,
-): Promise<void> {
+): Promise<StatusEventToSend[]> {
   const plan = planStatusReports(reports, found, deps.rateCard);
   if (deps.logger.isDebugEnabled()) {
     const sends = new Map(found.locked.map((m) => [m.providerMessageId, m]));
@@ -50,7 +55,7 @@ export async function applyStatusReports(
       status: s.status,
       report_status: s.reportStatus,
     });
-  await deps.sendQueue.markSent(plan.reconciled, tx);
+  const reconciled = new Set((await deps.sendQueue.markSent(plan.reconciled, tx)).map((r) => r.message.id));
   for (const r of plan.reconciledBy) {
     // Worth an operator's eye only when the answer is lost for sure; a report merely overtaking it is common.
     const lost = r.startedAt === null || Date.now() - r.startedAt.getTime() > deps.config.UPSTREAM_TIMEOUT_MS;
@@ -61,7 +66,8 @@ export async function applyStatusReports(
     });
   }
   await deps.statusReports.keepPendingReports(tx, plan.pending);
-  for (const moves of plan.rounds) await deps.statusReports.moveForward(tx, moves);
+  const toSend: StatusEventToSend[] = [...plan.again, ...plan.reconciled.filter((r) => reconciled.has(r.id))];
+  for (const moves of plan.rounds) toSend.push(...(await deps.statusReports.moveForward(tx, moves)));
   for (const { item, traceparent } of plan.oneByOne) {
     const message = await deps.reader.findByProviderId(tx, item.provider_message_id, { lock: true });
     const change = changeOf(item);
@@ -69,6 +75,7 @@ export async function applyStatusReports(
       await runInTrace(message.traceparent ?? traceparent, () => changeStatus(deps, tx, message, change));
   }
   await deps.statusReports.markReported(tx, plan.marks, plan.reportedThrough);
+  return toSend;
 }
 
 /** Applies the reports that arrived before this message's provider id was known, in status order. */

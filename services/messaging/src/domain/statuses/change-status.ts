@@ -11,6 +11,7 @@ import type { MessagingDeps } from '../messaging-deps';
 import {
   recipientOf,
   statusEventFields,
+  statusEventId,
   statusesBefore,
   stopsMarketing,
   type StatusChange,
@@ -52,6 +53,7 @@ export async function changeStatus(
     'message.status_updated',
     updated.tenantId,
     statusEventFields(updated, message.status),
+    statusEventId(updated),
   );
   if (change.status === 'failed' && isFrequencyCapped(change.errorCode))
     await scheduleFrequencyCapRetry(deps, tx, updated);

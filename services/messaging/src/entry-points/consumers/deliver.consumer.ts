@@ -1,7 +1,7 @@
 import { DELIVER_COMMAND, deliverCommandSchema, retryPolicyOf } from '@bm/contracts';
 import { currentTraceparent, GroupCommit, runInTrace, validate, type AmqpClient } from '@bm/platform';
 import type { MessagingDeps } from '../../domain/messaging-deps';
-import { deliverMessages } from '../../domain/sending/deliver-message.use-case';
+import { deliverMessages, sendEventsOfSent } from '../../domain/sending/deliver-message.use-case';
 
 /**
  * `messaging.deliver`: the deliver commands of queued messages. Messages to deliver that arrive together (within
@@ -39,6 +39,12 @@ export async function consumeDeliverCommands(amqp: AmqpClient, deps: MessagingDe
           m.traceparent ? runInTrace(m.traceparent, () => deliver(m.id)) : deliver(m.id),
         ),
       );
+      // Handled before: its sends may have been recorded by a worker that died before their events went out.
+      if (message.redelivered || message.attempt > 1)
+        await sendEventsOfSent(
+          deps,
+          command.messages!.map((m) => m.id),
+        );
     },
     { ...retryPolicyOf('messaging.deliver'), prefetch: deps.config.SEND_CONCURRENCY },
   );

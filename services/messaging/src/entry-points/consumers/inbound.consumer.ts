@@ -11,7 +11,13 @@ import { dispatch, type Handlers } from './dispatch';
 export async function consumeInboundItems(amqp: AmqpClient, deps: MessagingDeps): Promise<void> {
   const inbound: Handlers = {
     // Receipts are applied in batches (data-access/status-report-batches.ts), each with the trace that brought it.
-    'inbound.status': (item) => deps.statusIntake.submit({ item, traceparent: currentTraceparent() }),
+    // One the broker delivered before, or a retry, may have been applied without its event sent: `repeat`.
+    'inbound.status': (item, message) =>
+      deps.statusIntake.submit({
+        item,
+        traceparent: currentTraceparent(),
+        repeat: message.redelivered || message.attempt > 1,
+      }),
     'inbound.message': (item) => recordInboundMessage(deps, item),
     'inbound.template_status': (item) => applyTemplateStatus(deps, item),
     'inbound.phone_quality': (item) => applyPhoneQuality(deps, item),
