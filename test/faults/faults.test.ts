@@ -2,7 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { createServer, type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { Client } from 'pg';
-import { amqpClientFor, commonEnvSchema, createLogger, loadConfig, type CommonConfig } from '@bm/platform';
+import {
+  amqpClientFor,
+  commonEnvSchema,
+  createLogger,
+  derivedUlid,
+  loadConfig,
+  type CommonConfig,
+} from '@bm/platform';
 import { testEnv, waitFor } from '@bm/platform/testing';
 import { CONSUMER_QUEUES, DIRECT_STATUS_ROUTING_KEY, WEBHOOK_EVENTS } from '@bm/contracts';
 import { SANDBOX_FAULT_SUFFIXES } from '../support/sandbox-suffixes';
@@ -188,6 +195,32 @@ async function query<R extends object>(sql: string, params: unknown[]): Promise<
   }
 }
 
+/**
+ * The status events messaging committed for a tenant's messages that it sent after their commit rather than
+ * through its outbox: one per status in `statuses` a message reached (its time column set, before `before` when
+ * given), with the id its message and status give (`statusEvent` in messaging). Those that went through the outbox
+ * instead (the broker away) carry the same ids.
+ */
+async function reachedStatusEvents(
+  tenantId: number,
+  statuses: ReadonlyArray<'sent' | 'delivered' | 'read'>,
+  before?: Date,
+): Promise<Array<{ messageLogId: string; messageId: string; at: number }>> {
+  const rows = await query<{ id: string; created_at: Date } & Record<string, Date | null>>(
+    `SELECT id::text AS id, created_at, sent_at, delivered_at, read_at FROM messaging.message_logs
+      WHERE tenant_id = $1`,
+    [tenantId],
+  );
+  return rows.flatMap((r) =>
+    statuses.flatMap((status) => {
+      const at = r[`${status}_at`];
+      if (!(at instanceof Date) || (before !== undefined && at >= before)) return [];
+      const messageId = derivedUlid(r.created_at.getTime(), `message.status_updated:${r.id}:${status}`);
+      return [{ messageLogId: r.id, messageId, at: at.getTime() }];
+    }),
+  );
+}
+
 type Admin = (
   method: string,
   path: string,
@@ -268,6 +301,8 @@ async function outageChecks(
       [tenantId],
     ))
       events.set(e.message_log_id, [...(events.get(e.message_log_id) ?? []), e.message_id]);
+    for (const e of await reachedStatusEvents(tenantId, ['delivered', 'read']))
+      events.set(e.messageLogId, [...(events.get(e.messageLogId) ?? []), e.messageId]);
     const applied = (id: string) => ['delivered', 'read'].includes(statuses.get(id)?.status ?? 'missing');
     // A message failed as "outcome unknown" never learned its wamid: found by the phone the upstream sent to.
     const unmatched = delivered.filter((id) => !statuses.has(id));
@@ -492,8 +527,8 @@ it(
     })();
 
     /** The events this tenant's services committed (to either outbox), with when, up to `before`. */
-    const committedEvents = async (before?: Date) =>
-      (
+    const committedEvents = async (before?: Date) => {
+      const outboxed = (
         await query<{ message_id: string; created_at: Date }>(
           // This tenant's events (the run's other tests share the database, with tenants of their own).
           `SELECT message_id, created_at FROM messaging.outbox
@@ -506,6 +541,13 @@ it(
           [[...WEBHOOK_EVENTS, DIRECT_STATUS_ROUTING_KEY], tenantId, before ?? null],
         )
       ).map((r) => ({ id: `evt_${r.message_id}`, at: r.created_at.getTime() }));
+      // Status events sent after their commit: found by the statuses their messages reached (one copy each).
+      const seen = new Set(outboxed.map((e) => e.id));
+      const sent = (await reachedStatusEvents(tenantId, ['sent', 'delivered', 'read'], before))
+        .map((e) => ({ id: `evt_${e.messageId}`, at: e.at }))
+        .filter((e) => !seen.has(e.id));
+      return [...outboxed, ...sent];
+    };
 
     /**
      * How much of the work accepted before `cutoff` has not settled: single sends not final, recipients whose
