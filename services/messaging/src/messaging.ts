@@ -32,6 +32,7 @@ import { RedisSlotSchedule } from './data-access/redis-slot-schedule';
 import { ClaimedSends } from './data-access/send-hand-over';
 import { SendWorkerLease } from './data-access/send-worker-lease';
 import { StatusEventSender } from './data-access/status-event-sender';
+import { ReportedThroughMarks } from './data-access/reported-through-marks';
 import { StatusReportBatches } from './data-access/status-report-batches';
 import { StatusReportRepository } from './data-access/status-report.repository';
 import { TemplateRepository } from './data-access/template.repository';
@@ -64,6 +65,8 @@ export interface MessagingService extends ServiceRuntime {
 
 // How long a status batch waits for the broker to confirm its events before it stores them in the outbox.
 const STATUS_EVENT_CONFIRM_MS = 2_000;
+// How long how far each number's reports came may wait in memory before it is written (one write per number then).
+const REPORT_MARK_FLUSH_MS = 500;
 
 /** Wires the messaging service: repositories, upstream adapter, HTTP routes, consumers and background tasks. */
 export async function createMessagingService(config: MessagingConfig): Promise<MessagingService> {
@@ -116,6 +119,7 @@ export async function createMessagingService(config: MessagingConfig): Promise<M
       accounts,
       (tx, reports, found) => applyStatusReports(deps, tx, reports, found),
       statusEvents,
+      new ReportedThroughMarks(dataSource, logger, REPORT_MARK_FLUSH_MS),
       logger,
     ),
     sweeps: new MessageSweepRepository(dataSource),

@@ -1,14 +1,14 @@
 import { GroupCommit, withTransaction, type Logger } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ChannelAccountStore } from '../domain/ports/account.port';
-import type { StatusReportIntake } from '../domain/ports/status-report.port';
+import type { AppliedStatusBatch, StatusReportIntake } from '../domain/ports/status-report.port';
+import type { ReportedThroughMarks } from './reported-through-marks';
 import {
   lockSetOf,
   namedMessageOf,
   type ReportedMessages,
   type StatusReport,
 } from '../domain/lifecycle/status-reports';
-import type { StatusEventToSend } from '../domain/ports/message-log.port';
 import type { StatusEvents } from '../domain/ports/status-events.port';
 import type { StatusReportRepository } from './status-report.repository';
 
@@ -24,12 +24,12 @@ interface Submitted extends StatusReport {
   waitForAttempt: boolean;
 }
 
-/** The status rules applied to a locked batch, in its transaction (applyStatusReports): the events to send. */
+/** The status rules applied to a locked batch, in its transaction (applyStatusReports): what follows its commit. */
 export type ApplyLockedReports = (
   tx: EntityManager,
   reports: readonly StatusReport[],
   found: ReportedMessages,
-) => Promise<StatusEventToSend[]>;
+) => Promise<AppliedStatusBatch>;
 
 /**
  * The status-report queue's machinery: reports that arrive together are applied as one batch in one transaction
@@ -42,7 +42,8 @@ export type ApplyLockedReports = (
  * meanwhile, which the send's next batch would then wait for in turn.
  *
  * A batch's status events go to the broker once it has committed, and its reports are answered (so acknowledged)
- * only once they are confirmed, or stored in the outbox when the broker cannot take them (StatusEventSender).
+ * only once they are confirmed, or stored in the outbox when the broker cannot take them (StatusEventSender); how
+ * far each number's reports came is noted then too (ReportedThroughMarks).
  */
 export class StatusReportBatches implements StatusReportIntake {
   private readonly batches: GroupCommit<Submitted, 'applied' | 'busy'>;
@@ -53,6 +54,7 @@ export class StatusReportBatches implements StatusReportIntake {
     private readonly accounts: Pick<ChannelAccountStore, 'findCached'>,
     private readonly apply: ApplyLockedReports,
     private readonly events: StatusEvents,
+    private readonly marks: ReportedThroughMarks,
     logger: Logger,
   ) {
     this.batches = new GroupCommit((batch) => this.applyBatch(batch), { name: 'status receipts', logger });
@@ -67,14 +69,15 @@ export class StatusReportBatches implements StatusReportIntake {
   }
 
   private async applyBatch(batch: Submitted[]): Promise<Array<'applied' | 'busy'>> {
-    const { outcomes, events } = await this.applyInTransaction(batch);
-    await this.events.send(events);
+    const { outcomes, applied } = await this.applyInTransaction(batch);
+    await this.events.send(applied.events);
+    this.marks.note(applied.reportedThrough);
     return outcomes;
   }
 
   private applyInTransaction(
     batch: Submitted[],
-  ): Promise<{ outcomes: Array<'applied' | 'busy'>; events: StatusEventToSend[] }> {
+  ): Promise<{ outcomes: Array<'applied' | 'busy'>; applied: AppliedStatusBatch }> {
     return withTransaction(this.dataSource, async (tx) => {
       const named = (reports: Submitted[]) => [...new Set(reports.flatMap((r) => namedMessageOf(r) ?? []))];
       const { messages, settled, busy } = await this.store.lockForReports(tx, lockSetOf(batch), {
@@ -97,8 +100,8 @@ export class StatusReportBatches implements StatusReportIntake {
         if (account) numberOf.set(accountId, account.phoneNumberId);
       }
       const ready = batch.filter((_r, i) => outcomes[i] === 'applied');
-      const events = await this.apply(tx, ready, { locked: messages, settled, numberOf });
-      return { outcomes, events };
+      const applied = await this.apply(tx, ready, { locked: messages, settled, numberOf });
+      return { outcomes, applied };
     });
   }
 }

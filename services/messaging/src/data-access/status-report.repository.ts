@@ -129,12 +129,7 @@ export class StatusReportRepository implements StatusReportStore {
    * marks would not change (the `delivered` report repeating the `sent` one's pricing, as the upstream's do) is
    * neither locked nor written.
    */
-  async markReported(
-    tx: EntityManager,
-    marks: ReportMark[],
-    reportedThrough: ReadonlyArray<{ channelAccountId: string; sentAt: Date }>,
-  ): Promise<void> {
-    await this.markReportedThrough(tx, reportedThrough);
+  async markReported(tx: EntityManager, marks: ReportMark[]): Promise<void> {
     if (marks.length === 0) return;
     const byId = new Map<number, { played: Date | null; priced: ReportMark['priced'] }>();
     for (const mark of marks) {
@@ -180,29 +175,6 @@ export class StatusReportRepository implements StatusReportStore {
         rows.map(([, r]) => r.priced?.cost ?? null),
         rows.map(([, r]) => r.priced?.currency ?? null),
       ],
-    );
-  }
-
-  /**
-   * Records each number's latest send answer among the messages the reports named (report_marks, per backend); a
-   * mark that would not move forward (the receipts of messages answered earlier) writes nothing.
-   */
-  private async markReportedThrough(
-    tx: EntityManager,
-    marks: ReadonlyArray<{ channelAccountId: string; sentAt: Date }>,
-  ): Promise<void> {
-    const latest = new Map<string, number>();
-    for (const m of marks)
-      latest.set(m.channelAccountId, Math.max(latest.get(m.channelAccountId) ?? 0, m.sentAt.getTime()));
-    if (latest.size === 0) return;
-    const rows = [...latest].sort(([a], [b]) => (a < b ? -1 : 1));
-    await tx.query(
-      `INSERT INTO messaging.report_marks AS r (channel_account_id, shard, reported_through)
-       SELECT a, pg_backend_pid(), t FROM unnest($1::text[], $2::timestamptz[]) AS i(a, t)
-       ON CONFLICT (channel_account_id, shard)
-       DO UPDATE SET reported_through = EXCLUDED.reported_through
-       WHERE r.reported_through < EXCLUDED.reported_through`,
-      [rows.map(([a]) => a), rows.map(([, t]) => new Date(t).toISOString())],
     );
   }
 

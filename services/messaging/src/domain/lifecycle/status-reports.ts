@@ -1,7 +1,7 @@
 import { costOf, type RateCard } from '@bm/platform';
 import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
 import type { ForwardMove, MessageLog, SentRecord, StatusEventToSend } from '../ports/message-log.port';
-import type { ReportMark, StatusReport } from '../ports/status-report.port';
+import type { ReportedThrough, ReportMark, StatusReport } from '../ports/status-report.port';
 
 export type { StatusReport };
 import {
@@ -96,7 +96,7 @@ export interface StatusReportPlan {
   /** What the reports say beside a status. */
   marks: ReportMark[];
   /** How far each number's reports have come: the send answers (sent_at) of the messages they named. */
-  reportedThrough: Array<{ channelAccountId: string; sentAt: Date }>;
+  reportedThrough: ReportedThrough[];
 }
 
 const FORWARD = new Set<MessageStatus>(['sent', 'delivered', 'read']);

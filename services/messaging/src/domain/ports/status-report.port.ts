@@ -1,5 +1,5 @@
 import type { InboundStatusItem } from '@bm/contracts';
-import type { ForwardMove } from './message-log.port';
+import type { ForwardMove, StatusEventToSend } from './message-log.port';
 import type { Tx } from './unit-of-work.port';
 import type { MessagePricing } from '@bm/platform';
 
@@ -15,14 +15,9 @@ export interface StatusReportStore {
   /**
    * What reports say beside a status move, one statement for the batch: a held message is held no longer (any
    * later report), a voice message was played (`playedAt`, the first report's time kept), and the message's
-   * pricing and cost (`priced`, the latest report's); and how far each number's reports have come, the latest send
-   * answer (`sent_at`) among the messages they named (see `refutedAttempts` in the sweeps).
+   * pricing and cost (`priced`, the latest report's).
    */
-  markReported(
-    tx: Tx,
-    marks: ReportMark[],
-    reportedThrough: ReadonlyArray<{ channelAccountId: string; sentAt: Date }>,
-  ): Promise<void>;
+  markReported(tx: Tx, marks: ReportMark[]): Promise<void>;
   /** Takes the reports kept for a provider message id, now that a message has it. */
   takePendingReports<R>(tx: Tx, providerMessageId: string): Promise<Array<{ status: string; report: R }>>;
   /**
@@ -66,6 +61,21 @@ export interface StatusReport {
    * sent again (the same event, by its id).
    */
   repeat?: boolean;
+}
+
+/** How far a number's reports have come: the latest send answer (`sent_at`) among the messages they named. */
+export interface ReportedThrough {
+  channelAccountId: string;
+  sentAt: Date;
+}
+
+/**
+ * What a committed status batch still does: send its status events (before its receipts are acknowledged), and
+ * record how far each number's reports have come (see `refutedAttempts` in the sweeps).
+ */
+export interface AppliedStatusBatch {
+  events: StatusEventToSend[];
+  reportedThrough: ReportedThrough[];
 }
 
 /** A report's mark on a message beside its status (the status store's `markReported`). */

@@ -2,6 +2,7 @@ import { parseTraceparent, runInTrace } from '@bm/platform';
 import { changeStatus, type ChangeStatusDeps } from './change-status';
 import type { MessagingDeps } from '../messaging-deps';
 import type { MessageLog, StatusEventToSend } from '../ports/message-log.port';
+import type { AppliedStatusBatch } from '../ports/status-report.port';
 import type { Tx } from '../ports/unit-of-work.port';
 import {
   changeOf,
@@ -23,9 +24,10 @@ export type ApplyStatusReportsDeps = ChangeStatusDeps &
  * a message that a report fails goes through the status rules one report at a time, in arrival order. Each status
  * event continues the trace of the send that created the message (the upstream's webhooks carry none).
  *
- * Answers the forward moves' status events, and those a repeated report sends again, for the batch to send once it
- * has committed: until they are sent the batch's receipts stay unacknowledged, so the broker's redelivery of a
- * receipt is what makes its event durable. The other paths' events (a failure, reports kept for their wamid) are
+ * Answers what the batch does once it has committed: the status events of the forward moves and reconciled sends,
+ * and those a repeated report sends again (until they are sent the batch's receipts stay unacknowledged, so the
+ * broker's redelivery of a receipt is what makes its event durable); and how far each number's reports have come,
+ * recorded only once the batch committed (a refuted attempt must not be one whose own report rolled back). The other paths' events (a failure, reports kept for their wamid) are
  * written to the outbox in the transaction.
  */
 export async function applyStatusReports(
@@ -33,7 +35,7 @@ export async function applyStatusReports(
   tx: Tx,
   reports: readonly StatusReport[],
   found: ReportedMessages,
-): Promise<StatusEventToSend[]> {
+): Promise<AppliedStatusBatch> {
   const plan = planStatusReports(reports, found, deps.rateCard);
   if (deps.logger.isDebugEnabled()) {
     const sends = new Map(found.locked.map((m) => [m.providerMessageId, m]));
@@ -74,8 +76,8 @@ export async function applyStatusReports(
     if (message && change)
       await runInTrace(message.traceparent ?? traceparent, () => changeStatus(deps, tx, message, change));
   }
-  await deps.statusReports.markReported(tx, plan.marks, plan.reportedThrough);
-  return toSend;
+  await deps.statusReports.markReported(tx, plan.marks);
+  return { events: toSend, reportedThrough: plan.reportedThrough };
 }
 
 /** Applies the reports that arrived before this message's provider id was known, in status order. */
@@ -93,5 +95,5 @@ export async function applyPendingReports(
     if (change) current = (await changeStatus(deps, tx, current, change)) ?? current;
   }
   const items = kept.map(({ report }) => ({ item: { ...report, provider_message_id: wamid } }));
-  await deps.statusReports.markReported(tx, reportMarks(deps.rateCard, items, [current]), []);
+  await deps.statusReports.markReported(tx, reportMarks(deps.rateCard, items, [current]));
 }
