@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Releases one overlay: the migration Job first (applied, awaited, its logs shown if it fails), then
-# webhook-dispatcher (awaited), then the rest of the application, then waits for every Deployment's rollout. Needs kubectl and a context on the target cluster.
+# webhook-dispatcher (awaited), messaging (awaited), then the rest of the application, then waits for every Deployment's rollout. Needs kubectl and a context on the target cluster.
 #   k8s/deploy.sh dev|production
 # MIGRATE_TIMEOUT (seconds, default 900) and ROLLOUT_TIMEOUT (default 10m) bound the waits.
 set -euo pipefail
@@ -49,12 +49,14 @@ while :; do
 done
 
 # Consumers before producers: webhook-dispatcher binds and reads every routing key the other services may start
-# publishing in this release (message.status_updated.direct, say), so its new pods replace the old ones before
-# any producer's new pod publishes such a key. To roll back, go the other way: the producers first.
-first=app.kubernetes.io/name=webhook-dispatcher
-kubectl apply -k "$dir" -l "$first"
-for deployment in $(kubectl -n "$ns" get deployments -l "$first" -o name); do
-  kubectl -n "$ns" rollout status "$deployment" --timeout="${ROLLOUT_TIMEOUT:-10m}"
+# publishing in this release (message.status_updated.direct, say), and messaging every key webhook-ingress may
+# (inbound.statuses, its receipts in batches), so their new pods replace the old ones before any producer's new
+# pod publishes such a key. To roll back, go the other way: the producers first.
+for first in webhook-dispatcher messaging; do
+  kubectl apply -k "$dir" -l "app.kubernetes.io/name=$first"
+  for deployment in $(kubectl -n "$ns" get deployments -l "app.kubernetes.io/name=$first" -o name); do
+    kubectl -n "$ns" rollout status "$deployment" --timeout="${ROLLOUT_TIMEOUT:-10m}"
+  done
 done
 kubectl apply -k "$dir"
 for deployment in $(kubectl -n "$ns" get deployments -l app.kubernetes.io/part-of=business-messaging -o name); do

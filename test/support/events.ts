@@ -57,16 +57,34 @@ export function inboundText(t: TenantFixture, from: string, text: string) {
  * Collects every event published under the given events' routing keys while the test runs, each named by its
  * event (a status event of no campaign recipient comes under DIRECT_STATUS_ROUTING_KEY, and is collected too).
  */
+/**
+ * The items a published message carries: a batch of status items (`inbound.statuses`, ingress's webhooks received
+ * together) as each `inbound.status` it holds, anything else as itself.
+ */
+export function itemsOf<P extends Record<string, unknown>>(
+  routingKey: string,
+  payload: P,
+): Array<{ routingKey: string; payload: P }> {
+  if (routingKey !== DOMAIN_EVENTS.inboundStatuses) return [{ routingKey, payload }];
+  return (payload.statuses as P[]).map((item) => ({
+    routingKey: DOMAIN_EVENTS.inboundStatus,
+    payload: item,
+  }));
+}
+
 export async function collectEvents(
   stack: Stack,
   keys: string[],
 ): Promise<Array<{ routingKey: string; payload: Record<string, unknown> }>> {
   const seen: Array<{ routingKey: string; payload: Record<string, unknown> }> = [];
-  const bindings = keys.includes(DOMAIN_EVENTS.messageStatusUpdated)
-    ? [...keys, DIRECT_STATUS_ROUTING_KEY]
-    : keys;
+  const bindings = [
+    ...keys,
+    ...(keys.includes(DOMAIN_EVENTS.messageStatusUpdated) ? [DIRECT_STATUS_ROUTING_KEY] : []),
+    // Status items arrive one by one, or in a batch of ingress's (seen here as the items it holds).
+    ...(keys.includes(DOMAIN_EVENTS.inboundStatus) ? [DOMAIN_EVENTS.inboundStatuses] : []),
+  ];
   await stack.broker.consume(`e2e.collect.${uniqueSuffix()}`, bindings, async (m) => {
-    seen.push({ routingKey: domainEventOf(m.routingKey), payload: m.payload as Record<string, unknown> });
+    seen.push(...itemsOf(domainEventOf(m.routingKey), m.payload as Record<string, unknown>));
     await Promise.resolve();
   });
   return seen;

@@ -164,6 +164,9 @@ export const DOMAIN_EVENTS = {
   conversationChanged: 'conversation.changed',
   // Items webhook-ingress publishes after verifying and storing an upstream POST, one per status/message/change.
   inboundStatus: 'inbound.status',
+  // The status items of webhooks received together, in one message (InboundStatusesBatch). Rollout: messaging
+  // (which binds it) before webhook-ingress (which publishes it).
+  inboundStatuses: 'inbound.statuses',
   inboundMessage: 'inbound.message',
   inboundTemplateStatus: 'inbound.template_status',
   inboundPhoneQuality: 'inbound.phone_quality',

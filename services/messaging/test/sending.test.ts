@@ -1,4 +1,5 @@
-import { DELIVER_COMMAND } from '@bm/contracts';
+import { DELIVER_COMMAND, DOMAIN_EVENTS } from '@bm/contracts';
+import { ulid } from 'ulidx';
 import { derivedUlid } from '@bm/platform';
 import { waitFor } from '@bm/platform/testing';
 import { connectTenant, freshPhone, useMessaging } from './factories/messaging';
@@ -100,6 +101,33 @@ describe('messaging alone: sending, receipts, the service window, the frequency-
     const [original, again] = m.publishedWith('message.status_updated', 'message_log_id', id);
     expect({ ...again, occurred_at: null }).toEqual({ ...original, occurred_at: null });
     expect(m.upstream.sendsTo(phone)).toHaveLength(1);
+  });
+
+  it('when receipts come together in one message (inbound.statuses), then each is checked and applied on its own', async () => {
+    const first = await sentMessage();
+    const second = await sentMessage();
+    const receipt = (wamid: string, status: string) => ({
+      event_id: ulid(),
+      tenant_id: null,
+      occurred_at: new Date().toISOString(),
+      waba_id: t.wabaId,
+      phone_number_id: t.phoneNumberId,
+      provider_message_id: wamid,
+      status,
+      errors: [],
+      recipient_id: '0',
+      pricing_category: null,
+      conversation_id: null,
+    });
+    await m.command(DOMAIN_EVENTS.inboundStatuses, {
+      event_id: ulid(),
+      occurred_at: new Date().toISOString(),
+      statuses: [receipt(first.wamid, 'delivered'), receipt(second.wamid, 'read')],
+    });
+    await t.messageIn(first.id, ['delivered']);
+    await t.messageIn(second.id, ['read']);
+    await waitFor(() => statusEvents(second.id).includes('read'), { what: 'read event' });
+    expect(statusEvents(first.id)).toEqual(['sent', 'delivered']);
   });
 
   it('when a failed receipt names an upstream code, then the message fails naming it and a later delivered changes nothing', async () => {

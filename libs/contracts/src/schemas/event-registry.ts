@@ -31,11 +31,13 @@ import {
   inboundMessageSchema,
   inboundPhoneQualitySchema,
   inboundStatusSchema,
+  inboundStatusesSchema,
   inboundTemplateStatusSchema,
   type InboundAccountUpdateItem,
   type InboundMessageItem,
   type InboundPhoneQualityItem,
   type InboundStatusItem,
+  type InboundStatusesBatch,
   type InboundTemplateStatusItem,
 } from './inbound-events';
 import {
@@ -65,6 +67,7 @@ export interface DomainEventPayloads {
   'conversation.message': ConversationMessageEvent;
   'conversation.changed': ConversationChangedEvent;
   'inbound.status': InboundStatusItem;
+  'inbound.statuses': InboundStatusesBatch;
   'inbound.message': InboundMessageItem;
   'inbound.template_status': InboundTemplateStatusItem;
   'inbound.phone_quality': InboundPhoneQualityItem;
@@ -93,6 +96,7 @@ export const DOMAIN_EVENT_SCHEMAS: { [K in DomainEventKey]: Joi.ObjectSchema<Dom
   'conversation.message': conversationMessageEventSchema,
   'conversation.changed': conversationChangedEventSchema,
   'inbound.status': inboundStatusSchema,
+  'inbound.statuses': inboundStatusesSchema,
   'inbound.message': inboundMessageSchema,
   'inbound.template_status': inboundTemplateStatusSchema,
   'inbound.phone_quality': inboundPhoneQualitySchema,

@@ -99,6 +99,24 @@ export const inboundStatusSchema = inboundSchema<InboundStatusItem>({
   biz_opaque_callback_data: Joi.string().allow(null),
 });
 
+/**
+ * The status items of the webhooks ingress received together (within its send linger), in one message
+ * (`inbound.statuses`): one publish and one delivery for all of them. Each item is an `inbound.status` with its own
+ * event id, checked with its own schema and applied on its own; the batch's event id only names the message.
+ */
+export interface InboundStatusesBatch {
+  event_id: string;
+  occurred_at: string;
+  statuses: InboundStatusItem[];
+}
+/** Most status items in one batch message. */
+export const MAX_STATUSES_PER_BATCH = 500;
+export const inboundStatusesSchema = Joi.object<InboundStatusesBatch>({
+  event_id: ulidSchema.required(),
+  occurred_at: isoInstantSchema.required(),
+  statuses: Joi.array().items(Joi.object().unknown(true)).min(1).max(MAX_STATUSES_PER_BATCH).required(),
+}).unknown(true);
+
 /** A customer message: deduplicate on message_id. */
 export interface InboundMessageItem extends InboundItemBase {
   message_id: string;

@@ -1,10 +1,18 @@
-import { GroupCommit, sendConfirmed, type EventPublisher, type Logger } from '@bm/platform';
+import { DOMAIN_EVENTS, MAX_STATUSES_PER_BATCH, type InboundStatusesBatch } from '@bm/contracts';
+import {
+  GroupCommit,
+  newUlid,
+  sendConfirmed,
+  type EventPublisher,
+  type Logger,
+  type MessageToSend,
+} from '@bm/platform';
 import { itemMessage, type ItemSender, type OutgoingItem } from '../domain/ingress-ports';
 
 /**
- * Sends items to the broker before the webhook is answered, each a persistent message confirmed by the broker.
- * The items of the webhooks that arrive within `lingerMs` of each other go out together, issued back to back and
- * confirmed together: the broker takes a burst rather than a message at a time, and messaging's status batches
+ * Sends items to the broker before the webhook is answered, as persistent messages confirmed by the broker. The
+ * items of the webhooks that arrive within `lingerMs` of each other go out together, their status items in one
+ * message (brokerMessages), issued back to back and confirmed together: the broker takes a burst rather than a message at a time, and messaging's status batches
  * stay as large as the outbox relay's passes made them. A broker that is away answers false at once; one that does
  * not confirm within `timeoutMs` (blocked, or a connection dying) answers false then, and the caller stores the
  * items in the outbox instead: a confirm arriving later makes an item go out twice, which its consumer ignores.
@@ -35,15 +43,7 @@ export class BrokerItemSender implements ItemSender {
   /** Publishes every item of the groups; one answer for all of them. */
   private async publish(groups: OutgoingItem[][]): Promise<boolean[]> {
     const items = groups.flat();
-    const sent = await sendConfirmed(
-      this.amqp,
-      items.map((o) => ({
-        routingKey: o.item.routingKey,
-        payload: itemMessage(o),
-        messageId: o.item.payload.event_id,
-      })),
-      this.options.timeoutMs,
-    );
+    const sent = await sendConfirmed(this.amqp, brokerMessages(items), this.options.timeoutMs);
     if (!sent.confirmed) {
       this.logger.warn('inbound items not confirmed by the broker, stored in the outbox instead', {
         items: items.length,
@@ -52,4 +52,31 @@ export class BrokerItemSender implements ItemSender {
     }
     return groups.map(() => sent.confirmed);
   }
+}
+
+/**
+ * The broker messages of items sent together: the status items in batches (`inbound.statuses`, one message for up
+ * to MAX_STATUSES_PER_BATCH of them, each keeping its own event id), any other item alone under its own key.
+ */
+export function brokerMessages(items: readonly OutgoingItem[]): MessageToSend[] {
+  const statuses = items.filter((o) => o.item.routingKey === DOMAIN_EVENTS.inboundStatus).map(itemMessage);
+  const others = items.filter((o) => o.item.routingKey !== DOMAIN_EVENTS.inboundStatus);
+  const batches: MessageToSend[] = [];
+  for (let i = 0; i < statuses.length; i += MAX_STATUSES_PER_BATCH) {
+    const eventId = newUlid();
+    const batch: InboundStatusesBatch = {
+      event_id: eventId,
+      occurred_at: new Date().toISOString(),
+      statuses: statuses.slice(i, i + MAX_STATUSES_PER_BATCH) as InboundStatusesBatch['statuses'],
+    };
+    batches.push({ routingKey: DOMAIN_EVENTS.inboundStatuses, payload: batch, messageId: eventId });
+  }
+  return [
+    ...batches,
+    ...others.map((o) => ({
+      routingKey: o.item.routingKey,
+      payload: itemMessage(o),
+      messageId: o.item.payload.event_id,
+    })),
+  ];
 }

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { INTERNAL_HEADERS, type InboundEventDetailDto } from '@bm/contracts';
 import { AmqpClient, createLogger, startHttpServer } from '@bm/platform';
 import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { itemsOf } from '../../../../test/support/events';
 import { checkAnswersAgainstOpenApi } from '../../../../test/support/openapi-check';
 import { useFixture } from '../../../../test/support/use-fixture';
 import { loadIngressConfig } from '../../src/config';
@@ -54,11 +55,13 @@ export async function setupIngress({ workers = true } = {}) {
   });
   await collector.connect();
   await collector.consume(`collect.${uniqueSuffix()}`, ['inbound.#'], async (m) => {
-    published.push({
-      routingKey: m.routingKey,
-      messageId: m.messageId,
-      payload: m.payload as Published['payload'],
-    });
+    // A batch of status items is seen as the items it holds, each under its own event id.
+    for (const item of itemsOf(m.routingKey, m.payload as Published['payload']))
+      published.push({
+        routingKey: item.routingKey,
+        messageId: item.routingKey === m.routingKey ? m.messageId : String(item.payload.event_id),
+        payload: item.payload,
+      });
     await Promise.resolve();
   });
   const db: DataSource = createIngressDataSource(config);
