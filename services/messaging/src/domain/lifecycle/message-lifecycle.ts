@@ -1,7 +1,7 @@
 import { isUserIdAddress, type MessageStatus } from '@bm/contracts';
 import { derivedUlid } from '@bm/platform';
 import { buildEvent } from '../emit-event';
-import type { MessageLog, SentRecord } from '../ports/message-log.port';
+import type { MessageLog, SentRecord, StatusEventToSend } from '../ports/message-log.port';
 
 /*
  * A message's life, as plain rules: its statuses and the order they move in (CONTRACT.md "Message status
@@ -193,6 +193,31 @@ export function statusEvent(updated: MessageLog, previous: MessageStatus) {
     statusEventFields(updated, previous),
     statusEventId(updated),
   );
+}
+
+/**
+ * The status event a message emitted when it reached `status`, rebuilt from its row, to be sent again (after a
+ * crash that may have lost it): undefined unless it reached that status (its time column set; `sent` also needs
+ * its wamid). The same event: its id derives from the message and the status, the status it came from is read off
+ * the times (a `read` that followed no `delivered` came from `sent`), and a failure since (one may follow
+ * `delivered`) is no part of it.
+ */
+export function reachedStatusEvent(
+  message: MessageLog,
+  status: string,
+  traceparent?: string,
+): StatusEventToSend | undefined {
+  const reached = {
+    sent: message.providerMessageId === null ? null : message.sentAt,
+    delivered: message.deliveredAt,
+    read: message.readAt,
+  };
+  if (!(status in reached) || !reached[status as keyof typeof reached]) return undefined;
+  const previous: MessageStatus =
+    status === 'sent' ? 'queued' : status === 'read' && message.deliveredAt ? 'delivered' : 'sent';
+  const view = { ...message, status: status as MessageStatus, errorCode: null, errorMessage: null };
+  const event = statusEvent(view, previous);
+  return { eventId: event.messageId, event: event.payload, traceparent: message.traceparent ?? traceparent };
 }
 
 /** The id of a message's status event for the status it is in (statusEvent). */

@@ -9,6 +9,7 @@ import {
   canMoveTo,
   describeFailure,
   recipientOf,
+  reachedStatusEvent,
   sentRecord,
   statusEvent,
   statusesBefore,
@@ -143,7 +144,8 @@ export function planStatusReports(
     const wamid = report.item.provider_message_id;
     const done = settled.get(wamid);
     if (done) {
-      if (report.repeat) plan.again.push(...reachedEvent(done, report.item, report.traceparent));
+      const again = report.repeat && reachedStatusEvent(done, report.item.status, report.traceparent);
+      if (again) plan.again.push(again);
       continue;
     }
     if (!current.has(wamid)) {
@@ -207,28 +209,6 @@ export function planStatusReports(
     });
   }
   return plan;
-}
-
-/**
- * The status event of a repeated report whose message reached its status (its time column is set), as the move
- * emitted it: its id derives from the message and the status, and the status it came from is read off the times
- * (a `read` that followed no `delivered` came from `sent`).
- */
-function reachedEvent(
-  message: MessageLog,
-  item: StatusReport['item'],
-  traceparent: string | undefined,
-): StatusEventToSend[] {
-  const reached = { sent: message.sentAt, delivered: message.deliveredAt, read: message.readAt };
-  const status = item.status as keyof typeof reached;
-  if (!FORWARD.has(status) || !reached[status]) return [];
-  const previous: MessageStatus =
-    status === 'sent' ? 'queued' : status === 'read' && message.deliveredAt ? 'delivered' : 'sent';
-  // A message failed since (a failure may follow `delivered`) reported no error with this status.
-  const event = statusEvent({ ...message, status, errorCode: null, errorMessage: null }, previous);
-  return [
-    { eventId: event.messageId, event: event.payload, traceparent: message.traceparent ?? traceparent },
-  ];
 }
 
 /**

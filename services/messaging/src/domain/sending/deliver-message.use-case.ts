@@ -10,15 +10,15 @@ import {
   describeFailure,
   retryDelayMs,
   retryRuleOf,
+  reachedStatusEvent,
   sentRecord,
-  statusEvent,
 } from '../lifecycle/message-lifecycle';
 import { applyPendingReports } from '../statuses/apply-status-report.use-case';
 import { changeStatus, type ChangeStatusDeps } from '../statuses/change-status';
 import type { MessagingDeps } from '../messaging-deps';
 
 import type { UpstreamFailure } from '../ports/upstream.port';
-import type { MessageLog, SentRecord, StatusEventToSend } from '../ports/message-log.port';
+import type { MessageLog, SentRecord } from '../ports/message-log.port';
 
 /** What a delivery touches: the claims' hand-over, the outcomes, the number, its token and the upstream. */
 export type DeliverDeps = ChangeStatusDeps &
@@ -107,13 +107,8 @@ export async function sendEventsOfSent(
   deps: Pick<DeliverDeps, 'reader' | 'statusEvents'>,
   ids: readonly number[],
 ): Promise<void> {
-  const events: StatusEventToSend[] = [];
-  for (const m of await deps.reader.findByIds(ids)) {
-    if (m.sentAt === null || m.providerMessageId === null) continue;
-    const event = statusEvent({ ...m, status: 'sent', errorCode: null, errorMessage: null }, 'queued');
-    events.push({ eventId: event.messageId, event: event.payload, traceparent: m.traceparent ?? undefined });
-  }
-  await deps.statusEvents.send(events);
+  const messages = await deps.reader.findByIds(ids);
+  await deps.statusEvents.send(messages.flatMap((m) => reachedStatusEvent(m, 'sent') ?? []));
 }
 
 /**
