@@ -34,7 +34,7 @@ export class ReportedThroughMarks {
     }
   }
 
-  /** Writes the noted marks now (a mark that would not move forward writes nothing); kept for the next try if it fails. */
+  /** Writes the noted marks now (one that would not move forward writes nothing); kept for a next try on failure. */
   async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;

@@ -6,6 +6,7 @@ import {
   type Logger,
   type MessageToSend,
 } from '@bm/platform';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import type { StatusEventToSend } from '../domain/ports/message-log.port';
 import type { StatusEvents } from '../domain/ports/status-events.port';
@@ -15,8 +16,6 @@ import { statusRoutingKey } from './message-log.repository';
 /** Waits between tries while the events can be neither sent nor stored (the broker and the database both away). */
 const FIRST_RETRY_MS = 100;
 const LAST_RETRY_MS = 5_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Sends a committed status batch's events to the broker, confirmed, before its receipts are acknowledged: no

@@ -12,8 +12,8 @@ import { itemMessage, type ItemSender, type OutgoingItem } from '../domain/ingre
 /**
  * Sends items to the broker before the webhook is answered, as persistent messages confirmed by the broker. The
  * items of the webhooks that arrive within `lingerMs` of each other go out together, their status items in one
- * message (brokerMessages), issued back to back and confirmed together: the broker takes a burst rather than a message at a time, and messaging's status batches
- * stay as large as the outbox relay's passes made them. A broker that is away answers false at once; one that does
+ * message (brokerMessages), issued back to back and confirmed together: the broker takes a burst rather than a
+ * message at a time, and messaging's status batches stay as large as the outbox relay's passes made them. A broker that is away answers false at once; one that does
  * not confirm within `timeoutMs` (blocked, or a connection dying) answers false then, and the caller stores the
  * items in the outbox instead: a confirm arriving later makes an item go out twice, which its consumer ignores.
  */

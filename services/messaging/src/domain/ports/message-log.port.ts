@@ -136,8 +136,7 @@ export interface SentRecord {
   held: boolean;
 }
 
-/** A forward move of one message (the status rules allowed it), with the event that reports it. */
-/** A message's status event as the status batch sends it after its commit (StatusReportBatches). */
+/** A message's status event as it is sent after its commit (MessagingDeps.statusEvents). */
 export interface StatusEventToSend {
   eventId: string;
   event: Record<string, unknown>;
@@ -145,6 +144,7 @@ export interface StatusEventToSend {
   traceparent?: string;
 }
 
+/** A forward move of one message (the status rules allowed it), with the event that reports it. */
 export interface ForwardMove extends StatusEventToSend {
   id: number;
   status: Extract<MessageStatus, 'sent' | 'delivered' | 'read'>;

@@ -18,7 +18,7 @@ import { changeStatus, type ChangeStatusDeps } from '../statuses/change-status';
 import type { MessagingDeps } from '../messaging-deps';
 
 import type { UpstreamFailure } from '../ports/upstream.port';
-import type { MessageLog, SentRecord } from '../ports/message-log.port';
+import type { MessageLog } from '../ports/message-log.port';
 
 /** What a delivery touches: the claims' hand-over, the outcomes, the number, its token and the upstream. */
 export type DeliverDeps = ChangeStatusDeps &
@@ -77,31 +77,10 @@ async function recordFailure(deps: DeliverDeps, message: MessageLog, result: Ups
 }
 
 /**
- * The sends markSent recorded, whose `sent` events are to go out. After a retry, also those an earlier try recorded
- * (its commit went through, its answer was lost): their messages are past `queued` with the wamid of the record.
- */
-async function recordedSends(
-  deps: Pick<DeliverDeps, 'reader'>,
-  sent: readonly SentRecord[],
-  recorded: ReadonlyArray<{ message: MessageLog }>,
-  retried: boolean,
-): Promise<SentRecord[]> {
-  const ids = new Set(recorded.map((r) => r.message.id));
-  if (retried) {
-    for (const m of await deps.reader.findByIds(sent.map((r) => r.id)))
-      if (
-        m.status !== 'queued' &&
-        sent.some((r) => r.id === m.id && r.providerMessageId === m.providerMessageId)
-      )
-        ids.add(m.id);
-  }
-  return sent.filter((r) => ids.has(r.id));
-}
-
-/**
  * The `sent` events of the messages among `ids` that the upstream took (a `sent_at` and a wamid), as markSent's
- * callers sent them: for a deliver command the broker delivered again, whose first delivery may have recorded its
- * sends and died before their events went out. The same events: their ids derive from message and status.
+ * callers sent them, when the sends may have been recorded without their events going out: a deliver command the
+ * broker delivered again (its first delivery died), or a markSent tried again (an earlier try's commit may have gone
+ * through, its answer lost). The same events: their ids derive from message and status.
  */
 export async function sendEventsOfSent(
   deps: Pick<DeliverDeps, 'reader' | 'statusEvents'>,
@@ -152,7 +131,15 @@ export async function deliverMessages(
     return deps.sendQueue.markSent(sent);
   });
   // Sent before the reports that overtook the answer apply, so that `sent` goes out ahead of them.
-  await deps.statusEvents.send(await recordedSends(deps, sent, recorded, tries > 1));
+  if (tries > 1)
+    await sendEventsOfSent(
+      deps,
+      sent.map((s) => s.id),
+    );
+  else {
+    const recordedIds = new Set(recorded.map((r) => r.message.id));
+    await deps.statusEvents.send(sent.filter((s) => recordedIds.has(s.id)));
+  }
   for (const { message } of recorded.filter((r) => r.hasPendingReports)) {
     await runWithTrace(traceOf(message.id), () =>
       deps.unitOfWork.inTransaction((tx) => applyPendingReports(deps, tx, message)),

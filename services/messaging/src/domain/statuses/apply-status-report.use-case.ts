@@ -27,8 +27,8 @@ export type ApplyStatusReportsDeps = ChangeStatusDeps &
  * Answers what the batch does once it has committed: the status events of the forward moves and reconciled sends,
  * and those a repeated report sends again (until they are sent the batch's receipts stay unacknowledged, so the
  * broker's redelivery of a receipt is what makes its event durable); and how far each number's reports have come,
- * recorded only once the batch committed (a refuted attempt must not be one whose own report rolled back). The other paths' events (a failure, reports kept for their wamid) are
- * written to the outbox in the transaction.
+ * recorded only once the batch committed (a refuted attempt must not be one whose own report rolled back). The
+ * other paths' events (a failure, reports kept for their wamid) are written to the outbox in the transaction.
  */
 export async function applyStatusReports(
   deps: ApplyStatusReportsDeps,
