@@ -26,6 +26,7 @@ export * from './group-commit';
 export * from './service-runtime';
 export * from './scheduling';
 export * from './db/data-source';
+export { prepared } from './db/prepared';
 export * from './db/migrate-main';
 export * from './db/pg-listener';
 export * from './db/sql-migration';

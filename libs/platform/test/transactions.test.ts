@@ -1,5 +1,12 @@
 import type { DataSource } from 'typeorm';
-import { commonEnvSchema, createDataSource, loadConfig, type CommonConfig } from '@bm/platform';
+import {
+  commonEnvSchema,
+  createDataSource,
+  isTransientFailure,
+  loadConfig,
+  prepared,
+  type CommonConfig,
+} from '@bm/platform';
 import { testEnv, uniqueSuffix } from '@bm/platform/testing';
 
 /*
@@ -90,3 +97,98 @@ describe('transactions', () => {
     expect(row.transaction_isolation).toBe('repeatable read');
   });
 });
+
+/*
+ * A statement marked `prepared` is parsed and planned once per connection (a named statement), and stays right when
+ * a migration changes what it reads while a connection holds it.
+ */
+describe('prepared statements', () => {
+  const preparedNames = (tx: { query: DataSource['query'] }) =>
+    tx
+      .query(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'bm\\_%'`)
+      .then((rows: Array<{ name: string }>) => rows.map((r) => r.name));
+
+  it('when a marked statement runs, then the connection keeps it prepared, in a transaction or outside one', async () => {
+    const one = new DataSourceOfOne();
+    await one.open();
+    try {
+      const text = prepared(`SELECT id, label FROM ${table} WHERE id = ANY($1::int[]) ORDER BY id`);
+      await one.ds.query(`INSERT INTO ${table} VALUES (10, 'p'), (11, 'q')`);
+      expect(await one.ds.query(text, [[10]])).toEqual([{ id: 10, label: 'p' }]);
+      // First in a transaction, where its BEGIN goes with it, and again after it.
+      const [inTx, names] = await one.ds.transaction(async (tx) => [
+        await tx.query(text, [[10, 11]]),
+        await preparedNames(tx),
+      ]);
+      expect(inTx).toEqual([
+        { id: 10, label: 'p' },
+        { id: 11, label: 'q' },
+      ]);
+      expect(names).toHaveLength(1);
+      await expect(one.ds.transaction((tx) => tx.query(text, [[11]]))).resolves.toEqual([
+        { id: 11, label: 'q' },
+      ]);
+      expect(await preparedNames(one.ds)).toEqual(names);
+      // pg-pool's own query (with a callback), as a hot path that skips TypeORM's query runner calls it.
+      const pool = (one.ds.driver as unknown as { master: { query: DataSource['query'] } }).master;
+      expect((await pool.query(text, [[10]])).rows).toEqual([{ id: 10, label: 'p' }]);
+      expect(await preparedNames(one.ds)).toEqual(names);
+    } finally {
+      await one.close();
+    }
+  });
+
+  it('when a connection has run a statement a hundred times, then it prepares it again, once', async () => {
+    const one = new DataSourceOfOne();
+    await one.open();
+    try {
+      const text = prepared(`SELECT $1::int + 1 AS n`);
+      for (let i = 1; i <= 150; i += 1) expect(await one.ds.query(text, [i])).toEqual([{ n: i + 1 }]);
+      const names = await preparedNames(one.ds);
+      expect(names).toHaveLength(2);
+      expect(names).toContain(`${names.sort()[0]}_1`);
+    } finally {
+      await one.close();
+    }
+  });
+
+  it('when a migration adds a column a prepared SELECT * reads, then one call fails as transient and the next sees the column', async () => {
+    const one = new DataSourceOfOne();
+    await one.open();
+    const altered = `${table}_alter`;
+    try {
+      await one.ds.query(`CREATE TABLE ${altered} (id int PRIMARY KEY)`);
+      await one.ds.query(`INSERT INTO ${altered} VALUES (1)`);
+      const text = prepared(`SELECT * FROM ${altered} WHERE id = ANY($1::int[])`);
+      expect(await one.ds.query(text, [[1]])).toEqual([{ id: 1 }]);
+      await one.ds.query(`ALTER TABLE ${altered} ADD COLUMN extra text NOT NULL DEFAULT 'x'`);
+      const failure = await one.ds.query(text, [[1]]).catch((err: unknown) => err);
+      expect((failure as { driverError?: { code?: string } }).driverError?.code).toBe('0A000');
+      expect(isTransientFailure(failure)).toBe(true);
+      expect(await one.ds.query(text, [[1]])).toEqual([{ id: 1, extra: 'x' }]);
+      expect(await one.ds.transaction((tx) => tx.query(text, [[1]]))).toEqual([{ id: 1, extra: 'x' }]);
+    } finally {
+      await one.ds.query(`DROP TABLE IF EXISTS ${altered}`);
+      await one.close();
+    }
+  });
+});
+
+/** A data source of one connection, so that every call meets the statements the previous ones prepared. */
+class DataSourceOfOne {
+  readonly ds = createDataSource({
+    url: config.DATABASE_URL,
+    schema: 'public',
+    entities: [],
+    migrations: [],
+    poolSize: 1,
+  });
+
+  open(): Promise<DataSource> {
+    return this.ds.initialize();
+  }
+
+  close(): Promise<void> {
+    return this.ds.destroy();
+  }
+}

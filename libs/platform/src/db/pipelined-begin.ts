@@ -1,4 +1,5 @@
 import { Client, Query, type ClientConfig } from 'pg';
+import { PREPARE_AGAIN_AT, PREPARE_AGAIN_ON, preparedName } from './prepared';
 
 /** What TypeORM sends to open a transaction. */
 const START = 'START TRANSACTION';
@@ -26,8 +27,8 @@ type Callback = (err: Error | undefined, result: unknown) => void;
 class BeginThenQuery extends Query {
   private beginAnswered = false;
 
-  constructor(text: string, values: unknown[], callback: Callback) {
-    super({ text, values }, callback as never);
+  constructor(text: string, values: unknown[], name: string | undefined, callback: Callback) {
+    super({ text, values, name }, callback as never);
   }
 
   prepare(connection: WireConnection): void {
@@ -56,6 +57,8 @@ const NOTHING_SENT = { command: null, rowCount: null, rows: [], fields: [] };
  * in one round trip. PostgreSQL takes a transaction's snapshot at its first statement anyway, so nothing
  * changes but the wait. A transaction that ends before any statement sends nothing at all. A first statement
  * without parameters (simple protocol, possibly several statements) gets its BEGIN sent alone first, as before.
+ * A text marked by `prepared` (prepared.ts) runs as a named statement, which the connection parses and plans
+ * once (the server keeps the plan) instead of on every call.
  */
 export class PipelinedBeginClient extends Client {
   /**
@@ -64,8 +67,10 @@ export class PipelinedBeginClient extends Client {
    */
   private beginHeldFor?: unknown;
   private beginHeld = false;
-  /** A BEGIN sent alone (see `route`), until it is answered. */
+  /** A BEGIN sent alone (see `send`), until it is answered. */
   private beginSent?: Promise<unknown>;
+  /** Each prepared text's runs on this connection, and how often it was prepared again (see `named`). */
+  private readonly preparations = new Map<string, { runs: number; again: number }>();
 
   constructor(config?: string | ClientConfig) {
     super(config);
@@ -75,6 +80,52 @@ export class PipelinedBeginClient extends Client {
 
   private route(query: (...args: unknown[]) => unknown, args: unknown[]): unknown {
     const [text, values, callback] = args;
+    const base = typeof text === 'string' && Array.isArray(values) ? preparedName(text) : undefined;
+    if (base === undefined) return this.send(query, args, undefined);
+    const name = this.named(base);
+    if (typeof callback === 'function') {
+      // pg-pool's own `query` passes a callback.
+      const answer: Callback = (err, result) => {
+        if (err) this.prepareAgainOnStale(base, err);
+        (callback as Callback)(err, result);
+      };
+      return this.send(query, [text, values, answer], name);
+    }
+    return (this.send(query, [text, values], name) as Promise<unknown>).catch((err: unknown) => {
+      this.prepareAgainOnStale(base, err);
+      throw err;
+    });
+  }
+
+  /**
+   * The statement name this connection uses for a prepared text this time: the text's own name, with a suffix once
+   * it was prepared again (PREPARE_AGAIN_AT, or a stale statement; the earlier name stays taken on the server).
+   */
+  private named(base: string): string {
+    let state = this.preparations.get(base);
+    if (state === undefined) {
+      state = { runs: 0, again: 0 };
+      this.preparations.set(base, state);
+    }
+    state.runs += 1;
+    if (PREPARE_AGAIN_AT.includes(state.runs)) state.again += 1;
+    return state.again === 0 ? base : `${base}_${state.again}`;
+  }
+
+  /** After an error that says the prepared statement is stale or gone, the next call prepares it afresh. */
+  private prepareAgainOnStale(base: string, err: unknown): void {
+    const code = (err as { code?: unknown } | null)?.code;
+    if (typeof code !== 'string' || !PREPARE_AGAIN_ON.has(code)) return;
+    const state = this.preparations.get(base);
+    if (state) state.again += 1;
+    // The call's own transaction is lost; its caller tries it again, and the retry prepares the text anew.
+    (err as { transient?: boolean }).transient = true;
+  }
+
+  private send(query: (...args: unknown[]) => unknown, args: unknown[], name: string | undefined): unknown {
+    const [text, values, callback] = args;
+    if (name !== undefined)
+      args = callback === undefined ? [{ text, values, name }] : [{ text, values, name }, callback];
     // Calls made while a BEGIN sent alone is answered go after it, in order.
     if (this.beginSent) return this.after(this.beginSent, query, args);
     if (typeof text === 'string' && text === START && values === undefined && callback === undefined) {
@@ -90,7 +141,7 @@ export class PipelinedBeginClient extends Client {
     }
     if (typeof text === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {
       return new Promise((resolve, reject) => {
-        query(new BeginThenQuery(text, values, (err, result) => (err ? reject(err) : resolve(result))));
+        query(new BeginThenQuery(text, values, name, (err, result) => (err ? reject(err) : resolve(result))));
       });
     }
     // Anything else (a statement without parameters may hold several, which one extended-protocol exchange

@@ -1,4 +1,4 @@
-import { currentTraceparent, outboxInsertSql, queryRows } from '@bm/platform';
+import { currentTraceparent, outboxInsertSql, prepared, queryRows } from '@bm/platform';
 import { DEFAULT_CAPACITY_WINDOW_MS, openConversationSql } from './conversation-ledger.repository';
 import { DOMAIN_EVENTS, routingKeyOf, type MessageLogType, type MessageStatus } from '@bm/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -129,7 +129,7 @@ const MESSAGE_LOG_COLUMNS = `id, tenant_id, channel_account_id, to_phone, to_use
 // lengths visible, a batch of a few rows costs far less than the generic plan's 10, so PostgreSQL planned each run.
 // The ids come from reserveIds, so the delivery command ($21, $22: deliverCommand's, built before the statement)
 // can name them; it is written only when some row to deliver passed the window check.
-const INSERT_MESSAGE_LOGS_SQL = `WITH i AS (
+const INSERT_MESSAGE_LOGS_SQL = prepared(`WITH i AS (
      SELECT t.*
        FROM unnest((SELECT $1::int[]), $2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::text[], $8::text[],
                    $9::timestamptz[], $10::boolean[], $11::int[], $12::bigint[], $13::text[], $14::text[],
@@ -162,7 +162,7 @@ const INSERT_MESSAGE_LOGS_SQL = `WITH i AS (
      `SELECT $21::text, '${DELIVER_COMMAND}', $22::jsonb, '{}'::jsonb
        WHERE $22::jsonb IS NOT NULL AND EXISTS (SELECT 1 FROM ok WHERE ok.deliver)`,
    )})
-   SELECT i.ord, ${MESSAGE_LOG_COLUMNS.replace(/(\w+)/g, 'm.$1')} FROM i LEFT JOIN m ON m.id = i.new_id ORDER BY i.ord`;
+   SELECT i.ord, ${MESSAGE_LOG_COLUMNS.replace(/(\w+)/g, 'm.$1')} FROM i LEFT JOIN m ON m.id = i.new_id ORDER BY i.ord`);
 
 type Db = DataSource | EntityManager;
 
@@ -189,12 +189,44 @@ function filterSql(tenantId: number, filter: MessageListFilter): { clause: strin
   return { clause: where.join(' AND '), params };
 }
 
+const RESERVE_IDS_SQL = prepared(
+  `SELECT nextval('messaging.message_logs_id_seq') AS id FROM generate_series(1, $1::int)`,
+);
+
+const CLAIM_ATTEMPTS_SQL = prepared(`UPDATE messaging.message_logs
+          SET send_attempts = send_attempts + 1, attempt_started_at = now(), awaiting_slot = false, updated_at = now(),
+              claimed_by = $2
+        WHERE id = ANY($1::bigint[]) AND status = 'queued' AND attempt_started_at IS NULL
+          AND (next_attempt_at IS NULL OR next_attempt_at <= now())
+        RETURNING *`);
+
+/** markSent's statement: the send's answer recorded, its conversation opened (capacityWindowMs) and its events. */
+const markSentSql = (capacityWindowMs: number): string =>
+  prepared(`WITH i AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::boolean[]) AS t(id, provider_message_id, held)),
+       l AS (SELECT id FROM messaging.message_logs WHERE id = ANY($1::bigint[]) AND status = 'queued'
+              ORDER BY id FOR UPDATE),
+       u AS (
+         UPDATE messaging.message_logs m
+            SET ${statusColumns("'sent'", 'now()', 'i.held')}, provider_message_id = i.provider_message_id,
+                error_code = NULL
+           FROM i JOIN l ON l.id = i.id WHERE m.id = i.id AND m.id = ANY($1::bigint[]) AND m.status = 'queued'
+         RETURNING m.*, ${conversationMessageReturning('m')}),
+       ce AS (${conversationMessageEventsSql('u')}),
+       c AS (${openConversationSql("(SELECT u.*, u.campaign_id AS reference FROM u WHERE u.message_type = 'template')", capacityWindowMs)})
+       SELECT u.*, EXISTS (SELECT 1 FROM messaging.pending_status_reports p
+                            WHERE p.provider_message_id = u.provider_message_id) AS has_pending
+         FROM u`);
+
 /** message_logs: one class behind the three roles (writes, reads, the send queue), which use cases see apart. */
 export class MessageLogRepository implements MessageLogStore, MessageReader, SendQueue {
+  private readonly markSentSql: string;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly capacityWindowMs = DEFAULT_CAPACITY_WINDOW_MS,
-  ) {}
+  ) {
+    this.markSentSql = markSentSql(capacityWindowMs);
+  }
 
   /** Inserts one message log; see insertMany. */
   async insert(db: Db, m: NewMessageLog, options: InsertOptions): Promise<MessageLog | undefined>;
@@ -221,46 +253,36 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
     const command = toDeliver.length > 0 ? deliverCommand(toDeliver) : undefined;
     const column = <T>(pick: (m: NewMessageLog, item: InsertOptions) => T): T[] =>
       items.map((it) => pick(it.message, it));
-    const rows = await preparedRows<Row & { ord: string }>(
-      db,
-      'messaging.message_logs insert',
-      INSERT_MESSAGE_LOGS_SQL,
-      [
-        column((m) => m.tenantId),
-        column((m) => m.channelAccountId),
-        column((m) => m.toPhone),
-        column((m) => m.messageType),
-        column((m) => JSON.stringify(m.content)),
-        column((m) => m.templateCategory),
-        column((m) => m.conversationCategory),
-        column((m) => m.status),
-        column((m) => m.scheduledAt),
-        column((m) => m.autoRetryOnFrequencyCap),
-        column((m) => m.retryCount ?? 0),
-        column((m) => m.retryOfMessageLogId ?? null),
-        column((m) => m.campaignId ?? null),
-        column((m) => m.campaignRecipientId ?? null),
-        column((_m, o) => o.deliver ?? false),
-        column((_m, o) => o.requireServiceWindow ?? false),
-        column((_m, o) => o.traceparent ?? null),
-        column((m) => m.campaignRecipientAttempt ?? null),
-        column((m) => m.toUserId ?? null),
-        ids,
-        command?.messageId ?? null,
-        command ? JSON.stringify(command.payload) : null,
-      ],
-    );
+    const rows = await preparedRows<Row & { ord: string }>(db, INSERT_MESSAGE_LOGS_SQL, [
+      column((m) => m.tenantId),
+      column((m) => m.channelAccountId),
+      column((m) => m.toPhone),
+      column((m) => m.messageType),
+      column((m) => JSON.stringify(m.content)),
+      column((m) => m.templateCategory),
+      column((m) => m.conversationCategory),
+      column((m) => m.status),
+      column((m) => m.scheduledAt),
+      column((m) => m.autoRetryOnFrequencyCap),
+      column((m) => m.retryCount ?? 0),
+      column((m) => m.retryOfMessageLogId ?? null),
+      column((m) => m.campaignId ?? null),
+      column((m) => m.campaignRecipientId ?? null),
+      column((_m, o) => o.deliver ?? false),
+      column((_m, o) => o.requireServiceWindow ?? false),
+      column((_m, o) => o.traceparent ?? null),
+      column((m) => m.campaignRecipientAttempt ?? null),
+      column((m) => m.toUserId ?? null),
+      ids,
+      command?.messageId ?? null,
+      command ? JSON.stringify(command.payload) : null,
+    ]);
     return rows.map((r) => (r.id === null ? undefined : toMessageLog(r)));
   }
 
   /** The next `count` message log ids, in order: the insert's rows take them, and its delivery command names them. */
   private async reserveIds(db: Db, count: number): Promise<number[]> {
-    const rows = await preparedRows<{ id: string }>(
-      db,
-      'messaging.message_logs reserve ids',
-      `SELECT nextval('messaging.message_logs_id_seq') AS id FROM generate_series(1, $1::int)`,
-      [count],
-    );
+    const rows = await preparedRows<{ id: string }>(db, RESERVE_IDS_SQL, [count]);
     return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
   }
 
@@ -380,16 +402,7 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
    * queued, already being sent or waiting for a retry are left out.
    */
   async claimAttempts(ids: number[], claimant: string): Promise<MessageLog[]> {
-    const rows = await queryRows<Row>(
-      this.dataSource,
-      `UPDATE messaging.message_logs
-          SET send_attempts = send_attempts + 1, attempt_started_at = now(), awaiting_slot = false, updated_at = now(),
-              claimed_by = $2
-        WHERE id = ANY($1::bigint[]) AND status = 'queued' AND attempt_started_at IS NULL
-          AND (next_attempt_at IS NULL OR next_attempt_at <= now())
-        RETURNING *`,
-      [ids, claimant],
-    );
+    const rows = await queryRows<Row>(this.dataSource, CLAIM_ATTEMPTS_SQL, [ids, claimant]);
     return rows.map(toMessageLog);
   }
 
@@ -518,24 +531,11 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
     db: Db = this.dataSource,
   ): Promise<Array<{ message: MessageLog; hasPendingReports: boolean }>> {
     if (sent.length === 0) return [];
-    const rows = await queryRows<Row & { has_pending: boolean }>(
-      db,
-      `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::boolean[]) AS t(id, provider_message_id, held)),
-       l AS (SELECT id FROM messaging.message_logs WHERE id = ANY($1::bigint[]) AND status = 'queued'
-              ORDER BY id FOR UPDATE),
-       u AS (
-         UPDATE messaging.message_logs m
-            SET ${statusColumns("'sent'", 'now()', 'i.held')}, provider_message_id = i.provider_message_id,
-                error_code = NULL
-           FROM i JOIN l ON l.id = i.id WHERE m.id = i.id AND m.status = 'queued'
-         RETURNING m.*, ${conversationMessageReturning('m')}),
-       ce AS (${conversationMessageEventsSql('u')}),
-       c AS (${openConversationSql("(SELECT u.*, u.campaign_id AS reference FROM u WHERE u.message_type = 'template')", this.capacityWindowMs)})
-       SELECT u.*, EXISTS (SELECT 1 FROM messaging.pending_status_reports p
-                            WHERE p.provider_message_id = u.provider_message_id) AS has_pending
-         FROM u`,
-      [sent.map((s) => s.id), sent.map((s) => s.providerMessageId), sent.map((s) => s.held)],
-    );
+    const rows = await queryRows<Row & { has_pending: boolean }>(db, this.markSentSql, [
+      sent.map((s) => s.id),
+      sent.map((s) => s.providerMessageId),
+      sent.map((s) => s.held),
+    ]);
     return rows.map((r) => ({ message: toMessageLog(r), hasPendingReports: r.has_pending }));
   }
 

@@ -1,5 +1,5 @@
 import type { InboundStatusItem, MessageStatus } from '@bm/contracts';
-import { queryRows } from '@bm/platform';
+import { prepared, queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ForwardMove, MessageLog } from '../domain/ports/message-log.port';
 import type {
@@ -13,6 +13,86 @@ import { conversationMessageEventsSql, conversationMessageReturning } from './co
 import { statusColumns } from './status-columns';
 
 type Row = Parameters<typeof toMessageLog>[0];
+
+// An arm for an empty array is left out, not written as `id = ANY('{}')`: the planner takes that constant-false
+// clause as implying any partial index's predicate and answers it with a whole scan of one (every queued message's
+// row visited and rechecked, for a batch of a few receipts). A statement must use every parameter it is given, so
+// the wait ids are the last one, given only with their arm. One prepared text per combination of arms.
+const lockForReportsSql = (wait: boolean, skipLocked: boolean): string => {
+  const waitArm = wait ? 'OR id = ANY($4::bigint[])' : '';
+  // The read of what is neither locked nor skipped. With the attempts' ids too it is a lookup by id of both kinds,
+  // not `provider_message_id = ANY(..) OR id = ANY(..)`, which the planner answered with a scan of the table.
+  const unlocked = skipLocked
+    ? `m.id = ANY(ARRAY(SELECT id FROM messaging.message_logs WHERE provider_message_id = ANY($1::text[])
+                        UNION ALL SELECT unnest($3::bigint[])))`
+    : 'm.provider_message_id = ANY($1::text[])';
+  return prepared(
+    `WITH w AS (
+         SELECT * FROM messaging.message_logs
+          WHERE (provider_message_id = ANY($1::text[])
+                 AND status = ANY(string_to_array(($2::text[])[array_position($1::text[], provider_message_id)], ',')))
+             ${waitArm}
+          ORDER BY id FOR UPDATE),
+       s AS (
+         SELECT * FROM messaging.message_logs
+          WHERE id = ANY($3::bigint[]) AND id NOT IN (SELECT id FROM w)
+            AND (provider_message_id IS NULL OR provider_message_id <> ALL($1::text[]))
+          ORDER BY id FOR UPDATE SKIP LOCKED)
+       SELECT w.*, 'locked' AS kind FROM w
+       UNION ALL SELECT s.*, 'locked' FROM s
+       UNION ALL
+       SELECT m.*, CASE WHEN m.provider_message_id = ANY($1::text[]) THEN 'settled' ELSE 'busy' END
+         FROM messaging.message_logs m
+        WHERE ${unlocked}
+          AND m.id NOT IN (SELECT id FROM w) AND m.id NOT IN (SELECT id FROM s)`,
+  );
+};
+const LOCK_FOR_REPORTS: Record<string, string> = Object.fromEntries(
+  [false, true].flatMap((wait) =>
+    [false, true].map((skipLocked) => [`${wait}:${skipLocked}`, lockForReportsSql(wait, skipLocked)]),
+  ),
+);
+
+// Each statement also names its rows by `id = ANY($1)`: whatever join the planner picks for the unnested arrays,
+// the rows are found through the primary key, never by a scan of the table.
+const MOVE_FORWARD = prepared(
+  `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[])
+                  AS t(id, status, expected, at)),
+     u AS (
+       UPDATE messaging.message_logs m
+          SET ${statusColumns('i.status', 'i.at')}
+         FROM i WHERE m.id = i.id AND m.id = ANY($1::bigint[]) AND m.status = ANY(string_to_array(i.expected, ','))
+       RETURNING m.id, ${conversationMessageReturning('m')}),
+     ce AS (${conversationMessageEventsSql('u')})
+     SELECT id FROM u`,
+);
+
+const MARK_REPORTED = prepared(
+  `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::jsonb[], $4::numeric[], $5::text[])
+                    AS t(id, played_at, pricing, cost, currency)),
+            l AS (SELECT m.id, m.tenant_id, m.cost_amount, m.cost_currency, m.pricing->>'category' AS category
+                    FROM messaging.message_logs m JOIN i ON i.id = m.id
+                   WHERE m.id = ANY($1::bigint[]) AND (m.held OR (m.played_at IS NULL AND i.played_at IS NOT NULL)
+                      OR (i.pricing IS NOT NULL AND (m.pricing IS DISTINCT FROM i.pricing
+                          OR m.cost_amount IS DISTINCT FROM i.cost OR m.cost_currency IS DISTINCT FROM i.currency)))
+                   ORDER BY m.id FOR UPDATE OF m),
+            u AS (
+              UPDATE messaging.message_logs m
+                 SET held = false, played_at = coalesce(m.played_at, i.played_at),
+                     pricing = coalesce(i.pricing, m.pricing),
+                     cost_amount = CASE WHEN i.pricing IS NULL THEN m.cost_amount ELSE i.cost END,
+                     cost_currency = CASE WHEN i.pricing IS NULL THEN m.cost_currency ELSE i.currency END,
+                     updated_at = now()
+                FROM i JOIN l ON l.id = i.id WHERE m.id = i.id AND m.id = ANY($1::bigint[])
+              RETURNING m.id, m.tenant_id, m.cost_amount, m.cost_currency, m.pricing->>'category' AS category),
+            d AS (SELECT tenant_id, category, cost_currency AS currency, cost_amount AS amount FROM u
+                  UNION ALL
+                  SELECT tenant_id, category, cost_currency, -cost_amount FROM l WHERE category IS NOT NULL)
+       INSERT INTO messaging.message_cost_daily AS s (tenant_id, day, category, currency, shard, amount)
+       SELECT tenant_id, date_trunc('day', now() AT TIME ZONE 'UTC'), category, currency, pg_backend_pid(), sum(amount)
+         FROM d WHERE category IS NOT NULL GROUP BY 1, 3, 4 HAVING sum(amount) <> 0 ORDER BY 1, 3, 4
+       ON CONFLICT (tenant_id, day, category, currency, shard) DO UPDATE SET amount = s.amount + EXCLUDED.amount`,
+);
 
 /** Status reports: the batch's locks and forward moves, and the reports kept until their message's wamid. */
 export class StatusReportRepository implements StatusReportStore {
@@ -38,39 +118,13 @@ export class StatusReportRepository implements StatusReportStore {
   ): Promise<{ messages: MessageLog[]; settled: MessageLog[]; busy: MessageLog[] }> {
     if (reports.length === 0 && attempts.wait.length === 0 && attempts.skipLocked.length === 0)
       return { messages: [], settled: [], busy: [] };
-    // An arm for an empty array is left out, not written as `id = ANY('{}')`: the planner takes that constant-false
-    // clause as implying any partial index's predicate and answers it with a whole scan of one (every queued
-    // message's row visited and rechecked, for a batch of a few receipts). A statement must use every parameter it
-    // is given, so the wait ids are the last one, given only with their arm.
-    const waitArm = attempts.wait.length > 0 ? 'OR id = ANY($4::bigint[])' : '';
-    const attemptArm = attempts.skipLocked.length > 0 ? 'OR m.id = ANY($3::bigint[])' : '';
-    const rows = await queryRows<Row & { kind: 'locked' | 'settled' | 'busy' }>(
-      tx,
-      `WITH w AS (
-         SELECT * FROM messaging.message_logs
-          WHERE (provider_message_id = ANY($1::text[])
-                 AND status = ANY(string_to_array(($2::text[])[array_position($1::text[], provider_message_id)], ',')))
-             ${waitArm}
-          ORDER BY id FOR UPDATE),
-       s AS (
-         SELECT * FROM messaging.message_logs
-          WHERE id = ANY($3::bigint[]) AND id NOT IN (SELECT id FROM w)
-            AND (provider_message_id IS NULL OR provider_message_id <> ALL($1::text[]))
-          ORDER BY id FOR UPDATE SKIP LOCKED)
-       SELECT w.*, 'locked' AS kind FROM w
-       UNION ALL SELECT s.*, 'locked' FROM s
-       UNION ALL
-       SELECT m.*, CASE WHEN m.provider_message_id = ANY($1::text[]) THEN 'settled' ELSE 'busy' END
-         FROM messaging.message_logs m
-        WHERE (m.provider_message_id = ANY($1::text[]) ${attemptArm})
-          AND m.id NOT IN (SELECT id FROM w) AND m.id NOT IN (SELECT id FROM s)`,
-      [
-        reports.map((r) => r.providerMessageId),
-        reports.map((r) => r.movableFrom.join(',')),
-        attempts.skipLocked,
-        ...(waitArm ? [attempts.wait] : []),
-      ],
-    );
+    const statement = LOCK_FOR_REPORTS[`${attempts.wait.length > 0}:${attempts.skipLocked.length > 0}`];
+    const rows = await queryRows<Row & { kind: 'locked' | 'settled' | 'busy' }>(tx, statement, [
+      reports.map((r) => r.providerMessageId),
+      reports.map((r) => r.movableFrom.join(',')),
+      attempts.skipLocked,
+      ...(attempts.wait.length > 0 ? [attempts.wait] : []),
+    ]);
     const of = (kind: string) => rows.filter((r) => r.kind === kind).map(toMessageLog);
     return { messages: of('locked'), settled: of('settled'), busy: of('busy') };
   }
@@ -101,24 +155,12 @@ export class StatusReportRepository implements StatusReportStore {
    */
   async moveForward(tx: EntityManager, moves: ForwardMove[]): Promise<ForwardMove[]> {
     if (moves.length === 0) return [];
-    const rows = await queryRows<{ id: string }>(
-      tx,
-      `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[])
-                  AS t(id, status, expected, at)),
-     u AS (
-       UPDATE messaging.message_logs m
-          SET ${statusColumns('i.status', 'i.at')}
-         FROM i WHERE m.id = i.id AND m.status = ANY(string_to_array(i.expected, ','))
-       RETURNING m.id, ${conversationMessageReturning('m')}),
-     ce AS (${conversationMessageEventsSql('u')})
-     SELECT id FROM u`,
-      [
-        moves.map((m) => m.id),
-        moves.map((m) => m.status),
-        moves.map((m) => m.expected.join(',')),
-        moves.map((m) => m.at.toISOString()),
-      ],
-    );
+    const rows = await queryRows<{ id: string }>(tx, MOVE_FORWARD, [
+      moves.map((m) => m.id),
+      moves.map((m) => m.status),
+      moves.map((m) => m.expected.join(',')),
+      moves.map((m) => m.at.toISOString()),
+    ]);
     const moved = new Set(rows.map((r) => Number(r.id)));
     return moves.filter((m) => moved.has(m.id));
   }
@@ -143,39 +185,13 @@ export class StatusReportRepository implements StatusReportStore {
     const rows = [...byId].sort(([a], [b]) => a - b);
     // The locked rows' cost as it was (a row lock reads the latest version), the new one, and the difference
     // added to the day's cost counter of each category (moved out of the old category on a repricing).
-    await tx.query(
-      `WITH i AS (SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::jsonb[], $4::numeric[], $5::text[])
-                    AS t(id, played_at, pricing, cost, currency)),
-            l AS (SELECT m.id, m.tenant_id, m.cost_amount, m.cost_currency, m.pricing->>'category' AS category
-                    FROM messaging.message_logs m JOIN i ON i.id = m.id
-                   WHERE m.held OR (m.played_at IS NULL AND i.played_at IS NOT NULL)
-                      OR (i.pricing IS NOT NULL AND (m.pricing IS DISTINCT FROM i.pricing
-                          OR m.cost_amount IS DISTINCT FROM i.cost OR m.cost_currency IS DISTINCT FROM i.currency))
-                   ORDER BY m.id FOR UPDATE OF m),
-            u AS (
-              UPDATE messaging.message_logs m
-                 SET held = false, played_at = coalesce(m.played_at, i.played_at),
-                     pricing = coalesce(i.pricing, m.pricing),
-                     cost_amount = CASE WHEN i.pricing IS NULL THEN m.cost_amount ELSE i.cost END,
-                     cost_currency = CASE WHEN i.pricing IS NULL THEN m.cost_currency ELSE i.currency END,
-                     updated_at = now()
-                FROM i JOIN l ON l.id = i.id WHERE m.id = i.id
-              RETURNING m.id, m.tenant_id, m.cost_amount, m.cost_currency, m.pricing->>'category' AS category),
-            d AS (SELECT tenant_id, category, cost_currency AS currency, cost_amount AS amount FROM u
-                  UNION ALL
-                  SELECT tenant_id, category, cost_currency, -cost_amount FROM l WHERE category IS NOT NULL)
-       INSERT INTO messaging.message_cost_daily AS s (tenant_id, day, category, currency, shard, amount)
-       SELECT tenant_id, date_trunc('day', now() AT TIME ZONE 'UTC'), category, currency, pg_backend_pid(), sum(amount)
-         FROM d WHERE category IS NOT NULL GROUP BY 1, 3, 4 HAVING sum(amount) <> 0 ORDER BY 1, 3, 4
-       ON CONFLICT (tenant_id, day, category, currency, shard) DO UPDATE SET amount = s.amount + EXCLUDED.amount`,
-      [
-        rows.map(([id]) => id),
-        rows.map(([, r]) => r.played?.toISOString() ?? null),
-        rows.map(([, r]) => (r.priced ? JSON.stringify(r.priced.pricing) : null)),
-        rows.map(([, r]) => r.priced?.cost ?? null),
-        rows.map(([, r]) => r.priced?.currency ?? null),
-      ],
-    );
+    await tx.query(MARK_REPORTED, [
+      rows.map(([id]) => id),
+      rows.map(([, r]) => r.played?.toISOString() ?? null),
+      rows.map(([, r]) => (r.priced ? JSON.stringify(r.priced.pricing) : null)),
+      rows.map(([, r]) => r.priced?.cost ?? null),
+      rows.map(([, r]) => r.priced?.currency ?? null),
+    ]);
   }
 
   /** Takes the reports kept for a provider message id, now that a message has it. */

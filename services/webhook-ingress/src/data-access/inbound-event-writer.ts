@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { Logger } from '@bm/platform';
+import { prepared, type Logger } from '@bm/platform';
 import type { NewInboundEvent } from '../domain/inbound-event';
 import type { OutgoingItem } from '../domain/ingress-ports';
 import { ITEMS_PER_STATEMENT, publishItemsCtes, publishedItemRows } from './published-item.repository';
@@ -55,9 +55,9 @@ function rowValues({ event: e, bytes }: SizedInboundEvent, storage: Storage): un
 }
 
 /** A lone delivery stored with plain values: the common case of a receipt at a time. */
-const INSERT_ONE = `INSERT INTO ingress.inbound_events (${COLUMNS}, ${OUTCOME_COLUMNS}, processed_at)
+const INSERT_ONE = prepared(`INSERT INTO ingress.inbound_events (${COLUMNS}, ${OUTCOME_COLUMNS}, processed_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13, $14, $15::jsonb,
-    CASE WHEN $14::int > 0 THEN now() END)`;
+    CASE WHEN $14::int > 0 THEN now() END)`);
 
 /**
  * One statement stores the deliveries. With `$16`, the items of the `outbox` ones go out in it too
@@ -79,7 +79,8 @@ const insertMany = (withItems: boolean) => `${withItems ? `WITH ${publishItemsCt
       ? '(SELECT inbound_event_id, count(*)::int AS n FROM fresh GROUP BY inbound_event_id)'
       : '(SELECT NULL::text AS inbound_event_id, NULL::int AS n WHERE false)'
   } AS f ON f.inbound_event_id = e.id`;
-const INSERT_MANY = insertMany(false);
+// The hot path's statements (a webhook or a linger window's webhooks), prepared per connection.
+const INSERT_MANY = prepared(insertMany(false));
 const INSERT_MANY_WITH_ITEMS = insertMany(true);
 
 /** Inserts the deliveries as `storage` says, in one statement. */
