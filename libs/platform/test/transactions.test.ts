@@ -167,6 +167,12 @@ describe('prepared statements', () => {
       expect(isTransientFailure(failure)).toBe(true);
       expect(await one.ds.query(text, [[1]])).toEqual([{ id: 1, extra: 'x' }]);
       expect(await one.ds.transaction((tx) => tx.query(text, [[1]]))).toEqual([{ id: 1, extra: 'x' }]);
+      // Any other failure of a prepared statement is the statement's own: not transient, nothing prepared again.
+      const divide = prepared(`SELECT 1 / $1::int AS x`);
+      const own = await one.ds.query(divide, [0]).catch((err: unknown) => err);
+      expect((own as { driverError?: { code?: string } }).driverError?.code).toBe('22012');
+      expect(isTransientFailure(own)).toBe(false);
+      expect(await one.ds.query(divide, [1])).toEqual([{ x: 1 }]);
     } finally {
       await one.ds.query(`DROP TABLE IF EXISTS ${altered}`);
       await one.close();

@@ -1,5 +1,5 @@
 import { Client, Query, type ClientConfig } from 'pg';
-import { PREPARE_AGAIN_AT, PREPARE_AGAIN_ON, preparedName } from './prepared';
+import { isStalePreparedStatement, PREPARE_AGAIN_AT, preparedName } from './prepared';
 
 /** What TypeORM sends to open a transaction. */
 const START = 'START TRANSACTION';
@@ -114,8 +114,7 @@ export class PipelinedBeginClient extends Client {
 
   /** After an error that says the prepared statement is stale or gone, the next call prepares it afresh. */
   private prepareAgainOnStale(base: string, err: unknown): void {
-    const code = (err as { code?: unknown } | null)?.code;
-    if (typeof code !== 'string' || !PREPARE_AGAIN_ON.has(code)) return;
+    if (!isStalePreparedStatement(err)) return;
     const state = this.preparations.get(base);
     if (state) state.again += 1;
     // The call's own transaction is lost; its caller tries it again, and the retry prepares the text anew.

@@ -28,14 +28,24 @@ export function preparedName(text: string): string | undefined {
  * that starts beside an empty table (a new install, or the benchmarks) would keep plans made for a table of a
  * few rows: whole-table scans once it has thousands. So a connection prepares each text again, under a new name,
  * at these counts of its runs; by the last, a table that started empty has grown to what its plans should be
- * made for. Bounded: at most this many statements per text and connection stay on the server.
+ * made for. Bounded: at most four statements per text and connection stay on the server (one more after each
+ * stale statement, below).
  */
 export const PREPARE_AGAIN_AT: readonly number[] = [100, 1_000, 10_000];
 
 /**
- * The errors after which a connection prepares the text again under a new name. 0A000 is PostgreSQL's "cached
- * plan must not change result type": a migration changed a table a prepared `SELECT *` or `RETURNING *` reads
- * (another release's, during a rollout). 26000 is a statement the server does not have. Either fails the one
- * call, as a transient failure its caller retries; the retry prepares the text afresh.
+ * Whether an error says the connection's prepared statement is stale or gone, so the text must be prepared again
+ * under a new name. "cached plan must not change result type" (0A000, which also covers features PostgreSQL lacks,
+ * hence the message) follows a migration that changed a table a prepared `SELECT *` or `RETURNING *` reads
+ * (another release's, during a rollout). 26000 is a statement the server does not have. Either fails the one call,
+ * as a transient failure its caller retries; the retry prepares the text afresh.
  */
-export const PREPARE_AGAIN_ON: ReadonlySet<string> = new Set(['0A000', '26000']);
+export function isStalePreparedStatement(err: unknown): boolean {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (code === '26000') return true;
+  return (
+    code === '0A000' &&
+    typeof message === 'string' &&
+    message.includes('cached plan must not change result type')
+  );
+}
