@@ -223,7 +223,7 @@ export class MessageLogRepository implements MessageLogStore, MessageReader, Sen
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly capacityWindowMs = DEFAULT_CAPACITY_WINDOW_MS,
+    capacityWindowMs = DEFAULT_CAPACITY_WINDOW_MS,
   ) {
     this.markSentSql = markSentSql(capacityWindowMs);
   }
