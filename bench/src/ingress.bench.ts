@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import amqp from 'amqplib';
 import { Client } from 'pg';
 import { ulid } from 'ulidx';
-import { DIRECT_STATUS_ROUTING_KEY } from '@bm/contracts';
+import { DIRECT_STATUS_ROUTING_KEY, DOMAIN_EVENTS } from '@bm/contracts';
 import {
   forkServer,
   freePort,
@@ -152,20 +152,30 @@ function statusWebhook(account: Account, wamids: string[]): { body: Buffer; sign
 const post = (agent: Agent, url: URL, body: Buffer, signature: string) =>
   postJson(agent, url, body, { 'x-hub-signature-256': signature }).then((answer) => answer.status);
 
-/** Watches `message.status_updated` on the messaging exchange: when each message's `delivered` was seen. */
+/** Watches `message.status_updated` on the messaging exchange (alone or in batches): when each message's `delivered` was seen. */
 async function watchStatuses(seen: Map<number, number>) {
   const connection = await amqp.connect(AMQP_URL);
   const channel = await connection.createChannel();
   const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
-  for (const key of ['message.status_updated', DIRECT_STATUS_ROUTING_KEY])
-    await channel.bindQueue(queue, `${AMQP_PREFIX}.events`, key);
+  const keys = [
+    DOMAIN_EVENTS.messageStatusUpdated,
+    DIRECT_STATUS_ROUTING_KEY,
+    DOMAIN_EVENTS.messageStatusesUpdated,
+  ];
+  for (const key of keys) await channel.bindQueue(queue, `${AMQP_PREFIX}.events`, key);
+  type Event = { message_log_id: number; status: string };
   await channel.consume(
     queue,
     (msg) => {
       if (!msg) return;
       const at = Date.now();
-      const event = JSON.parse(msg.content.toString('utf8')) as { message_log_id: number; status: string };
-      if (event.status === 'delivered' && !seen.has(event.message_log_id)) seen.set(event.message_log_id, at);
+      const body = JSON.parse(msg.content.toString('utf8')) as Event & { events?: Array<{ event: Event }> };
+      // A batch of status events (message.statuses_updated) holds each under `event`.
+      const events =
+        msg.fields.routingKey === DOMAIN_EVENTS.messageStatusesUpdated ? body.events! : [{ event: body }];
+      for (const { event } of events)
+        if (event.status === 'delivered' && !seen.has(event.message_log_id))
+          seen.set(event.message_log_id, at);
     },
     { noAck: true },
   );

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { DIRECT_STATUS_ROUTING_KEY, DOMAIN_EVENTS, INTERNAL_HEADERS } from '@bm/contracts';
 import { testEnv, uniqueSuffix, waitFor } from '@bm/platform/testing';
 import { allRecipients, phones, postCampaign, readCampaign, waitForCampaign } from '../support/campaigns';
-import { collectEvents, inboundText, publishInbound, statusReport } from '../support/events';
+import { collectEvents, inboundText, itemsOf, publishInbound, statusReport } from '../support/events';
 import { orderUpdateData, postSend, sandboxSends } from '../support/messages';
 import { createTenant, randomPhone, startStack, type Stack, type TenantFixture } from '../support/stack';
 
@@ -479,10 +479,14 @@ describe('status events by routing key', () => {
         return Promise.resolve();
       },
     );
-    await stack.broker.consume(`e2e.direct.${uniqueSuffix()}`, [DIRECT_STATUS_ROUTING_KEY], (m) => {
-      directKey.push(m.payload as Event);
-      return Promise.resolve();
-    });
+    await stack.broker.consume(
+      `e2e.direct.${uniqueSuffix()}`,
+      [DIRECT_STATUS_ROUTING_KEY, DOMAIN_EVENTS.messageStatusesUpdated],
+      (m) => {
+        directKey.push(...itemsOf(m.routingKey, m.payload as Event).map((e) => e.payload));
+        return Promise.resolve();
+      },
+    );
 
     const single = (await postSend(stack, t).expect(202)).body.data.message_log_id as number;
     const campaign = (await postCampaign(stack, t).expect(202)).body.data.campaign_id as string;

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { DIRECT_STATUS_ROUTING_KEY } from '@bm/contracts';
+import { DIRECT_STATUS_ROUTING_KEY, DOMAIN_EVENTS } from '@bm/contracts';
 import { parseTraceparent } from '@bm/platform';
 import { uniqueSuffix, waitFor } from '@bm/platform/testing';
 import request from 'supertest';
-import { publishInbound, statusReport } from '../support/events';
+import { itemsOf, publishInbound, statusReport } from '../support/events';
 import { postSend, waitForStatus } from '../support/messages';
 import { createTenant, startStack, type Stack, type TenantFixture } from '../support/stack';
 
@@ -15,11 +15,17 @@ describe('one trace from the client through messaging and the broker', () => {
   beforeAll(async () => {
     stack = await startStack();
     t = await createTenant(stack);
-    // A single send's status events come under the direct key (campaign's queue does not take them).
-    await stack.broker.consume(`e2e.trace.${uniqueSuffix()}`, [DIRECT_STATUS_ROUTING_KEY], async (m) => {
-      statusEvents.push({ payload: m.payload as Record<string, unknown>, headers: m.headers });
-      await Promise.resolve();
-    });
+    // A single send's status events come under the direct key (campaign's queue does not take them), or in a batch
+    // of them, each with its own trace.
+    await stack.broker.consume(
+      `e2e.trace.${uniqueSuffix()}`,
+      [DIRECT_STATUS_ROUTING_KEY, DOMAIN_EVENTS.messageStatusesUpdated],
+      async (m) => {
+        for (const e of itemsOf(m.routingKey, m.payload as Record<string, unknown>, m.headers))
+          statusEvents.push({ payload: e.payload, headers: { traceparent: e.traceparent } });
+        await Promise.resolve();
+      },
+    );
   });
   afterAll(() => stack.stop());
 

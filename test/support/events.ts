@@ -54,24 +54,35 @@ export function inboundText(t: TenantFixture, from: string, text: string) {
 }
 
 /**
- * Collects every event published under the given events' routing keys while the test runs, each named by its
- * event (a status event of no campaign recipient comes under DIRECT_STATUS_ROUTING_KEY, and is collected too).
- */
-/**
- * The items a published message carries: a batch of status items (`inbound.statuses`, ingress's webhooks received
- * together) as each `inbound.status` it holds, anything else as itself.
+ * The events or items a published message carries, each named by its event: a batch of status items
+ * (`inbound.statuses`, ingress's webhooks received together) as each `inbound.status` it holds, a batch of status
+ * events (`message.statuses_updated`) as each `message.status_updated` it holds with its own trace, a status event
+ * under DIRECT_STATUS_ROUTING_KEY as the `message.status_updated` it is, anything else as itself.
  */
 export function itemsOf<P extends Record<string, unknown>>(
   routingKey: string,
   payload: P,
-): Array<{ routingKey: string; payload: P }> {
-  if (routingKey !== DOMAIN_EVENTS.inboundStatuses) return [{ routingKey, payload }];
-  return (payload.statuses as P[]).map((item) => ({
-    routingKey: DOMAIN_EVENTS.inboundStatus,
-    payload: item,
-  }));
+  headers: Record<string, unknown> = {},
+): Array<{ routingKey: string; payload: P; traceparent?: unknown }> {
+  if (routingKey === DOMAIN_EVENTS.inboundStatuses)
+    return (payload.statuses as P[]).map((item) => ({
+      routingKey: DOMAIN_EVENTS.inboundStatus,
+      payload: item,
+    }));
+  if (routingKey === DOMAIN_EVENTS.messageStatusesUpdated)
+    return (payload.events as Array<{ event: P; traceparent: string | null }>).map((e) => ({
+      routingKey: DOMAIN_EVENTS.messageStatusUpdated,
+      payload: e.event,
+      traceparent: e.traceparent ?? undefined,
+    }));
+  return [{ routingKey: domainEventOf(routingKey), payload, traceparent: headers.traceparent }];
 }
 
+/**
+ * Collects every event published under the given events' routing keys while the test runs, each named by its
+ * event (a status event of no campaign recipient comes under DIRECT_STATUS_ROUTING_KEY, and one of a batch in
+ * `message.statuses_updated`: both are collected too).
+ */
 export async function collectEvents(
   stack: Stack,
   keys: string[],
@@ -79,12 +90,14 @@ export async function collectEvents(
   const seen: Array<{ routingKey: string; payload: Record<string, unknown> }> = [];
   const bindings = [
     ...keys,
-    ...(keys.includes(DOMAIN_EVENTS.messageStatusUpdated) ? [DIRECT_STATUS_ROUTING_KEY] : []),
+    ...(keys.includes(DOMAIN_EVENTS.messageStatusUpdated)
+      ? [DIRECT_STATUS_ROUTING_KEY, DOMAIN_EVENTS.messageStatusesUpdated]
+      : []),
     // Status items arrive one by one, or in a batch of ingress's (seen here as the items it holds).
     ...(keys.includes(DOMAIN_EVENTS.inboundStatus) ? [DOMAIN_EVENTS.inboundStatuses] : []),
   ];
   await stack.broker.consume(`e2e.collect.${uniqueSuffix()}`, bindings, async (m) => {
-    seen.push(...itemsOf(domainEventOf(m.routingKey), m.payload as Record<string, unknown>));
+    seen.push(...itemsOf(m.routingKey, m.payload as Record<string, unknown>));
     await Promise.resolve();
   });
   return seen;

@@ -1,9 +1,10 @@
 import { Client } from 'pg';
 import request from 'supertest';
 import { ulid } from 'ulidx';
-import { domainEventOf, INTERNAL_HEADERS } from '@bm/contracts';
+import { INTERNAL_HEADERS } from '@bm/contracts';
 import { amqpClientFor, createLogger, runMigrations, type CommonConfig } from '@bm/platform';
 import { migrateUnlessApplied, uniqueSuffix, waitFor } from '@bm/platform/testing';
+import { itemsOf } from './events';
 
 /*
  * What the component tests of one service (services/<name>/test) share: the service started in this process as
@@ -77,10 +78,12 @@ export async function exchangeTap(config: CommonConfig) {
   const broker = amqpClientFor(config, createLogger('test-exchange', 'silent'));
   await broker.connect();
   await broker.consume(`collect.${uniqueSuffix()}`, ['#'], async (m) => {
-    // Named by its event, whichever key it came under (DIRECT_STATUS_ROUTING_KEY is a `message.status_updated`).
-    const routingKey = domainEventOf(m.routingKey);
-    published.push({ routingKey, payload: m.payload as Json });
-    for (const listener of listeners) await listener(routingKey, m.payload as Json);
+    // Named by its event, whichever key it came under (DIRECT_STATUS_ROUTING_KEY is a `message.status_updated`),
+    // and a batch of status events as each event it holds.
+    for (const { routingKey, payload } of itemsOf(m.routingKey, m.payload as Json, m.headers)) {
+      published.push({ routingKey, payload });
+      for (const listener of listeners) await listener(routingKey, payload);
+    }
   });
   const publishedWith = (routingKey: string, field: string, value: unknown) =>
     published.filter((p) => p.routingKey === routingKey && p.payload[field] === value).map((p) => p.payload);

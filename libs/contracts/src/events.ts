@@ -140,6 +140,9 @@ export type WebhookEventBody<E extends WebhookEventName = WebhookEventName> = E 
 /** Routing keys of the events and commands services exchange over RabbitMQ. */
 export const DOMAIN_EVENTS = {
   messageStatusUpdated: 'message.status_updated',
+  // The status events of no campaign recipient that one status batch made, in one message (MessageStatusesBatch).
+  // Rollout: webhook-dispatcher (which binds it) before messaging (which publishes it).
+  messageStatusesUpdated: 'message.statuses_updated',
   messageReceived: 'message.received',
   campaignCreated: 'campaign.created',
   campaignStarted: 'campaign.started',

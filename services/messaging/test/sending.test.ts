@@ -65,7 +65,10 @@ describe('messaging alone: sending, receipts, the service window, the frequency-
     // The send's answer and the receipts sent their events after their commit, none through the outbox.
     const rows = await m.query(
       `SELECT payload->>'status' AS status FROM messaging.outbox
-        WHERE routing_key LIKE 'message.status_updated%' AND payload->>'message_log_id' = $1`,
+        WHERE (routing_key LIKE 'message.status_updated%' AND payload->>'message_log_id' = $1)
+           OR (routing_key = 'message.statuses_updated'
+               AND EXISTS (SELECT FROM jsonb_array_elements(payload->'events') e
+                            WHERE e->'event'->>'message_log_id' = $1))`,
       [String(id)],
     );
     expect(rows).toEqual([]);

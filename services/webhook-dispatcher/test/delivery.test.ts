@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import type { AmqpClient } from '@bm/platform';
+import { parseTraceparent, type AmqpClient } from '@bm/platform';
 import { waitFor } from '@bm/platform/testing';
 import {
   asTenant,
@@ -8,7 +9,7 @@ import {
   startPublisher,
   type TestDispatcher,
 } from './factories/dispatcher';
-import { campaignCompleted, publish, statusUpdated } from './factories/events';
+import { campaignCompleted, publish, statusesBatch, statusUpdated } from './factories/events';
 import { monitor } from './factories/monitor';
 import { signaturesOf, startReceiver, type Receiver } from './factories/receiver';
 
@@ -105,6 +106,48 @@ describe('delivering domain events as signed webhooks', () => {
     expect(
       t.received().filter((r) => r.headers['x-webhook-id'] === `evt_${event.event_id as string}`),
     ).toHaveLength(1);
+  });
+
+  it('when status events come in one batch message (message.statuses_updated), then each becomes its own webhook in the trace of its send, and the batch delivered again adds none', async () => {
+    const [a, b] = [await tenantWithEndpoint(), await tenantWithEndpoint()];
+    const traceIds = [randomBytes(16).toString('hex'), randomBytes(16).toString('hex')];
+    const events = [statusUpdated(a.tenantId), statusUpdated(b.tenantId, { status: 'delivered' })];
+    const batch = statusesBatch(
+      events.map((event, i) => ({ event, traceparent: `00-${traceIds[i]}-00f067aa0ba902b7-01` })),
+    );
+    for (let i = 0; i < 2; i += 1) await publish(publisher, 'message.statuses_updated', batch);
+    const marker = statusesBatch([
+      { event: statusUpdated(a.tenantId, { status: 'read' }), traceparent: null },
+    ]);
+    await publish(publisher, 'message.statuses_updated', marker);
+
+    await waitFor(() => a.received().length === 2 && b.received().length === 1, { what: 'three webhooks' });
+    const [first, read] = a.received();
+    expect(first.headers['x-webhook-id']).toBe(`evt_${events[0].event_id as string}`);
+    expect(parseTraceparent(first.headers.traceparent)?.traceId).toBe(traceIds[0]);
+    expect(JSON.parse(read.body)).toMatchObject({ event: 'message.status_updated', status: 'read' });
+    const [second] = b.received();
+    expect(second.headers['x-webhook-id']).toBe(`evt_${events[1].event_id as string}`);
+    expect(parseTraceparent(second.headers.traceparent)?.traceId).toBe(traceIds[1]);
+    expect(JSON.parse(second.body)).toMatchObject({ tenant_id: b.tenantId, status: 'delivered' });
+    expect((await monitor(dispatcher.url, a.tenantId)).pagination.total).toBe(2);
+    expect((await monitor(dispatcher.url, b.tenantId)).pagination.total).toBe(1);
+  });
+
+  it('when one event of a batch is invalid, then the others are delivered all the same', async () => {
+    const t = await tenantWithEndpoint();
+    const good = statusUpdated(t.tenantId);
+    const bad = { ...statusUpdated(t.tenantId), message_log_id: 'not a number' };
+    await publish(
+      publisher,
+      'message.statuses_updated',
+      statusesBatch([
+        { event: bad, traceparent: null },
+        { event: good, traceparent: null },
+      ]),
+    );
+    const [req] = await waitFor(() => t.received().length > 0 && t.received(), { what: 'the valid event' });
+    expect(req.headers['x-webhook-id']).toBe(`evt_${good.event_id as string}`);
   });
 
   it('when a status is not a published one (queued), then nothing is sent', async () => {

@@ -97,6 +97,39 @@ export const messageStatusUpdatedSchema = domainEventSchema<MessageStatusUpdated
   campaign_recipient_attempt: Joi.number().integer().min(0).allow(null),
 });
 
+/** One status event of a batch message, with the trace of the send it continues (a header when sent alone). */
+export interface StatusEventOfBatch {
+  event: MessageStatusUpdatedEvent;
+  traceparent: string | null;
+}
+/**
+ * The `message.status_updated` events of no campaign recipient that one status batch (a send's answers, or the
+ * receipts applied together) made, in one message (`message.statuses_updated`): one publish and one delivery for
+ * all of them. Each event keeps its own event id and is checked with its own schema and recorded on its own; the
+ * batch's event id only names the message. Events of several tenants may share a batch.
+ */
+export interface MessageStatusesBatch {
+  event_id: string;
+  occurred_at: string;
+  events: StatusEventOfBatch[];
+}
+/** Most status events in one batch message. */
+export const MAX_STATUS_EVENTS_PER_BATCH = 500;
+export const messageStatusesBatchSchema = Joi.object<MessageStatusesBatch>({
+  event_id: ulidSchema.required(),
+  occurred_at: isoInstantSchema.required(),
+  events: Joi.array()
+    .items(
+      Joi.object({
+        event: Joi.object().unknown(true).required(),
+        traceparent: Joi.string().allow(null),
+      }).unknown(true),
+    )
+    .min(1)
+    .max(MAX_STATUS_EVENTS_PER_BATCH)
+    .required(),
+}).unknown(true);
+
 export const inboundMediaSchema = Joi.object<InboundMedia>({
   id: Joi.string().required(),
   mime_type: Joi.string().required(),

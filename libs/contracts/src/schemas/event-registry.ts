@@ -9,6 +9,7 @@ import {
   customerAddressChangedSchema,
   messageReceivedSchema,
   messageStatusUpdatedSchema,
+  messageStatusesBatchSchema,
   optOutChangedSchema,
   sendRequestedSchema,
   sendsRequestedSchema,
@@ -21,6 +22,7 @@ import {
   type CustomerAddressChangedEvent,
   type MessageReceivedEvent,
   type MessageStatusUpdatedEvent,
+  type MessageStatusesBatch,
   type OptOutChangedEvent,
   type SendRequestedCommand,
   type SendsRequestedCommand,
@@ -50,6 +52,7 @@ import {
 /** The payload type of each routing key. */
 export interface DomainEventPayloads {
   'message.status_updated': MessageStatusUpdatedEvent;
+  'message.statuses_updated': MessageStatusesBatch;
   'message.received': MessageReceivedEvent;
   'campaign.created': CampaignEvent;
   'campaign.started': CampaignEvent;
@@ -79,6 +82,7 @@ export interface DomainEventPayloads {
 /** The consumer schema of each routing key: `validate(DOMAIN_EVENT_SCHEMAS[key], payload)`. */
 export const DOMAIN_EVENT_SCHEMAS: { [K in DomainEventKey]: Joi.ObjectSchema<DomainEventPayloads[K]> } = {
   'message.status_updated': messageStatusUpdatedSchema,
+  'message.statuses_updated': messageStatusesBatchSchema,
   'message.received': messageReceivedSchema,
   'campaign.created': campaignEventSchema,
   'campaign.started': campaignEventSchema,

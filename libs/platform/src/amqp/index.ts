@@ -7,3 +7,5 @@ export { OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
 export { sendConfirmed, type MessageToSend, type SendOutcome } from './send-confirmed';
 export { amqpClientFor } from './amqp-from-config';
 export { DeadLetterQueues } from './dead-letter-queues';
+export { eachOfBatch } from './each-of-batch';
+export { batchMessages } from './batch-messages';

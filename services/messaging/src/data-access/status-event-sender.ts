@@ -1,5 +1,12 @@
 import {
+  DIRECT_STATUS_ROUTING_KEY,
+  DOMAIN_EVENTS,
+  MAX_STATUS_EVENTS_PER_BATCH,
+  type MessageStatusesBatch,
+} from '@bm/contracts';
+import {
   enqueueEvents,
+  batchMessages,
   sendConfirmed,
   withTransaction,
   type EventPublisher,
@@ -19,7 +26,8 @@ const LAST_RETRY_MS = 5_000;
 
 /**
  * Sends a committed status batch's events to the broker, confirmed, before its receipts are acknowledged: no
- * outbox row and no relay mark for them. A broker that is away or does not confirm within `timeoutMs` gets them
+ * outbox row and no relay mark for them, and one broker message for all those of no campaign recipient
+ * (statusEventMessages). A broker that is away or does not confirm within `timeoutMs` gets them
  * through the outbox instead (written in a transaction of its own). This answers only once the events are
  * confirmed or stored: until then the receipts stay unacknowledged, and a crash meanwhile has the broker deliver
  * them again, flagged, which sends the events again (StatusReport.repeat).
@@ -34,12 +42,7 @@ export class StatusEventSender implements StatusEvents {
 
   async send(events: readonly StatusEventToSend[]): Promise<void> {
     if (events.length === 0) return;
-    const messages: MessageToSend[] = events.map((e) => ({
-      routingKey: statusRoutingKey(e.event),
-      payload: e.event,
-      messageId: e.eventId,
-      headers: e.traceparent ? { traceparent: e.traceparent } : {},
-    }));
+    const messages = statusEventMessages(events);
     for (let wait = FIRST_RETRY_MS; ; wait = Math.min(wait * 2, LAST_RETRY_MS)) {
       const sent = await sendConfirmed(this.amqp, messages, this.timeoutMs);
       if (sent.confirmed) return;
@@ -61,4 +64,33 @@ export class StatusEventSender implements StatusEvents {
       }
     }
   }
+}
+
+/**
+ * The broker messages of a status batch's events: those of no campaign recipient together, in batch messages
+ * (`message.statuses_updated`, each event with its own id and trace); a campaign recipient's alone under the event's
+ * name, which campaign's queue binds.
+ */
+export function statusEventMessages(events: readonly StatusEventToSend[]): MessageToSend[] {
+  const alone: MessageToSend[] = [];
+  const together: MessageStatusesBatch['events'] = [];
+  for (const e of events) {
+    const routingKey = statusRoutingKey(e.event);
+    if (routingKey === DIRECT_STATUS_ROUTING_KEY)
+      together.push({
+        event: e.event as unknown as MessageStatusesBatch['events'][number]['event'],
+        traceparent: e.traceparent ?? null,
+      });
+    else
+      alone.push({
+        routingKey,
+        payload: e.event,
+        messageId: e.eventId,
+        headers: e.traceparent ? { traceparent: e.traceparent } : {},
+      });
+  }
+  return [
+    ...alone,
+    ...batchMessages(DOMAIN_EVENTS.messageStatusesUpdated, 'events', together, MAX_STATUS_EVENTS_PER_BATCH),
+  ];
 }

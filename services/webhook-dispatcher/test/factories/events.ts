@@ -35,6 +35,13 @@ export function campaignCompleted(tenantId: number) {
   });
 }
 
+/** Status events in one batch message, as messaging sends those of a status batch (message.statuses_updated). */
+export function statusesBatch(
+  events: Array<{ event: Record<string, unknown>; traceparent: string | null }>,
+): Record<string, unknown> {
+  return { event_id: ulid(), occurred_at: new Date().toISOString(), events };
+}
+
 /** Publishes like the outbox relay: persistent, confirmed, with the event id as messageId. */
 export async function publish(
   publisher: AmqpClient,

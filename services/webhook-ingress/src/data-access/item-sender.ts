@@ -1,7 +1,7 @@
-import { DOMAIN_EVENTS, MAX_STATUSES_PER_BATCH, type InboundStatusesBatch } from '@bm/contracts';
+import { DOMAIN_EVENTS, MAX_STATUSES_PER_BATCH } from '@bm/contracts';
 import {
+  batchMessages,
   GroupCommit,
-  newUlid,
   sendConfirmed,
   type EventPublisher,
   type Logger,
@@ -61,18 +61,8 @@ export class BrokerItemSender implements ItemSender {
 export function brokerMessages(items: readonly OutgoingItem[]): MessageToSend[] {
   const statuses = items.filter((o) => o.item.routingKey === DOMAIN_EVENTS.inboundStatus).map(itemMessage);
   const others = items.filter((o) => o.item.routingKey !== DOMAIN_EVENTS.inboundStatus);
-  const batches: MessageToSend[] = [];
-  for (let i = 0; i < statuses.length; i += MAX_STATUSES_PER_BATCH) {
-    const eventId = newUlid();
-    const batch: InboundStatusesBatch = {
-      event_id: eventId,
-      occurred_at: new Date().toISOString(),
-      statuses: statuses.slice(i, i + MAX_STATUSES_PER_BATCH) as InboundStatusesBatch['statuses'],
-    };
-    batches.push({ routingKey: DOMAIN_EVENTS.inboundStatuses, payload: batch, messageId: eventId });
-  }
   return [
-    ...batches,
+    ...batchMessages(DOMAIN_EVENTS.inboundStatuses, 'statuses', statuses, MAX_STATUSES_PER_BATCH),
     ...others.map((o) => ({
       routingKey: o.item.routingKey,
       payload: itemMessage(o),

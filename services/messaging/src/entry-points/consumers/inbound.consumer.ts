@@ -1,11 +1,17 @@
 import { inboundStatusSchema, retryPolicyOf, type InboundStatusItem } from '@bm/contracts';
-import { currentTraceparent, validate, type AmqpClient, type ConsumedMessage } from '@bm/platform';
+import {
+  currentTraceparent,
+  eachOfBatch,
+  validate,
+  type AmqpClient,
+  type ConsumedMessage,
+} from '@bm/platform';
 import { applyAccountUpdate } from '../../domain/accounts/apply-account-update.use-case';
 import { applyPhoneQuality } from '../../domain/accounts/apply-phone-quality.use-case';
 import { applyTemplateStatus } from '../../domain/accounts/apply-template-status.use-case';
 import { recordInboundMessage } from '../../domain/inbound/record-inbound-message.use-case';
 import type { MessagingDeps } from '../../domain/messaging-deps';
-import { dispatch, eachOfBatch, type Handlers } from './dispatch';
+import { dispatch, type Handlers } from './dispatch';
 
 /** `messaging.inbound`: what the upstream reported, as webhook-ingress split it (receipts, customer messages, ...). */
 export async function consumeInboundItems(amqp: AmqpClient, deps: MessagingDeps): Promise<void> {

@@ -5,13 +5,13 @@ import {
   type SendRequestedCommand,
   type SendsRequestedCommand,
 } from '@bm/contracts';
-import { currentTraceparent, GroupCommit, validate, type AmqpClient } from '@bm/platform';
+import { currentTraceparent, eachOfBatch, GroupCommit, validate, type AmqpClient } from '@bm/platform';
 import type { MessagingDeps } from '../../domain/messaging-deps';
 import {
   requestCampaignSends,
   type CampaignSendItem,
 } from '../../domain/sending/request-campaign-send.use-case';
-import { dispatch, eachOfBatch } from './dispatch';
+import { dispatch } from './dispatch';
 
 /**
  * A batch of campaign sends: each item is checked as the single command it stands for and applied on its own (the
