@@ -24,9 +24,9 @@ export function randomHex(bytes: number): string {
   return pool.toString('hex', offset - bytes, offset);
 }
 
-/** A new ULID (time-sortable, 80 random bits from the crypto pool). */
-export function newUlid(): string {
-  return ulid(undefined, pooledRandom);
+/** A new ULID (time-sortable, 80 random bits from the crypto pool), of now or of the time given. */
+export function newUlid(timeMs?: number): string {
+  return ulid(timeMs, pooledRandom);
 }
 
 /**

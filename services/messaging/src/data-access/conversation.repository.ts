@@ -1,8 +1,7 @@
 import type { ConversationOrder, ConversationStatus, ListConversationsQuery } from '@bm/contracts';
 import { UNASSIGNED } from '@bm/contracts';
-import { queryRows } from '@bm/platform';
+import { newUlid, queryRows } from '@bm/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import { ulid } from 'ulidx';
 import type {
   Conversation,
   ConversationStore,
@@ -137,7 +136,7 @@ export class ConversationRepository implements ConversationStore {
         WHERE provider_message_id = $10
        RETURNING conversation_id AS id`,
       [
-        ulid(),
+        newUlid(),
         t.tenantId,
         t.channelAccountId,
         t.customerKey,

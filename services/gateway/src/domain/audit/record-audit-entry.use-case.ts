@@ -1,4 +1,4 @@
-import { ulid } from 'ulidx';
+import { newUlid } from '@bm/platform';
 import type { GatewayDeps } from '../gateway-deps';
 import type { Actor } from '../ports/audit-log.port';
 import { changesState } from '../state-changing';
@@ -43,7 +43,8 @@ export function recordAuditEntry(
   );
   deps.auditLog.record({
     ...request,
-    id: ulid(now.getTime()),
+    // From the crypto pool: ulidx's default draws a crypto byte per character, on every state-changing request.
+    id: newUlid(now.getTime()),
     createdAt: now,
     path: storable(request.path),
     target,
