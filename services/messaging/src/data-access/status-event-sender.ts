@@ -1,9 +1,4 @@
-import {
-  DIRECT_STATUS_ROUTING_KEY,
-  DOMAIN_EVENTS,
-  MAX_STATUS_EVENTS_PER_BATCH,
-  type MessageStatusesBatch,
-} from '@bm/contracts';
+import { DIRECT_STATUS_ROUTING_KEY, DOMAIN_EVENTS, MAX_STATUS_EVENTS_PER_BATCH } from '@bm/contracts';
 import {
   enqueueEvents,
   batchMessages,
@@ -73,14 +68,11 @@ export class StatusEventSender implements StatusEvents {
  */
 export function statusEventMessages(events: readonly StatusEventToSend[]): MessageToSend[] {
   const alone: MessageToSend[] = [];
-  const together: MessageStatusesBatch['events'] = [];
+  const together: Array<{ event: object; traceparent: string | null }> = [];
   for (const e of events) {
     const routingKey = statusRoutingKey(e.event);
     if (routingKey === DIRECT_STATUS_ROUTING_KEY)
-      together.push({
-        event: e.event as unknown as MessageStatusesBatch['events'][number]['event'],
-        traceparent: e.traceparent ?? null,
-      });
+      together.push({ event: e.event, traceparent: e.traceparent ?? null });
     else
       alone.push({
         routingKey,
