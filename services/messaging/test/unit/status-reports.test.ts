@@ -91,6 +91,43 @@ describe('a batch of status reports', () => {
     expect(plan.rounds.flat().map((m) => m.status)).toEqual(['read']);
   });
 
+  it('when a repeated report finds its status reached, then its event is sent again, beside what the others move', () => {
+    // A crash after the commit of `delivered` and before its event went out: the receipt comes again, with `read`.
+    const delivered = message({ status: 'delivered', deliveredAt: new Date('2026-11-29T10:00:03Z') });
+    const plan = planStatusReports(
+      [{ ...report('wamid.1', 'delivered'), repeat: true }, report('wamid.1', 'read')],
+      { locked: [delivered], settled: [], numberOf },
+      EXAMPLE_RATE_CARD,
+    );
+    expect(plan.rounds.flat().map((m) => m.status)).toEqual(['read']);
+    expect(plan.again.map((e) => e.event)).toMatchObject([{ status: 'delivered', previous_status: 'sent' }]);
+    // The same event as the one its move emitted: the dispatcher keeps one copy.
+    const moved = planStatusReports(
+      [report('wamid.1', 'delivered')],
+      { locked: [message()], settled: [], numberOf },
+      EXAMPLE_RATE_CARD,
+    );
+    expect(plan.again[0].eventId).toBe(moved.rounds[0][0].eventId);
+
+    // Not repeated, a late report sends nothing again; repeated, one of a status not reached sends nothing either.
+    const late = planStatusReports(
+      [
+        report('wamid.1', 'delivered'),
+        { ...report('wamid.1', 'sent'), repeat: true },
+        report('wamid.1', 'read'),
+      ],
+      { locked: [message({ status: 'sent', providerMessageId: 'wamid.1' })], settled: [], numberOf },
+      EXAMPLE_RATE_CARD,
+    );
+    expect(late.again.map((e) => e.event)).toMatchObject([{ status: 'sent', previous_status: 'queued' }]);
+    const notRepeated = planStatusReports(
+      [report('wamid.1', 'delivered'), report('wamid.1', 'read')],
+      { locked: [delivered], settled: [], numberOf },
+      EXAMPLE_RATE_CARD,
+    );
+    expect(notRepeated.again).toEqual([]);
+  });
+
   it('when a report fails its message, then its reports go one by one through the status rules', () => {
     const failed = report('wamid.1', 'failed', { errors: [{ code: 131026, title: 'undeliverable' }] });
     const plan = planStatusReports(

@@ -192,7 +192,13 @@ export function planStatusReports(
     let round = 0;
     itsReports.forEach((report, i) => {
       const change = changes[i]!;
-      if (!canMoveTo(status, change.status)) return;
+      if (!canMoveTo(status, change.status)) {
+        // A repeated report its message had reached before this batch: its event may be the one a crash lost
+        // (another report of the batch is why the message was locked rather than settled).
+        const again = report.repeat && reachedStatusEvent(message, report.item.status, report.traceparent);
+        if (again) plan.again.push(again);
+        return;
+      }
       const next = change.status as ForwardMove['status'];
       const event = statusEvent({ ...message, status: next }, status);
       (plan.rounds[round] ??= []).push({
