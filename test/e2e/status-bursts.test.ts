@@ -1,3 +1,4 @@
+import { ulid } from 'ulidx';
 import { waitFor } from '@bm/platform/testing';
 import { collectEvents, publishInbound, statusReport } from '../support/events';
 import { readMessage, sendTemplate, waitForStatus } from '../support/messages';
@@ -56,6 +57,41 @@ describe('bursts of delivery receipts, applied in batches', () => {
       // Each event names the status it moved from: the one the previous event moved to.
       emitted.slice(1).forEach((e, i) => expect(e.previous).toBe(emitted[i].status));
     }
+  });
+
+  it('when a receipt applied before comes again (a crash lost its event) with a later one of its message, then its event is sent again and the later one moves it', async () => {
+    const [id, ...others] = await Promise.all([1, 2, 3].map(() => sendTemplate(stack, t)));
+    const [wamid, ...otherWamids] = (
+      await Promise.all([id, ...others].map((m) => waitForStatus(stack, t, m, ['sent'])))
+    ).map((m) => m.provider_message_id as string);
+    await publishInbound(stack, 'inbound.status', statusReport(t, wamid, 'delivered'));
+    await waitFor(() => statusEvents(id).some((e) => e.status === 'delivered'), { what: 'delivered event' });
+    // The broker's redelivery after a crash between the commit and the event: flagged. The other messages' receipts
+    // take the first two batches (two apply at once), and the two of this message wait together for the next one,
+    // where `read` has the message locked rather than read as settled.
+    const eventId = ulid();
+    await stack.broker.publish(
+      'inbound.statuses',
+      {
+        event_id: eventId,
+        occurred_at: new Date().toISOString(),
+        statuses: [
+          ...otherWamids.map((w) => statusReport(t, w, 'delivered')),
+          statusReport(t, wamid, 'delivered'),
+          statusReport(t, wamid, 'read'),
+        ].map((s) => ({ event_id: ulid(), tenant_id: null, occurred_at: new Date().toISOString(), ...s })),
+      },
+      // The retry policy's second attempt.
+      { messageId: eventId, headers: { 'x-bm-attempt': 2 } },
+    );
+    await waitFor(() => statusEvents(id).some((e) => e.status === 'read'), { what: 'read event' });
+    const delivered = events.filter(
+      (e) => e.payload.message_log_id === id && e.payload.status === 'delivered',
+    );
+    expect(delivered).toHaveLength(2);
+    // The same event: one id, so the dispatcher and campaign keep one copy.
+    expect(new Set(delivered.map((e) => e.payload.event_id)).size).toBe(1);
+    expect(delivered[1].payload).toMatchObject({ previous_status: 'sent' });
   });
 
   it('when a burst mixes receipts of known messages with one whose send is not recorded yet, then the known are applied and the other is kept for its send', async () => {
