@@ -120,6 +120,17 @@ describe('a batch of status reports', () => {
       EXAMPLE_RATE_CARD,
     );
     expect(late.again.map((e) => e.event)).toMatchObject([{ status: 'sent', previous_status: 'queued' }]);
+    // A failure beside it sends the batch's reports one by one through the status rules: the event goes again too.
+    const failing = planStatusReports(
+      [
+        { ...report('wamid.1', 'delivered'), repeat: true },
+        report('wamid.1', 'failed', { errors: [{ code: 131026, title: 'undeliverable' }] }),
+      ],
+      { locked: [delivered], settled: [], numberOf },
+      EXAMPLE_RATE_CARD,
+    );
+    expect(failing.oneByOne).toHaveLength(2);
+    expect(failing.again.map((e) => e.eventId)).toEqual([plan.again[0].eventId]);
     const notRepeated = planStatusReports(
       [report('wamid.1', 'delivered'), report('wamid.1', 'read')],
       { locked: [delivered], settled: [], numberOf },

@@ -183,6 +183,12 @@ export function planStatusReports(
   }
   for (const [wamid, itsReports] of ofMessage) {
     const message = current.get(wamid)!;
+    // A repeated report of a status its message had reached before this batch: its event may be the one a crash
+    // lost. (Another report of the batch is why the message was locked rather than settled.)
+    for (const report of itsReports) {
+      const again = report.repeat && reachedStatusEvent(message, report.item.status, report.traceparent);
+      if (again) plan.again.push(again);
+    }
     const changes = itsReports.map((r) => changeOf(r.item));
     if (!changes.every((c) => c !== undefined && FORWARD.has(c.status))) {
       plan.oneByOne.push(...itsReports);
@@ -192,13 +198,7 @@ export function planStatusReports(
     let round = 0;
     itsReports.forEach((report, i) => {
       const change = changes[i]!;
-      if (!canMoveTo(status, change.status)) {
-        // A repeated report its message had reached before this batch: its event may be the one a crash lost
-        // (another report of the batch is why the message was locked rather than settled).
-        const again = report.repeat && reachedStatusEvent(message, report.item.status, report.traceparent);
-        if (again) plan.again.push(again);
-        return;
-      }
+      if (!canMoveTo(status, change.status)) return;
       const next = change.status as ForwardMove['status'];
       const event = statusEvent({ ...message, status: next }, status);
       (plan.rounds[round] ??= []).push({
