@@ -9,6 +9,7 @@ import { RecordAndClaim1764000000004 } from './migrations/1764000000004-record-a
 import { StoreAndLease1764000000005 } from './migrations/1764000000005-store-and-lease';
 import { EndpointsPerTenant1766740000000 } from './migrations/1766740000000-endpoints-per-tenant';
 import { DeliveryWrittenOnce1767100000000 } from './migrations/1767100000000-delivery-written-once';
+import { PlansByIndex1767200000000 } from './migrations/1767200000000-plans-by-index';
 
 export const DISPATCHER_SCHEMA = 'dispatcher';
 
@@ -27,6 +28,7 @@ export function createDispatcherDataSource(config: DispatcherConfig): DataSource
       StoreAndLease1764000000005,
       EndpointsPerTenant1766740000000,
       DeliveryWrittenOnce1767100000000,
+      PlansByIndex1767200000000,
     ],
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: 'webhook-dispatcher',
