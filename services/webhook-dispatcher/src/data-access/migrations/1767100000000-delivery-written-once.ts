@@ -178,6 +178,12 @@ BEGIN
 END
 $fn$`;
 
+/** The two functions as this migration made them, to be made again (CREATE OR REPLACE) by a later one's down. */
+export const DELIVERY_WRITTEN_ONCE_FUNCTIONS = {
+  store: STORE_DELIVERIES.replace('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION'),
+  claim: RECORD_ATTEMPTS_AND_CLAIM.replace('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION'),
+};
+
 export const DeliveryWrittenOnce1767100000000 = sqlMigration('DeliveryWrittenOnce1767100000000', {
   up: [
     // A delivery no longer needs an events row (the previous release's pods still write one).
