@@ -152,6 +152,23 @@ describe('prepared statements', () => {
     }
   });
 
+  it('when the process has run a statement a hundred times over several connections, then each prepares it again', async () => {
+    const [a, b] = [new DataSourceOfOne(), new DataSourceOfOne()];
+    await Promise.all([a.open(), b.open()]);
+    try {
+      const text = prepared(`SELECT $1::int + 2 AS n`);
+      // 60 runs each: neither connection reached a hundred alone.
+      for (let i = 1; i <= 60; i += 1)
+        for (const one of [a, b]) expect(await one.ds.query(text, [i])).toEqual([{ n: i + 2 }]);
+      for (const one of [a, b]) {
+        const names = (await preparedNames(one.ds)).sort();
+        expect(names).toEqual([names[0], `${names[0]}_1`]);
+      }
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it('when a migration adds a column a prepared SELECT * reads, then one call fails as transient and the next sees the column', async () => {
     const one = new DataSourceOfOne();
     await one.open();

@@ -60,6 +60,9 @@ const NOTHING_SENT = { command: null, rowCount: null, rows: [], fields: [] };
  * A text marked by `prepared` (prepared.ts) runs as a named statement, which the connection parses and plans
  * once (the server keeps the plan) instead of on every call.
  */
+/** Each prepared text's runs in this process, over all its connections (see `named`). */
+const processRuns = new Map<string, number>();
+
 export class PipelinedBeginClient extends Client {
   /**
    * The checkout (pg-pool's per-checkout `release`) whose transaction awaits its BEGIN; a client returned to the
@@ -69,8 +72,8 @@ export class PipelinedBeginClient extends Client {
   private beginHeld = false;
   /** A BEGIN sent alone (see `send`), until it is answered. */
   private beginSent?: Promise<unknown>;
-  /** Each prepared text's runs on this connection, and how often it was prepared again (see `named`). */
-  private readonly preparations = new Map<string, { runs: number; again: number }>();
+  /** How often this connection prepared each text again because its statement was stale (see `named`). */
+  private readonly staleAgain = new Map<string, number>();
 
   constructor(config?: string | ClientConfig) {
     super(config);
@@ -99,24 +102,22 @@ export class PipelinedBeginClient extends Client {
 
   /**
    * The statement name this connection uses for a prepared text this time: the text's own name, with a suffix once
-   * it was prepared again (PREPARE_AGAIN_AT, or a stale statement; the earlier name stays taken on the server).
+   * it is to be prepared again: the process has run it PREPARE_AGAIN_AT times (counted over all connections, so
+   * every connection plans it afresh at the same table sizes), or this connection's statement was stale. Both
+   * counts only grow, so a new suffix is a name this connection never used (the earlier one stays on the server).
    */
   private named(base: string): string {
-    let state = this.preparations.get(base);
-    if (state === undefined) {
-      state = { runs: 0, again: 0 };
-      this.preparations.set(base, state);
-    }
-    state.runs += 1;
-    if (PREPARE_AGAIN_AT.includes(state.runs)) state.again += 1;
-    return state.again === 0 ? base : `${base}_${state.again}`;
+    const runs = (processRuns.get(base) ?? 0) + 1;
+    processRuns.set(base, runs);
+    let again = this.staleAgain.get(base) ?? 0;
+    for (const at of PREPARE_AGAIN_AT) if (runs >= at) again += 1;
+    return again === 0 ? base : `${base}_${again}`;
   }
 
   /** After an error that says the prepared statement is stale or gone, the next call prepares it afresh. */
   private prepareAgainOnStale(base: string, err: unknown): void {
     if (!isStalePreparedStatement(err)) return;
-    const state = this.preparations.get(base);
-    if (state) state.again += 1;
+    this.staleAgain.set(base, (this.staleAgain.get(base) ?? 0) + 1);
     // The call's own transaction is lost; its caller tries it again, and the retry prepares the text anew.
     (err as { transient?: boolean }).transient = true;
   }
