@@ -51,6 +51,9 @@ class BeginThenQuery extends Query {
 /** The answer to a BEGIN, COMMIT or ROLLBACK that did not need the server. */
 const NOTHING_SENT = { command: null, rowCount: null, rows: [], fields: [] };
 
+/** Each prepared text's runs in this process, over all its connections (see `named`). */
+const processRuns = new Map<string, number>();
+
 /**
  * The pg client of every data source (`createDataSource`). A transaction's BEGIN costs a round trip of its own
  * (TypeORM sends it and waits); this client holds it back and sends it with the transaction's first statement,
@@ -60,9 +63,6 @@ const NOTHING_SENT = { command: null, rowCount: null, rows: [], fields: [] };
  * A text marked by `prepared` (prepared.ts) runs as a named statement, which the connection parses and plans
  * once (the server keeps the plan) instead of on every call.
  */
-/** Each prepared text's runs in this process, over all its connections (see `named`). */
-const processRuns = new Map<string, number>();
-
 export class PipelinedBeginClient extends Client {
   /**
    * The checkout (pg-pool's per-checkout `release`) whose transaction awaits its BEGIN; a client returned to the

@@ -28,10 +28,9 @@ export function preparedName(text: string): string | undefined {
  * that starts beside an empty table (a new install, or the benchmarks) would keep plans made for a table of a
  * few rows: whole-table scans once it has thousands. So each connection prepares a text again, under a new name,
  * once the process has run it these many times (over all its connections: a pool's connection runs only its share,
- * and counted alone kept its first plans: the status batch's lock scanned message_logs three times per batch, all
- * through a 6,000-message benchmark). By the last, a table that started empty has grown to what its plans should be
- * made for. Bounded: at most four statements per text and connection stay on the server (one more after each
- * stale statement, below).
+ * and counting its own runs most connections kept their first plans). By the last, a table that started empty has
+ * grown to what its plans should be made for. Bounded: at most four statements per text and connection stay on the
+ * server (one more after each stale statement, below).
  */
 export const PREPARE_AGAIN_AT: readonly number[] = [100, 1_000, 10_000];
 
