@@ -1,6 +1,5 @@
-import { ulid } from 'ulidx';
 import { waitFor } from '@bm/platform/testing';
-import { collectEvents, publishInbound, statusReport } from '../support/events';
+import { collectEvents, inboundItem, publishInbound, statusReport } from '../support/events';
 import { readMessage, sendTemplate, waitForStatus } from '../support/messages';
 import { createTenant, startStack, type Stack, type TenantFixture } from '../support/stack';
 
@@ -69,20 +68,18 @@ describe('bursts of delivery receipts, applied in batches', () => {
     // The broker's redelivery after a crash between the commit and the event: flagged. The other messages' receipts
     // take the first two batches (two apply at once), and the two of this message wait together for the next one,
     // where `read` has the message locked rather than read as settled.
-    const eventId = ulid();
-    await stack.broker.publish(
+    await publishInbound(
+      stack,
       'inbound.statuses',
       {
-        event_id: eventId,
-        occurred_at: new Date().toISOString(),
         statuses: [
           ...otherWamids.map((w) => statusReport(t, w, 'delivered')),
           statusReport(t, wamid, 'delivered'),
           statusReport(t, wamid, 'read'),
-        ].map((s) => ({ event_id: ulid(), tenant_id: null, occurred_at: new Date().toISOString(), ...s })),
+        ].map(inboundItem),
       },
       // The retry policy's second attempt.
-      { messageId: eventId, headers: { 'x-bm-attempt': 2 } },
+      { 'x-bm-attempt': 2 },
     );
     await waitFor(() => statusEvents(id).some((e) => e.status === 'read'), { what: 'read event' });
     const delivered = events.filter(

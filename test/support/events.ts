@@ -3,18 +3,20 @@ import { DIRECT_STATUS_ROUTING_KEY, DOMAIN_EVENTS, domainEventOf, type DomainEve
 import { uniqueSuffix } from '@bm/platform/testing';
 import type { Stack, TenantFixture } from './stack';
 
-/** Publishes an item as webhook-ingress would, on the run's exchange. */
+/** An inbound item's fields with the envelope webhook-ingress gives it (its own event id and time). */
+export function inboundItem(fields: Record<string, unknown>): Record<string, unknown> & { event_id: string } {
+  return { event_id: ulid(), tenant_id: null, occurred_at: new Date().toISOString(), ...fields };
+}
+
+/** Publishes an item as webhook-ingress would, on the run's exchange (`headers`: e.g. a retry's attempt). */
 export async function publishInbound(
   stack: Stack,
   routingKey: DomainEventKey,
   fields: Record<string, unknown>,
+  headers: Record<string, unknown> = {},
 ): Promise<void> {
-  const eventId = ulid();
-  await stack.broker.publish(
-    routingKey,
-    { event_id: eventId, tenant_id: null, occurred_at: new Date().toISOString(), ...fields },
-    { messageId: eventId },
-  );
+  const item = inboundItem(fields);
+  await stack.broker.publish(routingKey, item, { messageId: item.event_id, headers });
 }
 
 /** A delivery receipt for a sent message. */

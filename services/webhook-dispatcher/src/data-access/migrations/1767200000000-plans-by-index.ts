@@ -16,17 +16,20 @@ import { DELIVERY_WRITTEN_ONCE_FUNCTIONS } from './1767100000000-delivery-writte
  * and the next claim takes more).
  */
 
+/** Both functions' settings: one generic plan per connection, made of index lookups only. */
+const PLAN_BY_INDEX = `SET plan_cache_mode = force_generic_plan
+SET enable_seqscan = off
+SET enable_bitmapscan = off
+SET enable_hashjoin = off
+SET enable_mergejoin = off`;
+
 const STORE_DELIVERIES = `
 CREATE OR REPLACE FUNCTION dispatcher.store_deliveries(
   e_id text[], e_tenant_id int[], e_event text[], e_body text[], e_delivery_id text[], e_endpoint_id text[],
   e_traceparent text[], lease_limit int, per_endpoint int, lease_ms bigint, token text)
 RETURNS TABLE (id text, event_id text, leased boolean, url text, secret_sealed text, previous_secret_sealed text)
 LANGUAGE plpgsql
-SET plan_cache_mode = force_generic_plan
-SET enable_seqscan = off
-SET enable_bitmapscan = off
-SET enable_hashjoin = off
-SET enable_mergejoin = off
+${PLAN_BY_INDEX}
 AS $fn$
 #variable_conflict use_column
 BEGIN
@@ -98,11 +101,7 @@ CREATE OR REPLACE FUNCTION dispatcher.record_attempts_and_claim(
 RETURNS TABLE (kind text, id text, tenant_id int, event_id text, body text, traceparent text, attempt_count int,
                url text, secret_sealed text, previous_secret_sealed text, next_due_at timestamptz)
 LANGUAGE plpgsql
-SET plan_cache_mode = force_generic_plan
-SET enable_seqscan = off
-SET enable_bitmapscan = off
-SET enable_hashjoin = off
-SET enable_mergejoin = off
+${PLAN_BY_INDEX}
 AS $fn$
 #variable_conflict use_column
 DECLARE
